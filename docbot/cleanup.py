@@ -1,0 +1,101 @@
+"""Pure text hygiene for model output: what the models add around the Markdown, removed.
+
+Also the scoring arithmetic and the degenerate-feedback guard, which are equally pure and equally
+about not trusting a small model's text.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import ROUND_HALF_UP, Decimal
+
+GENERIC_FIX = ("Re-verify the documentation line by line against the source and correct the weakest "
+               "section.")
+
+_THINK = re.compile(r"<think>.*?(</think>|\Z)", re.DOTALL | re.IGNORECASE)
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+_STRUCTURAL = re.compile(r"^\s*(#{1,6}\s|\||[-*+]\s|>|```|~~~|\d+[.)]\s)")
+_SIGN_OFF = re.compile(
+    r"^(note:|notes:|i hope|hope this|let me know|feel free|if you (have|need|want)|please let|"
+    r"thanks|thank you|happy coding|cheers|best regards|is there anything|"
+    r"no (errors|contradictions|issues|changes)\b|"
+    r"(this|the) (documentation|doc|revised documentation|final documentation) (is|has been|now|should)|"
+    r"i (have|'ve) |i made|i removed|i updated|i fixed|here is|here's|overall,|in summary|"
+    r"(final )?(verdict|score)\s*:|all (checks|statements) )", re.IGNORECASE)
+_EMPHASIS = re.compile(r"^[*_\s]+|[*_]+(?=:)")
+_OUTER_FENCE = re.compile(r"^\s*```(?:markdown|md)?\s*\n(.*)\n```\s*$", re.DOTALL | re.IGNORECASE)
+
+
+def round_half_up(value: float) -> int:
+    """94.5 -> 95 (Python's round() gives banker's rounding: round(94.5) == 94)."""
+    return int(Decimal(str(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def net_score(accuracy: int, completeness: int) -> int:
+    return round_half_up((accuracy + completeness) / 2)
+
+
+def is_degenerate(fix: str) -> bool:
+    """Empty, made of very few distinct characters, or a long run of one or two repeated words."""
+    text = fix.strip()
+    if not text:
+        return True
+    if len(set(re.sub(r"\s", "", text))) <= 3:
+        return True  # "../../../", "!!!!!", "-- -- --"
+    words = text.lower().split()
+    if len(words) >= 6 and len(set(words)) <= 2:
+        return True
+    # A run of the same one- or two-word unit repeated six times or more anywhere in the text.
+    return bool(re.search(r"(\b\S+(?:\s+\S+)?\b)(?:\s+\1){5,}", text.lower()))
+
+
+def guard_fix(fix: str) -> tuple[str, bool]:
+    """The fix to hand the reviser, and whether it was replaced."""
+    return (GENERIC_FIX, True) if is_degenerate(fix) else (fix.strip(), False)
+
+
+def strip_think(text: str) -> str:
+    return _THINK.sub("", text)
+
+
+def _is_sign_off(line: str) -> bool:
+    if _STRUCTURAL.match(line):
+        return False  # never remove a heading, table row, list item, quote, fence or numbered line
+    return bool(_SIGN_OFF.match(_EMPHASIS.sub("", line.strip())))
+
+
+def drop_preamble(lines: list[str], limit: int = 200) -> list[str]:
+    """Drop a short conversational lead-in before the first heading ("Sure! Here is ...")."""
+    for index, line in enumerate(lines):
+        if _HEADING.match(line):
+            before = "\n".join(lines[:index]).strip()
+            return lines[index:] if before and len(before) < limit else lines
+    return lines
+
+
+def drop_sign_offs(lines: list[str]) -> list[str]:
+    """Sweep bottom-up: blank lines and sign-offs go, several in one pass, until real content."""
+    end = len(lines)
+    while end > 0 and (not lines[end - 1].strip() or _is_sign_off(lines[end - 1])):
+        end -= 1
+    return lines[:end]
+
+
+def clean_markdown(text: str) -> str:
+    """Model output -> the Markdown docbot writes. Idempotent."""
+    text = strip_think(text).replace("\r\n", "\n")
+    fenced = _OUTER_FENCE.match(text)
+    if fenced:
+        text = fenced.group(1)
+    lines = [line.rstrip() for line in text.split("\n")]
+    lines = drop_sign_offs(drop_preamble(lines))
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def ensure_heading(markdown: str, qualname: str) -> str:
+    """Every section starts with a heading naming the function, so it can be found again."""
+    if markdown.lstrip().startswith("#"):
+        return markdown
+    return f"## `{qualname}`\n\n{markdown}" if markdown.strip() else f"## `{qualname}`\n"

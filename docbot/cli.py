@@ -1,0 +1,249 @@
+"""The command-line front: ``docbot`` (run, targets, check, verify, demo) and ``reflexion``.
+
+Fronts parse, call, print, and map errors to exit codes. Nothing else lives here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from docbot import events
+from docbot.console import ConsoleSink
+from docbot.errors import ConfigError, DocbotError
+from docbot.settings import Settings, load_settings
+
+DEMO_INPUT = "input/compound_interest.py"
+
+
+def _model_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", help="config file (default: config.json at the repo root, if present)")
+    parser.add_argument("--backend", choices=["ollama", "openai", "embedded", "replay"])
+    parser.add_argument("--base-url", help="model server URL (default: OLLAMA_HOST or http://127.0.0.1:11434)")
+    parser.add_argument("--record", metavar="FILE", help="write every model exchange to FILE (JSON lines)")
+    parser.add_argument("--replay", metavar="FILE", help="answer every model call from FILE (no server)")
+    parser.add_argument("--no-examples", action="store_true", help="do not execute the docs' examples")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def _diff_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--staged", action="store_true", help="staged changes (what pre-commit sees)")
+    group.add_argument("--base", metavar="REV", help="changes in BASE...HEAD (what CI sees)")
+    group.add_argument("--all", action="store_true", help="every public function in the tree")
+    parser.add_argument("--head", metavar="REV", help="with --base: the head revision (default HEAD)")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="only files under these paths")
+
+
+def settings_from(args: argparse.Namespace, root: Path, extra: dict[str, Any] | None = None) -> Settings:
+    overrides: dict[str, Any] = {"backend": getattr(args, "backend", None),
+                                 "base_url": getattr(args, "base_url", None),
+                                 "record": getattr(args, "record", None), "replay": getattr(args, "replay", None),
+                                 **(extra or {})}
+    if overrides["replay"] and not overrides["backend"]:
+        overrides["backend"] = "replay"
+    if getattr(args, "no_examples", False):
+        overrides["run_examples"] = False
+    config = Path(args.config) if getattr(args, "config", None) else root / "config.json"
+    return load_settings(config, overrides, os.environ, required=bool(getattr(args, "config", None)))
+
+
+def sink_for(args: argparse.Namespace) -> events.EventSink:
+    return events.JsonLinesSink(sys.stderr) if getattr(args, "json", False) else ConsoleSink()
+
+
+def diff_spec(args: argparse.Namespace) -> Any:
+    from docbot.repo import DiffSpec
+
+    if args.head and not args.base:
+        raise ConfigError("--head needs --base REV.")
+    if not (args.staged or args.base or args.all):
+        return DiffSpec(all=True) if args.paths else DiffSpec(staged=True)
+    return DiffSpec(staged=args.staged, base=args.base, head=args.head, all=args.all)
+
+
+def repo_root_of(start: Path) -> Path:
+    from docbot.repo import open_repo
+
+    return Path(open_repo(start).working_tree_dir or start)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from docbot.run import run_docs
+
+    root = repo_root_of(Path.cwd())
+    settings = settings_from(args, root, {"time_budget_s": args.time_budget})
+    report = run_docs(settings, root, diff_spec(args), args.paths, sink_for(args))
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        for error in report.scan_errors:
+            print(f"skipped file: {error}", file=sys.stderr)
+        print(report.summary_line())
+    return 1 if report.count("failed") else 0
+
+
+def cmd_targets(args: argparse.Namespace) -> int:
+    from docbot.repo import scan
+
+    root = repo_root_of(Path.cwd())
+    settings = settings_from(args, root)
+    result = scan(root, diff_spec(args), args.paths, include_dunder=settings.include_dunder)
+    for error in result.errors:
+        print(f"skipped file: {error}", file=sys.stderr)
+    if args.json:
+        fields = ("module", "qualname", "path", "lineno", "end_lineno", "kind")
+        print(json.dumps([{f: getattr(t, f) for f in fields} for t in result.targets], indent=2))
+    else:
+        for t in result.targets:
+            print(f"{t.kind:9} {t.path}:{t.lineno}-{t.end_lineno} {t.module}.{t.qualname}")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from docbot.check import check_docs
+
+    root = repo_root_of(Path.cwd())
+    settings = settings_from(args, root)
+    spec = diff_spec(args) if (args.base or args.staged) else diff_spec(argparse.Namespace(
+        staged=False, base=None, head=None, all=True, paths=args.paths))
+    stale = check_docs(settings, root, spec, args.paths)
+    if args.json:
+        print(json.dumps([vars(s) if hasattr(s, "__dict__") else s._asdict() for s in stale], indent=2))
+    for entry in stale:
+        print(f"{entry.path}:{entry.lineno}: {entry.module}.{entry.qualname}: doc {entry.status} "
+              f"({entry.doc_path})", file=sys.stderr if args.json else sys.stdout)
+    if stale:
+        print(f"docbot check: {len(stale)} function(s) need docs; run `docbot run` and commit docs/api.",
+              file=sys.stderr)
+        return 1
+    print("docbot check: all docs are current.", file=sys.stderr)
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from docbot.verify import verify_source_doc
+
+    source_path, doc_path = Path(args.source), Path(args.doc)
+    for path in (source_path, doc_path):
+        if not path.is_file():
+            raise ConfigError(f"{path}: no such file.")
+    checked = verify_source_doc(source_path.read_text(encoding="utf-8"), doc_path.read_text(encoding="utf-8"),
+                                module=source_path.stem, sys_path=(str(source_path.parent.resolve()),),
+                                function=args.function, run_examples=not args.no_examples)
+    fatal = 0
+    if args.json:
+        print(json.dumps([{"qualname": c.qualname, "section_found": c.section_found,
+                           "findings": [vars(f) for f in c.findings]} for c in checked], indent=2))
+    for item in checked:
+        fatal += sum(1 for f in item.findings if f.fatal)
+        if not args.json:
+            state = "no section found" if not item.section_found else f"{len(item.findings)} finding(s)"
+            print(f"{item.qualname}: {state}")
+            for finding in item.findings:
+                print(f"  {'FATAL' if finding.fatal else 'note'} [{finding.kind}] {finding.message}")
+    return 1 if fatal else 0
+
+
+def reflexion_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="reflexion", description="Document one Python file with the loop.")
+    parser.add_argument("-i", "--input", default="input", help="source file or folder (default: input/)")
+    parser.add_argument("-o", "--output", default="output", help="Markdown file or folder (default: output/)")
+    _model_options(parser)
+    return parser
+
+
+def output_for(source: Path, output: Path, many: bool) -> Path:
+    if output.suffix.lower() in (".md", ".markdown") and not many:
+        return output
+    return output / f"{source.stem}.md"
+
+
+def reflexion(args: argparse.Namespace) -> int:
+    from docbot.loop.runner import make_documenter
+    from docbot.single_file import document_file
+
+    given = Path(args.input)
+    sources = sorted(given.glob("*.py")) if given.is_dir() else [given]
+    if not given.exists() or not sources:
+        raise ConfigError(f"{given}: no such input file (or no .py files in it). Pass --input FILE.py.")
+    settings = settings_from(args, Path.cwd())
+    emit = sink_for(args)
+    document = make_documenter(settings, sources[0].parent.resolve(), emit)
+    all_results = []
+    for source in sources:
+        markdown, results = document_file(source.read_text(encoding="utf-8"), str(source), source.stem,
+                                          document, emit)
+        target = output_for(source, Path(args.output), len(sources) > 1)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(markdown, encoding="utf-8")
+        print(f"wrote {target}", file=sys.stderr)
+        all_results += results
+    if args.json:
+        print(json.dumps([r.to_json() for r in all_results], indent=2))
+    return 1 if any(r.status == "failed" for r in all_results) else 0
+
+
+def main_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="docbot", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="document changed public functions into docs/api")
+    _diff_options(run)
+    _model_options(run)
+    run.add_argument("--time-budget", type=float, metavar="SECONDS", help="stop starting functions after this")
+    run.set_defaults(func=cmd_run)
+    targets = sub.add_parser("targets", help="list the public functions docbot would document")
+    _diff_options(targets)
+    targets.add_argument("--config")
+    targets.add_argument("--json", action="store_true")
+    targets.set_defaults(func=cmd_targets)
+    check = sub.add_parser("check", help="exit 1 if any doc section is missing or stale (no model)")
+    _diff_options(check)
+    check.add_argument("--config")
+    check.add_argument("--json", action="store_true")
+    check.set_defaults(func=cmd_check)
+    verify = sub.add_parser("verify", help="check an existing Markdown doc against its source")
+    verify.add_argument("source")
+    verify.add_argument("doc")
+    verify.add_argument("--function", metavar="NAME")
+    verify.add_argument("--json", action="store_true")
+    verify.add_argument("--no-examples", action="store_true")
+    verify.set_defaults(func=cmd_verify)
+    demo = sub.add_parser("demo", help="document a sample with the embedded model (no server needed)")
+    demo.add_argument("-o", "--output", default="output/demo.md")
+    demo.set_defaults(func=cmd_demo)
+    return parser
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    demo_args = reflexion_parser().parse_args(["--input", DEMO_INPUT, "--output", args.output,
+                                               "--backend", "embedded"])
+    return reflexion(demo_args)
+
+
+def _guarded(call: Any, args: argparse.Namespace) -> int:
+    try:
+        return int(call(args))
+    except DocbotError as err:
+        print(f"docbot: {err}", file=sys.stderr)
+        return err.exit_code
+    except KeyboardInterrupt:
+        print("docbot: interrupted", file=sys.stderr)
+        return 130
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = main_parser().parse_args(argv)
+    return _guarded(args.func, args)
+
+
+def reflexion_main(argv: Sequence[str] | None = None) -> int:
+    return _guarded(reflexion, reflexion_parser().parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

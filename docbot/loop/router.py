@@ -1,0 +1,35 @@
+"""The router: a pure function of the state and settings, deciding whether the loop goes on.
+
+The order of the rules matters (SPEC §3.6): the attempts bound ends every loop, even one with fatal
+issues standing; a fatal issue forces a revision even at a passing score; a tie continues.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from docbot.loop.state import LoopState
+from docbot.settings import Settings
+
+Decision = Literal["revise", "adjudicate"]
+
+
+def previous_score(state: LoopState) -> int | None:
+    """The score of the critique before the current one (the trajectory's last entry is current)."""
+    trajectory = state.get("trajectory", [])
+    return trajectory[-2]["score"] if len(trajectory) >= 2 else None
+
+
+def route_after_critic(state: LoopState, settings: Settings) -> tuple[Decision, str]:
+    """Return the decision and why: ``approved``, ``attempts`` and ``regression`` are exit reasons."""
+    if state.get("revise_count", 0) >= settings.max_attempts:
+        return "adjudicate", "attempts"
+    if state.get("fatal_issues"):
+        return "revise", "fatal issues stand"
+    score = state.get("score", 0)
+    if score >= settings.quality_score_bar:
+        return "adjudicate", "approved"
+    before = previous_score(state)
+    if settings.stop_on_regression and before is not None and score < before:
+        return "adjudicate", "regression"
+    return "revise", "below the bar"

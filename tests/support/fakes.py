@@ -1,0 +1,61 @@
+"""Scripted chat models for graph tests: deterministic, free, and with structured output.
+
+langchain-core's fakes lack ``with_structured_output``; ours get it from the same mixin docbot's
+own backends use, so the critic node runs exactly the code path it runs against a real model.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import Field
+
+from docbot.models import RoleModels
+from docbot.models.structured import JsonSchemaStructuredMixin
+
+
+class ScriptedChatModel(JsonSchemaStructuredMixin, BaseChatModel):
+    """Answers with the next scripted reply; fails loudly when the script runs out."""
+
+    replies: list[str]
+    name_: str = "scripted"
+    seen: list[list[BaseMessage]] = Field(default_factory=list)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                  run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
+        if len(self.seen) >= len(self.replies):
+            raise AssertionError(f"{self.name_}: script exhausted after {len(self.replies)} replies")
+        reply = self.replies[len(self.seen)]
+        self.seen.append(list(messages))
+        usage = {"input_tokens": sum(len(str(m.content)) // 4 for m in messages),
+                 "output_tokens": len(reply) // 4}
+        usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(reply, usage_metadata=usage))])
+
+
+def critique(accuracy: int, completeness: int, fix: str = "Quote the exact message.",
+             fatal: list[str] | None = None, verdict: str | None = None, issues: list[str] | None = None) -> str:
+    body: dict[str, Any] = {"technical_accuracy": accuracy, "completeness": completeness,
+                            "issues": issues or [], "fatal_issues": fatal or [], "critical_fix": fix}
+    if verdict:
+        body["verdict"] = verdict
+    return json.dumps(body)
+
+
+def doc(title: str, body: str = "Adds numbers.") -> str:
+    return f"## `{title}`\n\n{body}\n"
+
+
+def scripted_models(writer: list[str], critic: list[str], adjudicator: list[str]) -> RoleModels:
+    return RoleModels(generator=ScriptedChatModel(replies=writer, name_="writer"),
+                      critic=ScriptedChatModel(replies=critic, name_="critic"),
+                      adjudicator=ScriptedChatModel(replies=adjudicator, name_="adjudicator"))

@@ -1,0 +1,72 @@
+"""Output cleanup, the degenerate-feedback guard and the score arithmetic, as tables."""
+
+from __future__ import annotations
+
+import pytest
+
+from docbot.cleanup import GENERIC_FIX, clean_markdown, ensure_heading, guard_fix, net_score, round_half_up
+
+ROUNDING = [(94.5, 95), (95.5, 96), (94.4, 94), (0.5, 1), (100.0, 100), (72.5, 73)]
+
+
+@pytest.mark.parametrize("value,expected", ROUNDING)
+def test_round_half_up_not_bankers(value: float, expected: int) -> None:
+    assert round_half_up(value) == expected
+
+
+@pytest.mark.parametrize("accuracy,completeness,expected", [(94, 95, 95), (90, 91, 91), (0, 0, 0), (100, 99, 100)])
+def test_net_score_is_the_rounded_mean(accuracy: int, completeness: int, expected: int) -> None:
+    assert net_score(accuracy, completeness) == expected
+
+
+GUARD = [
+    ("", True),
+    ("   \n ", True),
+    ("../" * 200, True),
+    ("!!!!!!!!", True),
+    ("fix fix fix fix fix fix fix", True),
+    ("the docs the docs the docs the docs the docs the docs", True),
+    ("Please " + "check this " * 12, True),
+    ("Quote the exact ValueError message from the source.", False),
+    ("Add the missing `periods_per_year` row to the parameter table.", False),
+    ("ok ok", True),  # two distinct characters is no feedback
+    ("Fix typo.", False),  # short but real
+]
+
+
+@pytest.mark.parametrize("fix,degenerate", GUARD)
+def test_degenerate_fix_is_replaced(fix: str, degenerate: bool) -> None:
+    replaced_fix, replaced = guard_fix(fix)
+    assert replaced is degenerate
+    assert replaced_fix == (GENERIC_FIX if degenerate else fix.strip())
+
+
+CLEANUP = [
+    ("short preamble dropped", "Sure! Here is the documentation:\n\n# f\n\nBody.\n", "# f\n\nBody.\n"),
+    ("long preamble kept", "x" * 250 + "\n# f\nBody.\n", "x" * 250 + "\n# f\nBody.\n"),
+    ("stacked sign-offs removed in one pass",
+     "# f\n\nBody.\n\nNote: the doc is accurate.\nI hope this helps!\nLet me know if you need more.\n",
+     "# f\n\nBody.\n"),
+    ("review verdict removed", "# f\n\nBody.\n\nNo errors or contradictions were found.\n", "# f\n\nBody.\n"),
+    ("bold note removed", "# f\n\nBody.\n\n**Note:** I removed the chatter.\n", "# f\n\nBody.\n"),
+    ("structural lines never removed",
+     "# f\n\n| a | b |\n- Note: a list item\n> Note: a quote\n1. Note: numbered\n```\n",
+     "# f\n\n| a | b |\n- Note: a list item\n> Note: a quote\n1. Note: numbered\n```\n"),
+    ("sign-off above a table row stays", "# f\nLet me know.\n| a |\n", "# f\nLet me know.\n| a |\n"),
+    ("think block stripped", "<think>\nreasoning\n</think>\n# f\nBody.\n", "# f\nBody.\n"),
+    ("unclosed think stripped", "# f\nBody.\n<think>still thinking", "# f\nBody.\n"),
+    ("outer markdown fence unwrapped", "```markdown\n# f\nBody.\n```\n", "# f\nBody.\n"),
+    ("CRLF normalised", "# f\r\nBody.\r\n", "# f\nBody.\n"),
+    ("empty stays empty", "Let me know!\n", ""),
+]
+
+
+@pytest.mark.parametrize("name,raw,expected", CLEANUP, ids=[c[0] for c in CLEANUP])
+def test_clean_markdown(name: str, raw: str, expected: str) -> None:
+    assert clean_markdown(raw) == expected
+    assert clean_markdown(clean_markdown(raw)) == clean_markdown(raw)  # idempotent
+
+
+def test_ensure_heading_adds_the_function_name_once() -> None:
+    assert ensure_heading("Body.\n", "f") == "## `f`\n\nBody.\n"
+    assert ensure_heading("## `f`\nBody.\n", "f") == "## `f`\nBody.\n"
