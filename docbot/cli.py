@@ -111,15 +111,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     settings = settings_from(args, root)
     spec = diff_spec(args) if (args.base or args.staged) else diff_spec(argparse.Namespace(
         staged=False, base=None, head=None, all=True, paths=args.paths))
-    stale = check_docs(settings, root, spec, args.paths)
+    stale = check_docs(settings, root, spec, args.paths, emit=ConsoleSink(verbose=False))
     if args.json:
-        print(json.dumps([vars(s) if hasattr(s, "__dict__") else s._asdict() for s in stale], indent=2))
-    for entry in stale:
-        print(f"{entry.path}:{entry.lineno}: {entry.module}.{entry.qualname}: doc {entry.status} "
-              f"({entry.doc_path})", file=sys.stderr if args.json else sys.stdout)
+        print(json.dumps([entry.to_json() for entry in stale], indent=2))
+    else:
+        for entry in stale:
+            print(entry.describe())
     if stale:
-        print(f"docbot check: {len(stale)} function(s) need docs; run `docbot run` and commit docs/api.",
-              file=sys.stderr)
+        print(f"docbot check: {len(stale)} function(s) need docs; run `docbot run` and commit "
+              f"{settings.docs_dir}.", file=sys.stderr)
         return 1
     print("docbot check: all docs are current.", file=sys.stderr)
     return 0

@@ -35,9 +35,10 @@ def _check(args: argparse.Namespace, root: Path) -> int:
     from docbot.cli import settings_from
     from docbot.repo import DiffSpec
 
-    stale = check_docs(settings_from(args, root), root, DiffSpec(staged=True))
+    stale = check_docs(settings_from(args, root), root, DiffSpec(staged=True),
+                       emit=ConsoleSink(sys.stdout, verbose=False))
     for entry in stale:
-        print(f"{entry.path}:{entry.lineno}: {entry.module}.{entry.qualname}: doc {entry.status}")
+        print(entry.describe())
     if stale:
         print("docbot: run the `docbot` hook or `docbot run --staged`, then stage docs/api.")
     return 1 if stale else 0

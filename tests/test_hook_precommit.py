@@ -14,15 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from docbot import events
-from docbot.loop.graph import build_graph
-from docbot.loop.runner import document_target, example_context
-from docbot.models.replay import Recorder
 from docbot.repo import DiffSpec
-from docbot.run import run_docs
-from docbot.settings import load_settings
-from tests.support.fakes import critique, scripted_models
+from tests.support.fakes import critique
 from tests.support.git_repo import GitRepo
+from tests.support.recording import record_answers
 
 REPO = Path(__file__).parents[1]
 PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
@@ -45,6 +40,8 @@ Add two numbers.
 |---|---|
 | `a` | first number |
 | `b` | second number |
+
+**Returns**: the sum `b + a`.
 """
 
 
@@ -62,23 +59,6 @@ def precommit_config(hook_repo: Path, rev: str, replay: Path | None) -> str:
     args = f"args: [--replay, '{replay}']" if replay else "args: []"
     return (f"repos:\n- repo: {hook_repo}\n  rev: {rev}\n  hooks:\n  - id: docbot\n    {args}\n"
             "  - id: docbot-check\n")
-
-
-def record_answers(repo: GitRepo, recording: Path) -> None:
-    """Record the loop's exchanges for the staged change, on a throwaway clone of the user's repo."""
-    scratch = repo.root.parent / "scratch"
-    shutil.copytree(repo.root, scratch)
-    settings = load_settings(scratch / "config.json")
-    models = scripted_models([DOC], [critique(97, 96)], [DOC])
-    graph = build_graph(models, settings)
-
-    def document(target):  # type: ignore[no-untyped-def]
-        return document_target(graph, target, settings, events.discard,
-                               example_context(settings, scratch, target.module), [Recorder(recording)])[0]
-
-    report = run_docs(settings, scratch, DiffSpec(staged=True), (), events.discard,
-                      documenter_factory=lambda: document)
-    assert [r.status for r in report.results] == ["updated"]
 
 
 def commit(repo: GitRepo, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -106,7 +86,8 @@ def test_precommit_hooks_document_then_pass(tmp_path: Path) -> None:
     # Changing a public function writes its doc and fails the commit, naming the file to stage.
     recording = tmp_path / "answers.jsonl"
     user.write("calc.py", CALC_V2).stage("calc.py")
-    record_answers(user, recording)
+    results = record_answers(user.root, DiffSpec(staged=True), recording, [DOC], [critique(97, 96)], [DOC])
+    assert [r.status for r in results] == ["updated"]
     user.write(".pre-commit-config.yaml", precommit_config(hook_repo, rev, recording)).stage(".pre-commit-config.yaml")
     done = commit(user, env)
     output = done.stdout + done.stderr  # git shows the hook's output on stderr

@@ -1,0 +1,149 @@
+"""A small GitHub REST client: find docbot's sticky PR comment and create or update it.
+
+Only the three issue-comment endpoints are used (a PR is an issue for comments). The token goes in
+one header and nowhere else: error messages are built from status codes and GitHub's own ``message``
+field, scrubbed of the token anyway in case a proxy echoes it back.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any, Literal, Self
+
+import httpx
+
+from docbot.errors import GitHubError
+from docbot.report import MARKER
+
+API_VERSION = "2022-11-28"
+PER_PAGE = 100  # the maximum GitHub allows, so long PR threads take few requests
+MAX_PAGES = 100  # 10,000 comments: a bound so a buggy Link header cannot loop forever
+
+NO_WRITE_ACCESS = ("the token cannot write PR comments (fork PR or missing `permissions: "
+                   "pull-requests: write`); results are in the job summary")
+
+
+class GitHubServerError(GitHubError):
+    """GitHub answered 5xx or could not be reached, after the retries."""
+
+
+class GitHubClient:
+    """Talks to ``api_url`` (``GITHUB_API_URL``; GitHub Enterprise has its own) for one repository."""
+
+    def __init__(self, api_url: str, token: str, repo: str, timeout: float = 30, *,
+                 retries: int = 2, backoff_s: float = 1.0) -> None:
+        if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo):
+            raise GitHubError(f"repository {repo!r} is not of the form owner/name; check GITHUB_REPOSITORY.")
+        if not token:
+            raise GitHubError("no GitHub token: pass the `github-token` input (default: github.token).")
+        self.api_url = api_url.rstrip("/")
+        self.repo = repo
+        self.retries = retries
+        self.backoff_s = backoff_s
+        self._token = token
+        self._http = httpx.Client(base_url=self.api_url, timeout=timeout, headers={
+            "Accept": "application/vnd.github+json",
+            "X-GitHub-Api-Version": API_VERSION,
+            "Authorization": f"Bearer {token}",
+            "User-Agent": "docbot",
+        })
+
+    def __repr__(self) -> str:  # the default repr would not show the token, but be explicit about it
+        return f"GitHubClient(api_url={self.api_url!r}, repo={self.repo!r})"
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._http.close()
+
+    def find_sticky_comment(self, pr_number: int) -> int | None:
+        """The id of docbot's comment on the PR (body starts with the marker), following pagination."""
+        url: str | None = f"/repos/{self.repo}/issues/{pr_number}/comments?per_page={PER_PAGE}"
+        for _page in range(MAX_PAGES):
+            if url is None:
+                return None
+            response = self._send("GET", url)
+            for comment in response.json():
+                # Starts with, not contains: a human quoting the comment must not be taken for it.
+                if str(comment.get("body") or "").lstrip().startswith(MARKER):
+                    return int(comment["id"])
+            url = self._next_page(response)
+        return None
+
+    def upsert_sticky_comment(self, pr_number: int, body: str) -> Literal["created", "updated"]:
+        """Edit docbot's comment in place, or create it on the first run."""
+        if not body.lstrip().startswith(MARKER):
+            body = f"{MARKER}\n{body}"
+        for attempt in range(self.retries + 1):
+            existing = self.find_sticky_comment(pr_number)
+            if existing is not None:
+                self._send("PATCH", f"/repos/{self.repo}/issues/comments/{existing}", json={"body": body})
+                return "updated"
+            try:
+                # Not retried blindly: a POST that failed with 5xx may still have created the comment,
+                # so look again before posting a second one.
+                self._send("POST", f"/repos/{self.repo}/issues/{pr_number}/comments",
+                           json={"body": body}, retry=False)
+                return "created"
+            except GitHubServerError:
+                if attempt == self.retries:
+                    raise
+                self._pause(attempt)
+        raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+    def _send(self, method: str, url: str, *, retry: bool = True, json: Any = None) -> httpx.Response:
+        attempts = self.retries + 1 if retry else 1
+        for attempt in range(attempts):
+            try:
+                response = self._http.request(method, url, json=json)
+            except httpx.HTTPError as err:
+                failure = f"cannot reach {self.api_url} ({type(err).__name__}: {self._scrub(str(err))})"
+            else:
+                if response.status_code < 500:
+                    self._raise_for_status(response)
+                    return response
+                failure = f"GitHub answered {response.status_code} to {method} {response.url.path}"
+            if attempt + 1 < attempts:
+                self._pause(attempt)
+        raise GitHubServerError(f"{failure}; tried {attempts} times. Re-run the job later.")
+
+    def _raise_for_status(self, response: httpx.Response) -> None:
+        status = response.status_code
+        if status < 400:
+            return
+        said = self._scrub(_github_message(response))
+        if status == 401:
+            raise GitHubError(f"the token was rejected (401 {said}); check the `github-token` input.")
+        if status == 403 and ("rate limit" in said.lower() or response.headers.get("x-ratelimit-remaining") == "0"):
+            raise GitHubError(f"GitHub rate limit hit (403 {said}); re-run the job later.")
+        if status in (403, 404):
+            raise GitHubError(f"{NO_WRITE_ACCESS} (HTTP {status} from {response.request.method} "
+                              f"{response.url.path}).")
+        raise GitHubError(f"GitHub refused {response.request.method} {response.url.path}: {status} {said}")
+
+    def _next_page(self, response: httpx.Response) -> str | None:
+        url = response.links.get("next", {}).get("url")
+        # Never follow a link off the API host: the client would send the token along.
+        if url and not url.startswith(self.api_url + "/"):
+            raise GitHubError(f"GitHub's pagination pointed outside {self.api_url}; refusing to follow it.")
+        return url
+
+    def _pause(self, attempt: int) -> None:
+        time.sleep(self.backoff_s * 2**attempt)
+
+    def _scrub(self, text: str) -> str:
+        return text.replace(self._token, "***")
+
+
+def _github_message(response: httpx.Response) -> str:
+    try:
+        data = response.json()
+    except ValueError:
+        return response.reason_phrase
+    message = data.get("message") if isinstance(data, dict) else None
+    return str(message)[:300] if message else response.reason_phrase

@@ -1,0 +1,199 @@
+"""``docbot run``: scan the diff, document what needs it, merge the sections into docs/api.
+
+Cheap decisions come first and need no model: a deleted function loses its section, a function
+whose section already carries its source hash is "unchanged". Only when something really needs a
+doc is the documenter (models, preflight, graph) built, so a commit touching no public function
+never contacts a model server. Each module's file is written as soon as its functions are done,
+atomically, so an interrupted run keeps the modules it finished; one failing function keeps its
+old section and never costs the others theirs.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from docbot import docs_api
+from docbot.check import CodeNow, group_by_module, modules_in_scope, read_doc_text
+from docbot.docs_api import DocFile
+from docbot.errors import RepoError
+from docbot.events import PROGRESS, RESULT, Event, EventSink
+from docbot.repo import DiffSpec, scan
+from docbot.results import FunctionResult, RunReport, Status, Target
+from docbot.settings import Settings
+
+Documenter = Callable[[Target], FunctionResult]
+
+
+@dataclass
+class _Module:
+    """One module's doc file and what this run decided for each of its targets."""
+
+    name: str
+    doc_rel: str  # repo-relative doc file path
+    old_text: str | None  # the file as it is on disk (LF), None when absent
+    existing: DocFile | None
+    order: list[str] | None  # current public functions; None: unknown, leave the file alone
+    targets: list[Target]
+    to_document: list[tuple[Target, str]] = field(default_factory=list)  # (target, source hash)
+
+
+@dataclass
+class _Progress:
+    """Counters shared by every module of one run."""
+
+    emit: EventSink
+    total: int
+    started: float
+    budget_s: float | None
+    clock: Callable[[], float]
+    index: int = 0
+
+    def next(self, target: Target) -> None:
+        self.index += 1
+        self.emit(Event(PROGRESS, f"[{self.index}/{self.total}] {target.key}",
+                        {"index": self.index, "total": self.total, "module": target.module,
+                         "qualname": target.qualname}))
+
+    def over_budget(self) -> bool:
+        return self.budget_s is not None and self.clock() - self.started > self.budget_s
+
+
+def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequence[str], emit: EventSink, *,
+             documenter_factory: Callable[[], Documenter] | None = None,
+             clock: Callable[[], float] = time.monotonic) -> RunReport:
+    """Document every target of the scan and write docs/api; returns what happened to each.
+
+    A ``ModelServerError`` while the documenter is built (preflight) ends the run before anything
+    is written. ``documenter_factory`` replaces the real loop (tests, replays); ``clock`` the timer
+    of the time budget.
+    """
+    started = clock()
+    found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder)
+    report = RunReport(scan_errors=list(found.errors), base=found.base, head=found.head)
+    code = CodeNow.from_scan(found, include_dunder=settings.include_dunder, every=spec.all)
+    by_module = group_by_module(found.targets)
+    modules = [_load_module(name, by_module.get(name, []), code, settings.docs_dir, repo_root)
+               for name in modules_in_scope(by_module, settings.docs_dir, repo_root, spec, paths)]
+    results_by_module = {m.name: _decide_cheap(m) for m in modules}
+    documenter = None
+    if any(m.to_document for m in modules):  # only now: building it contacts the model server
+        documenter = (documenter_factory or _default_factory(settings, repo_root, emit))()
+    progress = _Progress(emit, sum(len(m.targets) for m in modules), started, settings.time_budget_s, clock)
+    for module in modules:
+        _document_module(module, results_by_module[module.name], documenter, progress)
+        results, written = _write_module(module, results_by_module[module.name], repo_root)
+        for result in results:
+            emit(Event(RESULT, _describe(result), result.to_json()))
+        report.results += results
+        report.written += written
+    return report
+
+
+def _default_factory(settings: Settings, repo_root: Path, emit: EventSink) -> Callable[[], Documenter]:
+    def build() -> Documenter:
+        from docbot.loop.runner import make_documenter  # the loop pulls in langgraph: import it late
+
+        return make_documenter(settings, repo_root, emit)
+
+    return build
+
+
+def _load_module(name: str, targets: list[Target], code: CodeNow, docs_dir: str, repo_root: Path) -> _Module:
+    doc_rel = docs_api.doc_path(docs_dir, name)
+    old_text = read_doc_text(repo_root, doc_rel)
+    existing = docs_api.parse_doc_file(old_text) if old_text is not None else None
+    return _Module(name, doc_rel, old_text, existing, code.functions(name, targets), targets)
+
+
+def _decide_cheap(module: _Module) -> dict[str, FunctionResult]:
+    """Results that need no model (removed / unchanged); the rest is queued in ``to_document``."""
+    sections = module.existing.sections if module.existing else {}
+    still_defined = set(module.order or [])
+    results: dict[str, FunctionResult] = {}
+    for target in module.targets:
+        if target.kind == "deleted":
+            if target.qualname in still_defined or target.qualname not in sections:
+                reason = "still defined" if target.qualname in still_defined else "deleted; it had no section"
+                results[target.qualname] = _result(target, "unchanged", reason)
+            else:
+                results[target.qualname] = _result(target, "updated", "removed")
+            continue
+        hash_ = docs_api.source_hash(target.source)
+        section = sections.get(target.qualname)
+        if section is not None and section.hash == hash_:
+            results[target.qualname] = _result(target, "unchanged")
+        else:
+            module.to_document.append((target, hash_))
+    return results
+
+
+def _document_module(module: _Module, results: dict[str, FunctionResult], documenter: Documenter | None,
+                     progress: _Progress) -> None:
+    """Run the documenter on the module's queued targets, adding their results to ``results``."""
+    queued = {target.qualname for target, _ in module.to_document}
+    for target in module.targets:
+        progress.next(target)
+        if target.qualname not in queued:
+            continue
+        if progress.over_budget():
+            budget = f"{progress.budget_s:g}"
+            results[target.qualname] = _result(target, "skipped", f"time budget of {budget}s exceeded; left to CI")
+            continue
+        assert documenter is not None  # built whenever something was queued
+        results[target.qualname] = _document_one(documenter, target)
+
+
+def _document_one(documenter: Documenter, target: Target) -> FunctionResult:
+    try:
+        result = documenter(target)
+    except Exception as err:  # noqa: BLE001 -- one function's failure (DocbotError or a bug) must not stop the rest
+        return _result(target, "failed", f"{type(err).__name__}: {err}")
+    result = replace(result, module=target.module, qualname=target.qualname, path=target.path)
+    if result.status == "updated" and not docs_api.normalise_body(result.markdown):
+        return replace(result, status="failed", reason="the loop returned an empty document")
+    return result
+
+
+def _write_module(module: _Module, results: dict[str, FunctionResult],
+                  repo_root: Path) -> tuple[list[FunctionResult], list[str]]:
+    """Merge the module's results into its doc file; returns the final results and the files written."""
+    hashes = {target.qualname: hash_ for target, hash_ in module.to_document}
+    updates = {q: (hashes[q], r.markdown) for q, r in results.items() if q in hashes and r.status == "updated"}
+    removals = {q for q, r in results.items() if r.reason == "removed"}
+    if module.order is None and not updates:
+        text = module.old_text  # code unreadable and nothing new: leave the file exactly as it is
+    else:
+        order = module.order if module.order is not None else list(module.existing.sections
+                                                                   if module.existing else [])
+        text = docs_api.merge(module.existing, module.name, order, updates, removals)
+    written = []
+    if text != module.old_text:
+        try:
+            docs_api.write_atomic(repo_root / module.doc_rel, text)
+        except OSError as err:
+            raise RepoError(f"{module.doc_rel}: cannot write the doc file ({err.strerror}); check the "
+                            "permissions of the docs folder and run again.") from err
+        written.append(module.doc_rel)
+    final_sections = docs_api.parse_doc_file(text).sections if text is not None else {}
+    final = [replace(results[t.qualname], doc_path=module.doc_rel if t.qualname in final_sections else "")
+             for t in module.targets]
+    return final + _orphan_results(module, final_sections), written
+
+
+def _orphan_results(module: _Module, final_sections: dict[str, docs_api.Section]) -> list[FunctionResult]:
+    """Sections dropped because their function is gone, though no target named it."""
+    old = module.existing.sections if module.existing else {}
+    named = {t.qualname for t in module.targets}
+    return [FunctionResult(module.name, qualname, "updated", reason="removed")
+            for qualname in old if qualname not in final_sections and qualname not in named]
+
+
+def _describe(result: FunctionResult) -> str:
+    return f"{result.key}: {result.status}" + (f" ({result.reason})" if result.reason else "")
+
+
+def _result(target: Target, status: Status, reason: str = "") -> FunctionResult:
+    return FunctionResult(target.module, target.qualname, status, reason=reason, path=target.path)

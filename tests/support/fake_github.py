@@ -1,0 +1,167 @@
+"""A small fake of GitHub's issue-comment REST API, served over HTTP on 127.0.0.1.
+
+It speaks enough of the real thing for docbot's client: bearer-token auth, ``per_page``/``page``
+listing with a ``Link`` header (absolute URLs, as GitHub sends them), create, update, and the 422
+GitHub gives for bodies over 65,536 characters. Every request is recorded. Faults are queued per
+method: ``fake.fail("POST", 403)`` makes the next POST fail, ``times=`` repeats it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Self
+from urllib.parse import parse_qs, urlsplit
+
+LIST = re.compile(r"^/repos/(?P<repo>[^/]+/[^/]+)/issues/(?P<number>\d+)/comments$")
+ONE = re.compile(r"^/repos/(?P<repo>[^/]+/[^/]+)/issues/comments/(?P<id>\d+)$")
+BODY_LIMIT = 65_536
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    query: dict[str, list[str]]
+    headers: dict[str, str]
+    body: Any
+
+
+@dataclass
+class FakeGitHub:
+    """``with FakeGitHub(token="t", repo="o/r") as gh: GitHubClient(gh.api_url, "t", "o/r")``."""
+
+    token: str = "test-token"
+    repo: str = "octo/project"
+    comments: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # PR number -> comments
+    requests: list[Recorded] = field(default_factory=list)
+    faults: dict[str, list[int]] = field(default_factory=dict)  # method -> statuses to answer next
+
+    def __post_init__(self) -> None:
+        self._next_id = 1000
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        # A short poll interval: shutdown() waits for it, and tests start and stop many servers.
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True)
+
+    @property
+    def api_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+    def add_comment(self, pr_number: int, body: str, user_type: str = "User") -> int:
+        with self._lock:
+            self._next_id += 1
+            login = "github-actions[bot]" if user_type == "Bot" else "someone"
+            self.comments.setdefault(pr_number, []).append(
+                {"id": self._next_id, "body": body, "user": {"login": login, "type": user_type}})
+            return self._next_id
+
+    def fail(self, method: str, status: int, times: int = 1) -> None:
+        self.faults.setdefault(method, []).extend([status] * times)
+
+    def calls(self, method: str | None = None) -> list[Recorded]:
+        return [r for r in self.requests if method is None or r.method == method]
+
+    # --- request handling (runs on the server thread) ---
+
+    def handle(self, method: str, path: str, query: dict[str, list[str]], body: Any,
+               headers: dict[str, str]) -> tuple[int, Any, dict[str, str]]:
+        with self._lock:
+            self.requests.append(Recorded(method, path, query, headers, body))
+            if headers.get("authorization") != f"Bearer {self.token}":
+                return 401, {"message": "Bad credentials"}, {}
+            if self.faults.get(method):
+                status = self.faults[method].pop(0)
+                return status, {"message": _REASONS.get(status, "fault")}, {}
+            if (match := LIST.match(path)) and match["repo"] == self.repo:
+                number = int(match["number"])
+                if method == "GET":
+                    return self._list(number, query)
+                if method == "POST":
+                    return self._create(number, body)
+            if (match := ONE.match(path)) and match["repo"] == self.repo and method == "PATCH":
+                return self._update(int(match["id"]), body)
+            return 404, {"message": "Not Found"}, {}
+
+    def _list(self, number: int, query: dict[str, list[str]]) -> tuple[int, Any, dict[str, str]]:
+        per_page = min(int(query.get("per_page", ["30"])[0]), 100)
+        page = int(query.get("page", ["1"])[0])
+        everything = self.comments.get(number, [])
+        last = max(1, -(-len(everything) // per_page))
+        links = []
+        base = f"{self.api_url}/repos/{self.repo}/issues/{number}/comments?per_page={per_page}"
+        if page < last:
+            links += [f'<{base}&page={page + 1}>; rel="next"', f'<{base}&page={last}>; rel="last"']
+        if page > 1:
+            links += [f'<{base}&page={page - 1}>; rel="prev"', f'<{base}&page=1>; rel="first"']
+        headers = {"Link": ", ".join(links)} if links else {}
+        return 200, everything[(page - 1) * per_page: page * per_page], headers
+
+    def _create(self, number: int, body: Any) -> tuple[int, Any, dict[str, str]]:
+        if (problem := _invalid_body(body)) is not None:
+            return problem
+        self._next_id += 1
+        comment = {"id": self._next_id, "body": body["body"],
+                   "user": {"login": "github-actions[bot]", "type": "Bot"}}
+        self.comments.setdefault(number, []).append(comment)
+        return 201, comment, {}
+
+    def _update(self, comment_id: int, body: Any) -> tuple[int, Any, dict[str, str]]:
+        if (problem := _invalid_body(body)) is not None:
+            return problem
+        for comment in (c for thread in self.comments.values() for c in thread):
+            if comment["id"] == comment_id:
+                comment["body"] = body["body"]
+                return 200, comment, {}
+        return 404, {"message": "Not Found"}, {}
+
+
+_REASONS = {403: "Resource not accessible by integration", 404: "Not Found", 500: "Internal Server Error",
+            502: "Bad Gateway", 422: "Validation Failed"}
+
+
+def _invalid_body(body: Any) -> tuple[int, Any, dict[str, str]] | None:
+    if not isinstance(body, dict) or not isinstance(body.get("body"), str):
+        return 422, {"message": "Invalid request: body is required"}, {}
+    if len(body["body"]) > BODY_LIMIT:
+        return 422, {"message": "Validation Failed", "errors": [{"message": "Body is too long"}]}, {}
+    return None
+
+
+def _handler_for(fake: FakeGitHub) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def _serve(self) -> None:
+            parts = urlsplit(self.path)
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length) if length else b""
+            body = json.loads(raw) if raw else None
+            headers = {k.lower(): v for k, v in self.headers.items()}
+            status, payload, extra = fake.handle(self.command, parts.path, parse_qs(parts.query), body, headers)
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in extra.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_GET = do_POST = do_PATCH = _serve
+
+        def log_message(self, *_args: Any) -> None:  # keep pytest output clean
+            pass
+
+    return Handler

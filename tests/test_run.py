@@ -1,0 +1,334 @@
+"""``docbot run`` on real temporary git repositories, with a scripted documenter instead of the loop."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from docbot.docs_api import parse_doc_file, source_hash
+from docbot.errors import ConfigError, ModelServerError
+from docbot.events import PROGRESS, RESULT, CollectingSink
+from docbot.repo import DiffSpec
+from docbot.results import FunctionResult, RunReport, Target
+from docbot.run import run_docs
+from docbot.settings import Settings
+from tests.support.git_repo import GitRepo
+
+GEO = '''\
+def area(r):
+    """Area of a circle."""
+    return 3 * r * r
+
+
+def perimeter(r):
+    return 6 * r
+
+
+class Shape:
+    def scale(self, k):
+        return k
+
+
+def _helper():
+    return 0
+'''
+DOC = "docs/api/pkg.geo.md"
+ALL = DiffSpec(all=True)
+LAST_COMMIT = DiffSpec(base="HEAD~1")
+
+
+class FakeDocumenter:
+    """Documents each target with a body naming its call number; can fail chosen functions."""
+
+    def __init__(self, fail: dict[str, Exception | str] | None = None,
+                 on_call: Callable[[], None] | None = None) -> None:
+        self.calls: list[Target] = []
+        self.builds = 0
+        self.fail = fail or {}
+        self.on_call = on_call
+
+    def factory(self) -> Callable[[Target], FunctionResult]:
+        self.builds += 1
+        return self.document
+
+    def document(self, target: Target) -> FunctionResult:
+        self.calls.append(target)
+        if self.on_call:
+            self.on_call()
+        problem = self.fail.get(target.qualname)
+        if isinstance(problem, Exception):
+            raise problem
+        if problem:
+            return FunctionResult(target.module, target.qualname, "failed", reason=problem)
+        return FunctionResult(target.module, target.qualname, "updated", scores=[90, 96], rounds=2,
+                              exit_reason="approved",
+                              markdown=f"## `{target.qualname}`\n\nDoc #{len(self.calls)}.  \n\n\n")
+
+    @property
+    def documented(self) -> list[str]:
+        return [t.qualname for t in self.calls]
+
+
+def _never() -> Callable[[Target], FunctionResult]:
+    raise AssertionError("the documenter must not be built when nothing needs a doc")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> GitRepo:
+    return GitRepo(tmp_path / "repo").write("pkg/__init__.py", "").write("pkg/geo.py", GEO).commit("geo")
+
+
+def _run(repo: GitRepo, spec: DiffSpec, fake: FakeDocumenter | None = None, settings: Settings | None = None,
+         paths: tuple[str, ...] = (), sink: CollectingSink | None = None, **kwargs: object) -> RunReport:
+    factory = fake.factory if fake else _never
+    return run_docs(settings or Settings(), repo.root, spec, paths, sink or CollectingSink(),
+                    documenter_factory=factory, **kwargs)  # type: ignore[arg-type]
+
+
+def _statuses(report: RunReport) -> dict[str, tuple[str, str]]:
+    return {r.qualname: (r.status, r.reason) for r in report.results}
+
+
+def _sections(repo: GitRepo, path: str = DOC) -> dict[str, str]:
+    return {q: s.body for q, s in parse_doc_file(repo.read(path)).sections.items()}
+
+
+def test_first_run_writes_sections_in_source_order_with_source_hashes(repo: GitRepo) -> None:
+    fake, sink = FakeDocumenter(), CollectingSink()
+    report = _run(repo, ALL, fake, sink=sink)
+    assert fake.builds == 1 and fake.documented == ["area", "perimeter", "Shape.scale"]
+    assert report.written == [DOC]
+    assert _statuses(report) == {q: ("updated", "") for q in ("area", "perimeter", "Shape.scale")}
+    assert all(r.doc_path == DOC and r.path == "pkg/geo.py" for r in report.results)
+    assert report.results[0].scores == [90, 96]  # the documenter's own fields travel through
+    text = repo.read(DOC)
+    assert text.startswith("# pkg.geo\n\n<!-- docbot:section area hash=") and text.endswith("Doc #3.\n")
+    hashes = {q: s.hash for q, s in parse_doc_file(text).sections.items()}
+    assert hashes == {t.qualname: source_hash(t.source) for t in fake.calls}
+    assert [e.data["index"] for e in sink.of_kind(PROGRESS)] == [1, 2, 3]
+    assert [e.data["status"] for e in sink.of_kind(RESULT)] == ["updated"] * 3
+    assert sink.of_kind(RESULT)[0].message == "pkg.geo.area: updated"
+    assert report.base and report.head == "WORKTREE"
+
+
+def test_second_run_on_unchanged_code_changes_nothing_and_builds_no_documenter(repo: GitRepo) -> None:
+    _run(repo, ALL, FakeDocumenter())
+    before = (repo.root / DOC).read_bytes()
+    report = _run(repo, ALL)  # _never: building the documenter would fail the test
+    assert report.written == [] and (repo.root / DOC).read_bytes() == before
+    assert _statuses(report) == {q: ("unchanged", "") for q in ("area", "perimeter", "Shape.scale")}
+    assert all(r.doc_path == DOC for r in report.results)
+
+
+def test_body_edit_redocuments_only_that_function(repo: GitRepo) -> None:
+    _run(repo, ALL, FakeDocumenter())
+    before = _sections(repo)
+    repo.write("pkg/geo.py", GEO.replace("6 * r", "2 * 3 * r")).commit("perimeter")
+    fake = FakeDocumenter()
+    report = _run(repo, LAST_COMMIT, fake)
+    assert fake.documented == ["perimeter"]
+    assert _statuses(report) == {"perimeter": ("updated", "")} and report.written == [DOC]
+    after = _sections(repo)
+    assert list(after) == ["area", "perimeter", "Shape.scale"]
+    assert after["area"] == before["area"] and after["Shape.scale"] == before["Shape.scale"]
+    assert after["perimeter"] != before["perimeter"]
+    # And the whole tree agrees that everything is current now.
+    assert _run(repo, ALL).written == []
+
+
+def test_staged_change_is_documented_once(repo: GitRepo) -> None:
+    _run(repo, ALL, FakeDocumenter())
+    repo.write("pkg/geo.py", GEO + "\n\ndef volume(r):\n    return r ** 3\n").stage("pkg/geo.py")
+    fake = FakeDocumenter()
+    report = _run(repo, DiffSpec(staged=True), fake)
+    assert fake.documented == ["volume"] and report.head == "INDEX"
+    assert list(_sections(repo)) == ["area", "perimeter", "Shape.scale", "volume"]
+    assert _run(repo, DiffSpec(staged=True)).written == []  # the hook's second run: nothing to do
+
+
+def test_deleted_function_loses_its_section_without_a_model(repo: GitRepo) -> None:
+    _run(repo, ALL, FakeDocumenter())
+    repo.write("pkg/geo.py", GEO.replace("def perimeter(r):\n    return 6 * r\n\n\n", "")).commit("drop")
+    report = _run(repo, LAST_COMMIT)
+    assert _statuses(report) == {"perimeter": ("updated", "removed")}
+    assert report.results[0].doc_path == "" and report.written == [DOC]
+    assert list(_sections(repo)) == ["area", "Shape.scale"]
+
+
+def test_deleting_the_module_removes_its_doc_file(repo: GitRepo) -> None:
+    _run(repo, ALL, FakeDocumenter())
+    repo.delete("pkg/geo.py").commit("gone")
+    report = _run(repo, LAST_COMMIT)
+    assert {q: s for q, (s, _) in _statuses(report).items()} == dict.fromkeys(
+        ["area", "perimeter", "Shape.scale"], "updated")
+    assert report.written == [DOC] and not (repo.root / DOC).exists()
+
+
+def test_renamed_module_moves_its_docs(repo: GitRepo) -> None:
+    _run(repo, ALL, FakeDocumenter())
+    repo.move("pkg/geo.py", "pkg/shapes.py").commit("rename")
+    fake = FakeDocumenter()
+    report = _run(repo, LAST_COMMIT, fake)
+    assert fake.documented == ["area", "perimeter", "Shape.scale"]
+    assert sorted(report.written) == [DOC, "docs/api/pkg.shapes.md"]
+    assert not (repo.root / DOC).exists()
+    assert list(_sections(repo, "docs/api/pkg.shapes.md")) == ["area", "perimeter", "Shape.scale"]
+
+
+def test_failing_function_keeps_its_old_section_and_the_others_continue(repo: GitRepo) -> None:
+    _run(repo, ALL, FakeDocumenter())
+    before = repo.read(DOC)
+    edited = GEO.replace("3 * r * r", "3.14 * r * r").replace("6 * r", "6.28 * r").replace("return k", "return 2 * k")
+    repo.write("pkg/geo.py", edited).commit("all three")
+    fake = FakeDocumenter(fail={"area": ModelServerError("model llama3:8b was unloaded; run `ollama pull`"),
+                                "Shape.scale": "the critic's answer could not be parsed"})
+    report = _run(repo, LAST_COMMIT, fake)
+    assert fake.documented == ["area", "perimeter", "Shape.scale"]
+    assert _statuses(report) == {
+        "area": ("failed", "ModelServerError: model llama3:8b was unloaded; run `ollama pull`"),
+        "perimeter": ("updated", ""),
+        "Shape.scale": ("failed", "the critic's answer could not be parsed")}
+    old, new = parse_doc_file(before).sections, parse_doc_file(repo.read(DOC)).sections
+    assert new["area"] == old["area"] and new["Shape.scale"] == old["Shape.scale"]  # old hash: still stale
+    assert new["perimeter"] != old["perimeter"]
+    assert all(r.doc_path == DOC for r in report.results)
+    assert report.summary_line() == "docbot: 3 functions: 1 updated, 0 unchanged, 0 skipped, 2 failed"
+
+
+def test_an_empty_document_counts_as_a_failure(repo: GitRepo) -> None:
+    class Blank(FakeDocumenter):
+        def document(self, target: Target) -> FunctionResult:
+            return FunctionResult(target.module, target.qualname, "updated", markdown="  \n\n")
+
+    report = _run(repo, ALL, Blank())
+    assert {s for s, _ in _statuses(report).values()} == {"failed"} and report.written == []
+
+
+def test_time_budget_skips_the_rest(repo: GitRepo) -> None:
+    now = [100.0]
+
+    def tick() -> None:
+        now[0] += 6.0  # each function "takes" six seconds
+
+    fake = FakeDocumenter(on_call=tick)
+    report = _run(repo, ALL, fake, settings=Settings(time_budget_s=10), clock=lambda: now[0])
+    # 0s elapsed -> documented, 6s -> documented, 12s > 10s -> skipped.
+    assert fake.documented == ["area", "perimeter"]
+    assert _statuses(report)["Shape.scale"] == ("skipped", "time budget of 10s exceeded; left to CI")
+    assert list(_sections(repo)) == ["area", "perimeter"]
+    assert report.results[2].doc_path == ""
+
+
+def test_model_server_error_while_building_writes_nothing(repo: GitRepo) -> None:
+    def unreachable() -> Callable[[Target], FunctionResult]:
+        raise ModelServerError("Ollama is not reachable at http://127.0.0.1:11434; start it with `ollama serve`.")
+
+    with pytest.raises(ModelServerError, match="ollama serve"):
+        run_docs(Settings(), repo.root, ALL, (), CollectingSink(), documenter_factory=unreachable)
+    assert not (repo.root / "docs").exists()
+
+
+def test_a_commit_touching_no_public_function_never_builds_the_documenter(repo: GitRepo) -> None:
+    repo.write("pkg/geo.py", GEO.replace("return 0", "return 1") + "\nCONSTANT = 3\n").commit("private")
+    repo.write("README.md", "hello\n").commit("readme")
+    assert _run(repo, DiffSpec(base="HEAD~2")).results == []
+    assert not (repo.root / "docs").exists()
+
+
+def test_whole_tree_run_removes_docs_of_vanished_modules_but_not_hand_written_files(repo: GitRepo) -> None:
+    _run(repo, ALL, FakeDocumenter())
+    repo.write("docs/api/old.module.md", "# old.module\n\n<!-- docbot:section f hash=abc -->\n## f\n")
+    repo.write("docs/api/README.md", "# API\n\nWritten by a person.\n")
+    report = _run(repo, ALL)
+    assert report.written == ["docs/api/old.module.md"]
+    assert ("old.module", "f", "updated", "removed") in [(r.module, r.qualname, r.status, r.reason)
+                                                         for r in report.results]
+    assert not (repo.root / "docs/api/old.module.md").exists()
+    assert repo.read("docs/api/README.md") == "# API\n\nWritten by a person.\n"
+
+
+def test_a_file_that_does_not_parse_keeps_its_docs_and_the_others_continue(repo: GitRepo) -> None:
+    _run(repo, ALL, FakeDocumenter())
+    before = repo.read(DOC)
+    repo.write("pkg/geo.py", GEO + "\ndef broken(:\n").write("pkg/extra.py", "def extra():\n    return 1\n")
+    repo.stage("pkg/extra.py")  # an untracked file is in no diff
+    fake = FakeDocumenter()
+    report = _run(repo, DiffSpec(), fake)  # the working tree against HEAD
+    assert fake.documented == ["extra"] and report.written == ["docs/api/pkg.extra.md"]
+    assert report.scan_errors and report.scan_errors[0].startswith("pkg/geo.py: cannot parse")
+    assert repo.read(DOC) == before
+    repo.stage().commit("wip")
+    assert _run(repo, ALL).written == []  # a whole-tree run leaves the broken module's docs alone too
+
+
+def test_paths_limit_the_run(repo: GitRepo) -> None:
+    repo.write("other/tool.py", "def tool():\n    return 1\n").commit("tool")
+    fake = FakeDocumenter()
+    report = _run(repo, ALL, fake, paths=("other",))
+    assert fake.documented == ["tool"] and report.written == ["docs/api/other.tool.md"]
+
+
+def test_docs_dir_is_configurable_and_bad_flags_surface(repo: GitRepo) -> None:
+    report = _run(repo, ALL, FakeDocumenter(), settings=Settings(docs_dir="reference"))
+    assert report.written == ["reference/pkg.geo.md"] and report.results[0].doc_path == "reference/pkg.geo.md"
+    with pytest.raises(ConfigError):
+        _run(repo, DiffSpec(all=True, staged=True))
+
+
+def test_with_the_real_loop_and_scripted_models(tmp_path: Path) -> None:
+    from docbot.loop.graph import build_graph
+    from docbot.loop.runner import document_target
+    from tests.support.fakes import critique, scripted_models
+
+    repo = GitRepo(tmp_path / "repo").write("meta.py", "def version():\n    return '1.0'\n\n\n"
+                                                       "def name():\n    return 'docbot'\n").commit("meta")
+    settings = Settings(run_examples=False)
+
+    def full(name: str, what: str) -> str:  # complete enough for the code's truth checks
+        return f"## `{name}()`\n\n{what}\n\n## Returns\n\n`str`: the {name}."
+
+    models = scripted_models([full("version", "Draft."), full("name", "Draft.")], [critique(96, 96)] * 2,
+                             [full("version", "The version."), full("name", "The name.")])
+    sink = CollectingSink()
+
+    def factory() -> Callable[[Target], FunctionResult]:
+        graph = build_graph(models, settings)
+        return lambda target: document_target(graph, target, settings, sink)[0]
+
+    report = run_docs(settings, repo.root, ALL, (), sink, documenter_factory=factory)
+    assert [(r.qualname, r.status, r.exit_reason, r.scores) for r in report.results] == [
+        ("version", "updated", "approved", [96]), ("name", "updated", "approved", [96])]
+    sections = _sections(repo, "docs/api/meta.md")
+    assert sections == {"version": full("version", "The version."), "name": full("name", "The name.")}
+    assert _run(repo, ALL).written == []
+
+
+LAZY_SCRIPT = """
+import sys, time
+from pathlib import Path
+from docbot.events import discard
+from docbot.repo import DiffSpec
+from docbot.run import run_docs
+from docbot.settings import Settings
+started = time.perf_counter()
+report = run_docs(Settings(base_url="http://127.0.0.1:9"), Path(sys.argv[1]), DiffSpec(base="HEAD~1"), (), discard)
+assert report.results == [], report
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("langgraph", "langchain_core", "langchain_ollama")
+               or m.startswith("docbot.loop") or m.startswith("docbot.models"))
+print(f"{time.perf_counter() - started:.3f}", heavy)
+"""
+
+
+def test_no_public_change_imports_no_model_code(repo: GitRepo) -> None:
+    import subprocess
+    import sys
+
+    repo.write("pkg/geo.py", GEO.replace("return 0", "return 1")).commit("private only")
+    done = subprocess.run([sys.executable, "-c", LAZY_SCRIPT, str(repo.root)], capture_output=True, text=True,
+                          cwd=Path(__file__).parent.parent, check=False)
+    assert done.returncode == 0, done.stderr
+    seconds, heavy = done.stdout.split(" ", 1)
+    assert heavy.strip() == "[]"  # neither the loop nor any model client was even imported
+    assert float(seconds) < 5
