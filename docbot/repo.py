@@ -1,0 +1,259 @@
+"""The git edge: which Python files changed, their old and new text, and the targets in them.
+
+Every git call goes through ``Repo(...).git`` (a ``git`` subprocess), never GitPython's ``repo.index``
+object: subprocesses honour ``GIT_INDEX_FILE``, which git points at a temporary index during
+``git commit -a`` hooks, and the index object does not (ecosystem.md §1.3, §8). Diffs are asked for
+with explicit flags because user config (``diff.noprefix``, ``color.diff``, ``diff.external``,
+textconv drivers, ``core.quotePath``) otherwise changes the text ``docbot.git_diff`` reads.
+"""
+
+from __future__ import annotations
+
+import io
+import tokenize
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from git import GitCommandError, InvalidGitRepositoryError, NoSuchPathError, Repo
+
+from docbot.errors import ConfigError, RepoError
+from docbot.git_diff import FileChange, parse_unified_diff
+from docbot.results import Target
+from docbot.targets import SourceParseError, changed_targets, module_name, public_functions
+
+INDEX = "INDEX"
+WORKTREE = "WORKTREE"
+_DIFF_FLAGS = ("-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-relative", "-M",
+               "--src-prefix=a/", "--dst-prefix=b/")
+_REGULAR_FILE_MODES = ("100644", "100755")  # not symlinks (120000) or submodules (160000)
+
+
+@dataclass(frozen=True)
+class DiffSpec:
+    """Which change to look at: the index (``staged``), ``base...head``, every file (``all``), or,
+    with nothing set, the working tree against HEAD. ``head`` None means HEAD."""
+
+    staged: bool = False
+    base: str | None = None
+    head: str | None = None
+    all: bool = False
+
+    def __post_init__(self) -> None:
+        if self.head is not None and self.base is None:
+            raise ConfigError("--head needs --base REV (the diff is base...head).")
+        if sum([self.staged, self.base is not None, self.all]) > 1:
+            raise ConfigError("Choose one of --staged, --base REV [--head REV] or --all.")
+
+
+@dataclass
+class Scan:
+    """What a scan found. ``sources`` maps every touched Python path to its new-side text ("" when the
+    file is gone, including the old path of a rename); ``base``/``head`` are SHAs or INDEX/WORKTREE."""
+
+    base: str
+    head: str
+    targets: list[Target] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # "pkg/bad.py: cannot parse (line 3): ..."
+    sources: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How to get a diff and both sides' blobs for one DiffSpec."""
+
+    diff_args: tuple[str, ...]
+    old_rev: str | None  # None: no commits yet, so there is no old side
+    new_rev: str | None  # a SHA, "" for the index, None for the working tree
+    base: str
+    head: str
+
+
+def open_repo(path: Path) -> Repo:
+    """The repository containing ``path`` (searching parent folders); RepoError outside one."""
+    try:
+        repo = Repo(path, search_parent_directories=True)
+    except (InvalidGitRepositoryError, NoSuchPathError):
+        raise RepoError(f"{path} is not inside a git repository. Run docbot from your project's "
+                        "checkout, or run `git init` there first.") from None
+    if repo.working_tree_dir is None:
+        raise RepoError(f"{path} is a bare git repository; docbot needs a checkout with a working tree.")
+    return repo
+
+
+def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
+         include_dunder: bool = False) -> Scan:
+    """The targets of ``spec`` in the repository at ``repo_root``, limited to files under ``paths``
+    (absolute, or relative to ``repo_root``). Files that cannot be read or parsed go to ``errors``."""
+    repo = open_repo(repo_root)
+    top = Path(str(repo.working_tree_dir))
+    wanted = _path_filter(top, Path(repo_root), paths)
+    if spec.all:
+        return _scan_all(repo, top, wanted, include_dunder)
+    plan = _plan(repo, spec)
+    diff = _git(repo, "diff", *plan.diff_args, *_DIFF_FLAGS, "--", "*.py").decode("utf-8", "replace")
+    found = Scan(base=plan.base, head=plan.head)
+    for change in parse_unified_diff(diff):
+        if _is_python(change) and (wanted(change.old_path) or wanted(change.new_path)):
+            _scan_change(repo, top, plan, change, include_dunder, found)
+    return found
+
+
+def tracked_python_files(repo_root: Path) -> list[str]:
+    """Every regular ``*.py`` file committed at HEAD (the index in a repository without commits)."""
+    repo = open_repo(repo_root)
+    if _head_sha(repo):
+        listing = _git(repo, "ls-tree", "-r", "-z", "--full-tree", "HEAD")  # "mode type sha\tpath"
+    else:
+        listing = _git(repo, "ls-files", "-z", "--stage")  # "mode sha stage\tpath"
+    files = []
+    for entry in listing.decode("utf-8", "surrogateescape").split("\0"):
+        info, _, path = entry.partition("\t")
+        if path.endswith(".py") and info.split(" ")[0] in _REGULAR_FILE_MODES:
+            files.append(path)
+    return sorted(set(files))
+
+
+def read_worktree(repo_root: Path, path: str) -> str:
+    """The working-tree text of repo-relative ``path``. FileNotFoundError when it is gone;
+    SourceParseError when it is not text in its declared encoding."""
+    return _decode((repo_root / path).read_bytes(), path)
+
+
+def resolve_commit(repo: Repo, rev: str) -> str:
+    """The commit SHA ``rev`` names; RepoError saying what to do when it names none."""
+    sha = _rev_parse(repo, rev) if not rev.startswith("-") else None  # "-x" would be read as an option
+    if sha is None:
+        raise RepoError(f"Unknown revision {rev!r}: check the name, or fetch it first (in GitHub Actions "
+                        "use actions/checkout with fetch-depth: 0).")
+    return sha
+
+
+def _plan(repo: Repo, spec: DiffSpec) -> _Plan:
+    if spec.base is not None:
+        base_sha = resolve_commit(repo, spec.base)
+        new_sha = resolve_commit(repo, spec.head or "HEAD")
+        try:  # base...head: what head changed since it forked from base, as a PR shows it
+            merge_base = repo.git.merge_base(base_sha, new_sha)
+        except GitCommandError:
+            raise RepoError(f"{spec.base} and {spec.head or 'HEAD'} share no history (no merge base). "
+                            "In a shallow clone, fetch more history (fetch-depth: 0).") from None
+        return _Plan((merge_base, new_sha), merge_base, new_sha, merge_base, new_sha)
+    head_sha = _head_sha(repo)
+    old_side = head_sha or _empty_tree(repo)
+    if spec.staged:
+        return _Plan(("--cached", old_side), head_sha, "", old_side, INDEX)
+    return _Plan((old_side,), head_sha, None, old_side, WORKTREE)
+
+
+def _scan_change(repo: Repo, top: Path, plan: _Plan, change: FileChange, include_dunder: bool,
+                 found: Scan) -> None:
+    """Add one changed file's targets (or its error) and its new-side text to ``found``."""
+    path = change.path
+    try:
+        old_text = _read_old(repo, plan, change)
+        new_text = None if change.new_path is None else _read_new(repo, top, plan, change.new_path)
+    except (RepoError, SourceParseError, OSError) as err:
+        found.errors.append(str(err) if isinstance(err, SourceParseError) else f"{path}: {err}")
+        return
+    found.sources[path] = new_text or ""
+    if change.status == "renamed" and change.old_path:
+        found.sources[change.old_path] = ""
+    try:
+        found.targets += changed_targets(old_text, new_text, change, module_name(path), path,
+                                         include_dunder=include_dunder)
+    except SourceParseError as err:
+        found.errors.append(str(err))
+
+
+def _read_old(repo: Repo, plan: _Plan, change: FileChange) -> str | None:
+    if change.old_path is None or plan.old_rev is None:
+        return None
+    return _decode(_blob(repo, f"{plan.old_rev}:{change.old_path}"), change.old_path)
+
+
+def _read_new(repo: Repo, top: Path, plan: _Plan, path: str) -> str:
+    if plan.new_rev is None:
+        return read_worktree(top, path)
+    return _decode(_blob(repo, f"{plan.new_rev}:{path}"), path)  # ":path" is the index
+
+
+def _scan_all(repo: Repo, top: Path, wanted: Callable[[str | None], bool], include_dunder: bool) -> Scan:
+    """Every tracked file, read as it is in the working tree: the user wants their current code."""
+    found = Scan(base=_head_sha(repo) or _empty_tree(repo), head=WORKTREE)
+    for path in tracked_python_files(top):
+        if not wanted(path):
+            continue
+        try:
+            text = read_worktree(top, path)
+            found.sources[path] = text
+            found.targets += public_functions(text, module_name(path), path, include_dunder=include_dunder)
+        except FileNotFoundError:
+            found.errors.append(f"{path}: tracked but missing from the working tree; skipped")
+        except SourceParseError as err:
+            found.errors.append(str(err))
+    return found
+
+
+def _path_filter(top: Path, start: Path, paths: Sequence[str]) -> Callable[[str | None], bool]:
+    """A predicate: is this repo-relative path under one of ``paths``? (Always true without paths.)"""
+    prefixes = []
+    for given in paths:
+        absolute = (start / given).resolve()
+        try:
+            relative = absolute.relative_to(top.resolve()).as_posix()
+        except ValueError:
+            raise ConfigError(f"{given} is outside the repository at {top}.") from None
+        prefixes.append("" if relative == "." else relative)
+
+    def wanted(path: str | None) -> bool:
+        if path is None:
+            return False
+        return not prefixes or any(p == "" or path == p or path.startswith(p + "/") for p in prefixes)
+
+    return wanted
+
+
+def _is_python(change: FileChange) -> bool:
+    return any(p is not None and p.endswith(".py") for p in (change.old_path, change.new_path))
+
+
+def _decode(data: bytes, path: str) -> str:
+    """Bytes to text the way Python reads a source file: BOM, coding cookie, else UTF-8."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding)  # "utf-8-sig" drops a BOM
+    except (SyntaxError, UnicodeDecodeError, LookupError) as err:
+        raise SourceParseError(path, 1, f"not readable as Python source text ({err})") from None
+
+
+def _blob(repo: Repo, object_name: str) -> bytes:
+    return _git(repo, "cat-file", "blob", object_name)
+
+
+def _head_sha(repo: Repo) -> str | None:
+    """HEAD's commit SHA, or None in a repository without commits."""
+    return _rev_parse(repo, "HEAD")
+
+
+def _rev_parse(repo: Repo, rev: str) -> str | None:
+    try:
+        return str(repo.git.rev_parse("--verify", "--quiet", f"{rev}^{{commit}}"))
+    except GitCommandError:
+        return None
+
+
+def _empty_tree(repo: Repo) -> str:
+    """The empty tree's id (differs between SHA-1 and SHA-256 repositories); nothing is written."""
+    return _git(repo, "hash-object", "-t", "tree", "--stdin").decode().strip()
+
+
+def _git(repo: Repo, command: str, *args: str) -> bytes:
+    """Run one git command; its exact stdout as bytes, or RepoError carrying git's complaint."""
+    try:
+        output = getattr(repo.git, command.replace("-", "_"))(
+            *args, stdout_as_string=False, strip_newline_in_stdout=False)
+    except GitCommandError as err:
+        complaint = str(err.stderr).strip().removeprefix("stderr:").strip(" '\n") or str(err)
+        raise RepoError(f"git {command} failed: {complaint}") from None
+    return bytes(output)

@@ -1,0 +1,72 @@
+"""The whole loop on a sample function with a real model (SmolLM2 via llama.cpp) over both protocols.
+
+A 135M model writes poor docs and poor critiques; these tests assert the run's structure and
+invariants, never its prose: every round is scored in range, nothing is approved while a fatal issue
+stands, the output exists and is clean Markdown, and tokens and time are counted per role.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from docbot import cli
+from docbot.cleanup import clean_markdown
+from tests.support.fixtures import (  # noqa: F401 - fixtures
+    N_CTX,
+    OPENAI_ALIAS,
+    SMOL_MODELS,
+    llama_openai_server,
+    ollama_fake,
+    ollama_server,
+    smollm_path,
+)
+
+SAMPLE = Path(__file__).parents[1] / "input" / "compound_interest.py"
+
+
+def run_reflexion(tmp_path: Path, config: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    config_file = tmp_path / "config.json"
+    config_file.write_text(json.dumps({"num_ctx": N_CTX, "max_tokens": 160, "max_attempts": 1,
+                                       "request_timeout_s": 120, **config}))
+    output = tmp_path / "out" / "doc.md"
+    code = cli.reflexion_main(["--input", str(SAMPLE), "--output", str(output), "--config", str(config_file),
+                               "--json"])
+    captured = capsys.readouterr()
+    results = json.loads(captured.out)
+    assert code == 0, captured.err
+    assert len(results) == 1
+    result = results[0]
+    assert output.exists() and output.read_text() == clean_markdown(output.read_text())
+    assert output.read_text() == (result["markdown"].strip() + "\n")
+    assert result["status"] == "updated" and 1 <= result["rounds"] <= 2
+    assert all(0 <= score <= 100 for score in result["scores"]) and len(result["scores"]) == result["rounds"]
+    assert result["exit_reason"] in {"approved", "attempts", "regression"}
+    assert not (result["approved"] and result["fatal_issues"])  # never approved while fatal issues stand
+    assert set(result["tokens"]) == {"GENERATOR", "CRITIC", "ADJUDICATOR"}
+    assert all(t["in"] > 0 and t["out"] > 0 and t["seconds"] > 0 for t in result["tokens"].values())
+    events = [json.loads(line) for line in captured.err.splitlines() if line.startswith("{")]
+    assert [e["event"] for e in events].count("round") == result["rounds"]
+    assert any(e["event"] == "route" for e in events)
+    return result
+
+
+@pytest.mark.slow
+def test_whole_loop_over_the_ollama_protocol(tmp_path: Path, ollama_fake: Any, ollama_server: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    run_reflexion(tmp_path, {"backend": "ollama", "base_url": ollama_server, "model_registry": SMOL_MODELS},
+                  capsys)
+    chats = [r["body"] for r in ollama_fake.requests if r["path"] == "/api/chat"]
+    assert {c["model"] for c in chats} == set(SMOL_MODELS.values())  # each role its own model
+    assert any(isinstance(c.get("format"), dict) for c in chats)  # the critic's schema went over the wire
+    assert any(r["path"] == "/api/tags" for r in ollama_fake.requests)  # preflight asked first
+
+
+@pytest.mark.slow
+def test_whole_loop_over_the_openai_protocol(tmp_path: Path, llama_openai_server: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    run_reflexion(tmp_path, {"backend": "openai", "base_url": llama_openai_server,
+                             "model_registry": {role: OPENAI_ALIAS for role in SMOL_MODELS}}, capsys)
