@@ -71,7 +71,7 @@ def test_console_script_replays_with_a_bare_output_name(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "result.md").read_text() == markdown
     assert "71 → 97" in run.stderr and "approved" in run.stderr  # the score curve and exit reason
-    assert "round 1: accuracy 70" in run.stderr and "→ revise (below the bar)" in run.stderr
+    assert "round 1: accuracy 70" in run.stderr and "→ revise (fatal issues stand)" in run.stderr
 
 
 def test_replay_miss_names_role_and_round(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from docbot.errors import ConfigError
 from docbot.settings import load_settings
@@ -49,7 +50,7 @@ def test_role_may_name_its_own_backend(tmp_path: Path) -> None:
 
 def test_settings_are_frozen() -> None:
     settings = load_settings(None)
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         settings.max_attempts = 9  # type: ignore[misc]
 
 

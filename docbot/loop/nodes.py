@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.config import get_stream_writer
 
 from docbot import cleanup, events
@@ -34,8 +35,8 @@ def emit(kind: str, message: str, **data: Any) -> None:
 def call_model(model: BaseChatModel | Any, messages: list[BaseMessage], role: str, round_: int,
                settings: Settings) -> tuple[Any, dict[str, Any]]:
     """Invoke a model (or a structured runnable) with replay metadata; return the answer and a call record."""
-    config = {"metadata": {ROLE_KEY: role, MODEL_KEY: settings.model_for(role), ROUND_KEY: round_},
-              "run_name": role.lower()}
+    config: RunnableConfig = {"metadata": {ROLE_KEY: role, MODEL_KEY: settings.model_for(role),
+                                           ROUND_KEY: round_}, "run_name": role.lower()}
     started = time.perf_counter()
     answer = model.invoke(messages, config=config)
     raw = answer["raw"] if isinstance(answer, dict) else answer

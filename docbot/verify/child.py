@@ -1,0 +1,209 @@
+"""The sandboxed side of example execution: runs in its own process, never imported by docbot itself.
+
+It reads a plan (JSON on stdin), tightens its own limits, installs an audit hook that refuses network,
+processes and writes outside its working folder, imports the documented object, runs each step and
+writes one result line per step to stdout (prefixed with a nonce, so an example's own prints cannot
+pass for results). Best effort by design: an audit hook cannot stop C code that makes raw syscalls.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import importlib
+import io
+import json
+import os
+import resource
+import socket
+import sys
+import traceback
+from typing import Any, TextIO
+
+from docbot.verify.compare import output_matches, value_matches
+
+_REFUSED = {"os.system", "os.exec", "os.fork", "os.forkpty", "os.posix_spawn", "os.spawn", "subprocess.Popen",
+            "os.kill", "os.killpg", "os.startfile", "resource.setrlimit", "resource.prlimit", "pty.spawn"}
+_PATH_EVENTS = {"os.remove": (0,), "os.rename": (0, 1), "os.replace": (0, 1), "os.rmdir": (0,), "os.mkdir": (0,),
+                "os.chmod": (0,), "os.chown": (0,), "os.symlink": (1,), "os.link": (1,), "os.truncate": (0,),
+                "os.utime": (0,), "shutil.rmtree": (0,), "os.chflags": (0,), "os.mkfifo": (0,)}
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
+_MAX_SHOWN = 2000
+_CO_COROUTINE = 0x80  # inspect.CO_COROUTINE, without importing inspect (slow) in every child
+
+
+def main() -> None:
+    plan = json.loads(sys.stdin.read())
+    results = sys.stdout
+    _limit(plan["memory_mb"], plan["cpu_s"], plan["nproc"])
+    sys.path[:0] = plan["sys_path"]
+    _install_guard(os.getcwd())
+    namespace: dict[str, Any] = {"__name__": "__example__"}
+    try:
+        module = importlib.import_module(plan["module"])
+        namespace[plan["name"]] = getattr(module, plan["name"])
+    except BaseException as error:  # noqa: BLE001 - whatever the module does on import, report it
+        _emit(results, plan["nonce"], {"import_error": _last_line(error)})
+        return
+    _emit(results, plan["nonce"], {"ready": True})
+    for index, step in enumerate(plan["steps"]):
+        _emit(results, plan["nonce"], {"index": index, **_run_step(step, namespace)})
+
+
+def _limit(memory_mb: int, cpu_s: int, nproc: int | None) -> None:
+    memory = memory_mb * 1024 * 1024
+    for limit, value in ((resource.RLIMIT_AS, memory), (resource.RLIMIT_CPU, cpu_s),
+                         (resource.RLIMIT_FSIZE, 64 * 1024 * 1024), (resource.RLIMIT_CORE, 0)):
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(limit, (value, value))
+    if nproc is not None:  # not enforced for root; the audit hook refuses fork/exec in any case
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+
+
+def _install_guard(folder: str) -> None:
+    root = os.path.realpath(folder)
+
+    def inside(path: Any) -> bool:
+        if isinstance(path, int):
+            return True  # an already open descriptor
+        if isinstance(path, bytes):
+            path = os.fsdecode(path)
+        real = os.path.realpath(os.path.abspath(str(path)))
+        return real == root or real.startswith(root + os.sep) or real == os.devnull
+
+    def guard(event: str, args: tuple[Any, ...]) -> None:
+        if event == "open":
+            path, mode, flags = args
+            writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or bool((flags or 0) & _WRITE_FLAGS)
+            if writes and path is not None and not inside(path):
+                raise PermissionError(f"the docbot sandbox refuses writing {path!r} outside the example folder")
+        elif event in _PATH_EVENTS:
+            if not all(inside(args[i]) for i in _PATH_EVENTS[event] if i < len(args)):
+                raise PermissionError(f"the docbot sandbox refuses {event} outside the example folder")
+        elif event.startswith("socket."):
+            if event == "socket.__new__" and len(args) > 1 and args[1] == socket.AF_UNIX:
+                return  # socketpair() for asyncio's own wake-up pipe, not network
+            raise PermissionError(f"the docbot sandbox refuses network access ({event})")
+        elif event in _REFUSED:
+            raise PermissionError(f"the docbot sandbox refuses {event} in examples")
+
+    sys.addaudithook(guard)
+
+
+def _run_step(step: dict[str, Any], namespace: dict[str, Any]) -> dict[str, Any]:
+    printed = io.StringIO()
+    echoed: list[tuple[Any, int]] = []  # (value, length of the printed text before its echo)
+    try:
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(io.StringIO()):
+            value = _execute(step, namespace, echoed)
+    except BaseException as error:  # noqa: BLE001 - SystemExit etc. from an example are results too
+        return _after_exception(step, error)
+    return _judge(step, value, printed.getvalue(), echoed, namespace)
+
+
+def _execute(step: dict[str, Any], namespace: dict[str, Any], echoed: list[tuple[Any, int]]) -> Any:
+    code = step["code"]
+    if step["expect"] == "value" and not step["target"]:
+        return _run(compile(code.strip(), "<example>", "eval", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT), namespace)
+    tree = ast.parse(code, mode="exec")
+    # Like the interactive prompt, doctests echo a bare expression's value (None is not echoed); a block
+    # followed by an output block may echo its last expression, as a notebook cell would.
+    echo_all = step["expect"] in ("output", "raises")
+    for index, node in enumerate(tree.body):
+        echo = isinstance(node, ast.Expr) and (echo_all or (step["echo_last"] and index == len(tree.body) - 1))
+        source: Any = ast.Interactive([node]) if echo else ast.Module([node], [])
+        compiled = compile(source, "<example>", "single" if echo else "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        _run(compiled, namespace, echo=echoed if echo else None)
+    return namespace.get(step["target"]) if step["target"] else None
+
+
+def _run(code: Any, namespace: dict[str, Any], echo: list[tuple[Any, int]] | None = None) -> Any:
+    old_hook = sys.displayhook
+    if echo is not None:
+        sys.displayhook = lambda value: _echo(value, echo)
+    try:
+        result = eval(code, namespace)  # this process is the sandbox
+        if code.co_flags & _CO_COROUTINE:
+            import asyncio  # only now: importing it costs more than most examples take
+
+            result = asyncio.run(result)  # a top-level `await` in the example
+    finally:
+        sys.displayhook = old_hook
+    return result
+
+
+def _echo(value: Any, echoed: list[tuple[Any, int]]) -> None:
+    if value is not None:
+        stream = sys.stdout
+        echoed.append((value, len(stream.getvalue()) if isinstance(stream, io.StringIO) else 0))
+        print(_repr(value))
+
+
+def _judge(step: dict[str, Any], value: Any, printed: str, echoed: list[tuple[Any, int]],
+           namespace: dict[str, Any]) -> dict[str, Any]:
+    expect, want = step["expect"], step["want"]
+    if expect == "raises":
+        shown = _repr(echoed[-1][0]) if echoed else printed.strip() or "None"
+        return {"status": "no_exception", "got": _clip(shown)}
+    if expect == "none":
+        return {"status": "ok"}
+    if expect == "value":
+        ok = value_matches(value, want, namespace)
+        return {"status": "ok" if ok else "mismatch", "got": _clip(_repr(value))}
+    ok = output_matches(want, printed)
+    if not ok and echoed:
+        last, before = echoed[-1]
+        prints_only = printed[:before]
+        # The echo of a single value is compared as a value (0.50 vs 0.5, dict order, floats).
+        ok = (not prints_only.strip() and value_matches(last, want, namespace)) or (
+            step["echo_last"] and output_matches(want, prints_only))
+    if expect == "output" and not want.strip():
+        ok = True  # the doc shows no output: a value it does not show is not a contradiction
+    return {"status": "ok" if ok else "mismatch", "got": _clip(printed.rstrip("\n"))}
+
+
+def _after_exception(step: dict[str, Any], error: BaseException) -> dict[str, Any]:
+    line = _last_line(error)
+    if step["expect"] != "raises":
+        return {"status": "raised", "error": line}
+    stated = step["exc_type"].rsplit(".", 1)[-1]
+    names = {cls.__name__ for cls in type(error).__mro__}
+    if stated not in names:
+        return {"status": "wrong_exception", "error": line}
+    message = step["exc_message"]
+    if message is not None and not _same_message(message, str(error)):
+        return {"status": "wrong_exception", "error": line}
+    return {"status": "ok", "error": line}
+
+
+def _same_message(stated: str, actual: str) -> bool:
+    def bare(text: str) -> str:
+        text = " ".join(text.split())
+        return text[1:-1] if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'" else text
+
+    return bare(stated) == bare(actual) or output_matches(bare(stated), bare(actual))
+
+
+def _last_line(error: BaseException) -> str:
+    return _clip(traceback.format_exception_only(type(error), error)[-1].strip())
+
+
+def _repr(value: Any) -> str:
+    try:
+        return repr(value)
+    except Exception as error:  # noqa: BLE001 - a broken __repr__ is the example's business
+        return f"<unprintable {type(value).__name__}: {error}>"
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 1] + "…"
+
+
+def _emit(stream: TextIO, nonce: str, result: dict[str, Any]) -> None:
+    stream.write(nonce + json.dumps(result) + "\n")
+    stream.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,171 @@
+"""Parameter, default and return checks: what the doc says against the facts of the code.
+
+Omissions are fatal like contradictions (a doc that leaves out a parameter is wrong), but only where
+the doc is structured enough to tell: a doc with a Parameters list must list every parameter; a doc
+without one must at least name each parameter somewhere.
+"""
+
+from __future__ import annotations
+
+import re
+
+from docbot.facts import Facts, Parameter
+from docbot.verify.docparams import DocParam, doc_signatures, documented_params, same_default
+from docbot.verify.findings import Finding
+from docbot.verify.markdown import parts_labelled, prose
+
+_NOT_PARAMETERS = {"self", "cls", "return", "returns", "none", "raises", "yields"}
+_SAYS_NOTHING = re.compile(
+    r"^(?:returns?\s+)?(?:none\b|nothing\b|no\s+value|no\s+return|does\s+not\s+return|doesn't\s+return"
+    r"|(?:this|the)\s+(?:function|method)\s+(?:does\s+not|doesn't)\s+return)"
+)
+_CONDITIONAL = re.compile(r"\b(if|or|otherwise|else|unless|when)\b")
+# "returns the total", "Return a list", "yields `int`": a verb followed by what is returned.
+_RETURN_PHRASE = re.compile(
+    r"\b(?:[Rr]eturns?|[Yy]ields?)\b[:\s]+((?:the|a|an|its|their|this|that|one|`|True|False|None|nothing|"
+    r"\d|['\"]|int\b|float\b|str\b|bool\b|list\b|dict\b|tuple\b|set\b|bytes\b)[^\n.]{0,60})"
+)
+
+
+def check_parameters(section: str, facts: Facts) -> list[Finding]:
+    real = {p.name: p for p in facts.documentable_parameters}
+    documented = documented_params(section)
+    findings = _check_signatures(section, facts, real)
+    if documented is None:
+        mentioned = set(re.findall(r"[A-Za-z_]\w*", prose(section)))
+        mentioned |= {name for sig in doc_signatures(section, _call_names(facts)) for name, _ in sig.params}
+        findings += [_missing(p, facts) for p in real.values() if p.name not in mentioned]
+        return _unique(findings)
+    names = {d.name for d in documented}
+    findings += [_missing(p, facts) for p in real.values() if p.name not in names]
+    for doc_param in documented:
+        if doc_param.name.lower() in _NOT_PARAMETERS or doc_param.name in {p.name for p in facts.parameters}:
+            findings += _check_default(doc_param, real.get(doc_param.name))
+        else:
+            findings.append(_invented(doc_param.name, doc_param.text, facts))
+    return _unique(findings)
+
+
+def _missing(param: Parameter, facts: Facts) -> Finding:
+    default = f" (default {param.default})" if param.default is not None else ""
+    return Finding(
+        "missing_parameter",
+        f"parameter `{param.starred_name}`{default} of {facts.name}() is not documented",
+        code_fact=param.display(),
+    )
+
+
+def _invented(name: str, doc_text: str, facts: Facts) -> Finding:
+    real = ", ".join(p.name for p in facts.documentable_parameters) or "none"
+    takes_kwargs = any(p.kind == "var-keyword" for p in facts.parameters)
+    note = " (it may be passed through **kwargs; say so)" if takes_kwargs else ""
+    return Finding(
+        "invented_parameter",
+        f"the doc documents a parameter `{name}` that {facts.name}() does not take (its parameters: {real}){note}",
+        doc_text=doc_text,
+        code_fact=facts.signature(),
+        fatal=not takes_kwargs,
+    )
+
+
+def _check_default(doc_param: DocParam, param: Parameter | None) -> list[Finding]:
+    if param is None or param.is_variadic:
+        return []
+    if param.default is None:
+        if doc_param.default is not None and doc_param.default.lower() != "none":
+            return [_wrong_default(param, doc_param, f"the doc says `{param.name}` defaults to "
+                                   f"{doc_param.default}, but it is required (no default)")]
+        return []
+    if doc_param.says_required:
+        return [_wrong_default(param, doc_param, f"the doc says `{param.name}` is required, but it defaults "
+                               f"to {param.default}")]
+    if doc_param.default is not None and same_default(doc_param.default, param.default) is False:
+        return [_wrong_default(param, doc_param, f"the doc says `{param.name}` defaults to {doc_param.default}, "
+                               f"the code's default is {param.default}")]
+    return []
+
+
+def _wrong_default(param: Parameter, doc_param: DocParam, message: str) -> Finding:
+    return Finding("wrong_default", message, doc_text=doc_param.text, code_fact=param.display())
+
+
+def _check_signatures(section: str, facts: Facts, real: dict[str, Parameter]) -> list[Finding]:
+    findings: list[Finding] = []
+    for signature in doc_signatures(section, _call_names(facts)):
+        shown = {name: default for name, default in signature.params if name not in ("self", "cls")}
+        for name, default in shown.items():
+            if name not in real:
+                findings.append(_invented(name, signature.text, facts))
+            elif default is not None:
+                doc_param = DocParam(name, default, False, signature.text)
+                findings += _check_default(doc_param, real[name])
+        for name, param in real.items():
+            if name not in shown:
+                findings.append(_missing(param, facts))
+    return _unique(findings)
+
+
+def _call_names(facts: Facts) -> set[str]:
+    """How a doc writes the function in a signature: ``__init__`` is shown as ``Class(...)``."""
+    if facts.name == "__init__" and "." in facts.qualname:
+        return {facts.name, facts.qualname.split(".")[-2]}
+    return {facts.name}
+
+
+def _unique(findings: list[Finding]) -> list[Finding]:
+    seen: set[str] = set()
+    out = []
+    for finding in findings:
+        if finding.message not in seen:
+            seen.add(finding.message)
+            out.append(finding)
+    return out
+
+
+def return_claims(section: str, facts: Facts) -> list[tuple[str, str]]:
+    """What the doc says comes back, wherever it says it: ("value" | "nothing", the doc text) pairs.
+
+    A Returns part, a signature's ``-> X`` and prose ("Returns the total") all count, so a doc whose
+    Returns part says None while its summary promises a value is caught.
+    """
+    claims: list[tuple[str, str]] = []
+    text = re.sub(r"\s+", " ", prose(" ".join(p.text for p in parts_labelled(section, "returns")))).strip()
+    if text:
+        claims.append(("nothing" if _says_nothing(text) else "value", text))
+    for signature in doc_signatures(section, _call_names(facts)):
+        if signature.returns:
+            claims.append(("nothing" if signature.returns == "None" else "value", signature.text))
+    for match in _RETURN_PHRASE.finditer(prose(section)):
+        claims.append(("nothing" if _says_nothing(match.group(1)) else "value", match.group(0)))
+    return claims
+
+
+def _says_nothing(text: str) -> bool:
+    plain = re.sub(r"[`*_]", "", text).strip().lower()
+    return bool(_SAYS_NOTHING.match(plain)) and not _CONDITIONAL.search(plain[:60])
+
+
+def check_returns(section: str, facts: Facts) -> list[Finding]:
+    claims = return_claims(section, facts)
+    annotated_value = facts.return_annotation not in (None, "None")
+    if not facts.returns_value:
+        said = next((text for kind, text in claims if kind == "value"), None)
+        if said is not None and not annotated_value:
+            return [Finding("invented_return", f"the doc describes a return value ({_short(said)}), but "
+                            f"{facts.name}() returns nothing (None)", said, "no `return <value>` in the code")]
+        return []
+    what = "yields values" if facts.is_generator else "returns a value"
+    said = next((text for kind, text in claims if kind == "nothing"), None)
+    if said is not None:
+        return [Finding("wrong_return", f"the doc says {facts.name}() returns nothing, but it {what}",
+                        said, f"{what}" + (f" ({facts.return_annotation})" if facts.return_annotation else ""))]
+    # Omission is judged leniently ("Returns x." talks about the return); contradictions strictly.
+    mentions = re.search(r"\b(?:[Rr]eturn(?:s|ed|ing)?|[Yy]ield(?:s|ed|ing)?)\b|->|→", prose(section))
+    if not claims and not mentions and facts.kind != "property":
+        return [Finding("missing_return", f"{facts.name}() {what} but the doc never says what it returns",
+                        "", what)]
+    return []
+
+
+def _short(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

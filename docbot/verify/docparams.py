@@ -1,0 +1,188 @@
+"""What a doc says about parameters and defaults, read from tables, lists, definitions and signatures."""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from docbot.verify.markdown import Entry, code_blocks, entries, headings, parts_labelled, prose
+
+_NAME_COLUMNS = ("parameter", "parameters", "param", "name", "argument", "arg", "field", "option")
+_STATED_DEFAULT = re.compile(
+    r"(?i:\bdefaults?)(?:\s+(?i:value|is|to|of))*\s*(?:[:=]|\bis\b|\bto\b)?\s*"
+    r"(`[^`]+`|\"[^\"]*\"|'[^']*'|[-+]?\.?\d[\w.+-]*|True\b|False\b|None\b)"
+)
+_MARKED = re.compile(r"^(\*\*|__|`|\*)(.+?)\1")
+_PLAIN_LEAD = re.compile(r"^(\\?\*{0,2}[A-Za-z_]\w*)[ \t]*(?=[(:—–=,]|\s-\s|\s--\s|\n|$)")
+_SIGNATURE = re.compile(r"^\s*(?:async\s+)?(?:def\s+)?([A-Za-z_][\w.]*)\s*(\(.*\))\s*(?:->\s*(.+?))?\s*:?\s*$")
+# reST field lists, as docstrings copied into Markdown have them: ":param rate: yearly rate"
+_REST_FIELD = re.compile(r"^\s*:(param|parameter|arg|argument|key|keyword)\s+(?:[\w\[\], |]+\s+)?\**(\w+):(.*)$",
+                         re.MULTILINE)
+NO_DEFAULT_WORDS = {"", "-", "—", "–", "n/a", "none", "required", "(required)", "*required*", "no default"}
+
+
+@dataclass(frozen=True)
+class DocParam:
+    name: str  # without stars
+    default: str | None  # the stated default, backticks removed; None when the doc states none
+    says_required: bool  # a Default column saying "required"
+    text: str  # the entry, for evidence
+
+
+@dataclass(frozen=True)
+class DocSignature:
+    name: str
+    params: tuple[tuple[str, str | None], ...]  # (name without stars, default text or None)
+    returns: str | None
+    text: str
+
+
+def leading_name(text: str) -> tuple[str, str | None, bool, str] | None:
+    """The name an entry starts with: (name, default given inline, marked up or not, rest of the text).
+
+    ``- `rate` (float): ...`` -> ("rate", None, True, "(float): ...");
+    ``periods=12: ...`` -> ("periods", "12", False, ...). Prose ("All values are ...") gives None.
+    """
+    body = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", text).strip()
+    marked = _MARKED.match(body)
+    if marked:
+        inner, rest, is_marked = marked.group(2), body[marked.end() :], True
+    else:
+        plain = _PLAIN_LEAD.match(body)
+        if not plain:
+            return None
+        inner, rest, is_marked = plain.group(1), body[plain.end() :], False
+    inner = re.sub(r"[`*_]{2,}|`", "", inner).replace("\\", "").strip()
+    match = re.match(r"^\*{0,2}([A-Za-z_]\w*)\s*(?::[^=]*)?(?:=\s*(.+))?$", inner)
+    if not match:
+        return None
+    if not is_marked and match.group(1)[:1].isupper():
+        return None  # "Note: ..." is prose; parameter names are not capitalised unless marked up
+    return match.group(1), match.group(2), is_marked, rest
+
+
+def stated_default(text: str) -> str | None:
+    match = _STATED_DEFAULT.search(text)
+    return match.group(1).strip("`").strip() if match else None
+
+
+def documented_params(section: str) -> list[DocParam] | None:
+    """Parameters listed in the doc's Parameters part(s) or reST fields; None when the doc has neither."""
+    parts = parts_labelled(section, "params")
+    fields = [DocParam(m.group(2), stated_default(m.group(3)), False, m.group(0).strip())
+              for m in _REST_FIELD.finditer(prose(section))]
+    if not parts:
+        return fields or None
+    found: list[DocParam] = fields
+    for part in parts:
+        for entry in entries(part.text):
+            param = _from_table_row(entry) if entry.cells is not None else _from_item(entry)
+            if param is not None:
+                found.append(param)
+    return found
+
+
+def _from_table_row(entry: Entry) -> DocParam | None:
+    cells = entry.cells or {}
+    column = next((c for c in cells if c in _NAME_COLUMNS), next(iter(cells), None))
+    if column is None:
+        return None
+    lead = leading_name(cells[column])
+    if lead is None:
+        return None
+    name, inline_default, _marked, _rest = lead
+    default_column = next((c for c in cells if "default" in c), None)
+    says_required = False
+    default: str | None = inline_default
+    if default_column is not None:
+        cell = re.sub(r"[*_]", "", cells[default_column]).strip()
+        says_required = cell.lower().strip("()") == "required"
+        # Plain "None" in a Default column usually means "no default"; `None` in backticks is a value.
+        if cell.lower() not in NO_DEFAULT_WORDS and not says_required and default is None:
+            default = cell.strip("`").strip()
+    else:
+        others = " ".join(v for k, v in cells.items() if k != column)
+        default = default or stated_default(others)
+    return DocParam(name, default, says_required, entry.text)
+
+
+def _from_item(entry: Entry) -> DocParam | None:
+    lead = leading_name(entry.text)
+    if lead is None:
+        return None
+    name, inline_default, _marked, rest = lead
+    return DocParam(name, inline_default or stated_default(rest), False, entry.text)
+
+
+def doc_signatures(section: str, names: set[str]) -> list[DocSignature]:
+    """Signatures the doc shows in headings or code blocks for a function called one of ``names``."""
+    candidates = [h.text.replace("`", "") for h in headings(section)]
+    for block in code_blocks(section):
+        if ">>>" in block.text:
+            continue
+        for line in block.text.splitlines():
+            # A call in an example looks like a signature; only `def`, annotations or `->` make one.
+            if line.lstrip().startswith(("def ", "async def ")) or "->" in line or re.search(r"\(\s*\w+\s*:", line):
+                candidates.append(line)
+    found = []
+    for text in candidates:
+        signature = _parse_signature(text)
+        if signature and signature.name.rsplit(".", 1)[-1] in names:
+            found.append(signature)
+    return found
+
+
+def _parse_signature(text: str) -> DocSignature | None:
+    match = _SIGNATURE.match(text)
+    if not match or match.group(2).strip() == "()":
+        return None
+    try:
+        tree = ast.parse(f"def _f{match.group(2)}: pass")
+    except SyntaxError:
+        return None
+    function = tree.body[0]
+    assert isinstance(function, ast.FunctionDef)
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = [None] * (len(positional) - len(args.defaults)) + [ast.unparse(d) for d in args.defaults]
+    params = [(a.arg, d) for a, d in zip(positional, defaults)]
+    params += [(a.arg, None) for a in (args.vararg,) if a]
+    params += [(a.arg, ast.unparse(d) if d else None) for a, d in zip(args.kwonlyargs, args.kw_defaults)]
+    params += [(a.arg, None) for a in (args.kwarg,) if a]
+    returns = match.group(3).strip() if match.group(3) else None
+    return DocSignature(match.group(1), tuple(params), returns, text.strip())
+
+
+def same_default(stated: str, real: str) -> bool | None:
+    """Whether a stated default equals the code's; None when it cannot be told (e.g. a constant's name)."""
+    if _normal(stated) == _normal(real):
+        return True
+    real_value, real_ok = _literal(real)
+    stated_value, stated_ok = _literal(stated)
+    if real_ok and isinstance(real_value, str) and not stated_ok:
+        return stated.strip("\"'") == real_value  # `fast` for 'fast'
+    if real_ok and stated_ok:
+        return _values_equal(stated_value, real_value)
+    if real_ok and real_value is None and stated.lower() == "none":
+        return True
+    return None
+
+
+def _values_equal(a: object, b: object) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+    return type(a) is type(b) and a == b
+
+
+def _literal(text: str) -> tuple[object, bool]:
+    try:
+        return ast.literal_eval(text.strip()), True
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None, False
+
+
+def _normal(text: str) -> str:
+    return re.sub(r"\s+", "", text).replace('"', "'")

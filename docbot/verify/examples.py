@@ -1,0 +1,259 @@
+"""Find a doc's examples and what they claim: doctest ``>>>`` blocks and Python blocks with stated outputs.
+
+A stated output is a doctest's expected text, a marker comment (``# Output: 3``, ``# -> 3``,
+``# returns 3``, ``# raises ValueError: ...``), or an output block right after the code block. Blocks
+with no stated output still run (later examples may need their names), but their failures are only
+worth a look, not fatal: nothing was promised.
+"""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import io
+import re
+import tokenize
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from docbot.verify.compare import literal
+from docbot.verify.markdown import CodeBlock, code_blocks
+
+_PYTHON_LANGS = {"python", "py", "python3", "pycon", "doctest", "ipython", ""}
+_OUTPUT_LANGS = {"text", "txt", "output", "plaintext", "plain", "console", "stdout", "out", "none"}
+_OUTPUT_INTRO = re.compile(r"\b(output|prints?|printed|result|returns?|gives|displays?|shows?)\b", re.IGNORECASE)
+_MARKER = re.compile(
+    r"^\s*(?:(?:=>|->|→|==>)|(?i:output|out|prints?|printed|result|returns?|gives|yields?|displays?|shows?)\s*:?)"
+    r"\s*(.*)$"
+)
+_RAISES_MARKER = re.compile(r"^\s*(?i:raises?|throws?)\s*:?\s*(.+)$")
+_CLAIM_TAIL = r"\s*(?::\s*(.*)|\(\s*(['\"])(.*)\3\s*\))?\s*$"
+# After "# raises" any class name will do; after "# ->" only a name that reads as an exception.
+_EXCEPTION_ANY = re.compile(r"^\s*((?:[A-Za-z_]\w*\.)*[A-Z]\w*)" + _CLAIM_TAIL, re.DOTALL)
+_EXCEPTION = re.compile(
+    r"^\s*((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Iteration))" + _CLAIM_TAIL,
+    re.DOTALL,
+)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One thing to run and what the doc says should come of it."""
+
+    code: str
+    expect: str  # "none" | "output" (doctest) | "value" | "stdout" | "raises"
+    want: str = ""  # the stated output
+    exc_type: str = ""  # for "raises"
+    exc_message: str | None = None  # for "raises"; None when the doc states no message
+    target: str = ""  # for "value" on an assignment: the name whose value is compared
+    echo_last: bool = False  # a block followed by an output block: its last expression may be echoed
+    fatal: bool = True  # when it fails, the doc is wrong (it promised something)
+    shown: str = ""  # the example as the doc shows it, for messages
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def extract_steps(section: str) -> list[Step]:
+    """Every example step of a doc section, in document order."""
+    blocks = code_blocks(section) + _loose_doctests(section)
+    blocks.sort(key=lambda b: b.start)
+    lines = section.splitlines()
+    steps: list[Step] = []
+    used_as_output: set[int] = set()
+    for index, block in enumerate(blocks):
+        if block.start in used_as_output:
+            continue
+        if ">>>" in block.text:
+            steps += _doctest_steps(block.text)
+        elif block.lang in _PYTHON_LANGS:
+            following = blocks[index + 1] if index + 1 < len(blocks) else None
+            output = following if following and _is_output_block(block, following, lines) else None
+            if output is not None:
+                used_as_output.add(output.start)
+            steps += _python_steps(block.text, output.text if output else None)
+    return steps
+
+
+def _loose_doctests(section: str) -> list[CodeBlock]:
+    """``>>>`` paragraphs outside fences (indented code in plain Markdown)."""
+    fenced = {i for b in code_blocks(section) for i in range(b.start, b.end + 1)}
+    found: list[CodeBlock] = []
+    lines = section.splitlines()
+    index = 0
+    while index < len(lines):
+        if index in fenced or not lines[index].lstrip().startswith(">>>"):
+            index += 1
+            continue
+        end = index
+        while end + 1 < len(lines) and lines[end + 1].strip() and end + 1 not in fenced:
+            end += 1
+        found.append(CodeBlock("pycon", "\n".join(lines[index : end + 1]), index, end))
+        index = end + 1
+    return found
+
+
+def _is_output_block(code: CodeBlock, candidate: CodeBlock, lines: list[str]) -> bool:
+    between = " ".join(lines[code.end + 1 : candidate.start]).strip()
+    if len(between) > 80 or ">>>" in candidate.text:
+        return False
+    if candidate.lang in _OUTPUT_LANGS:
+        return True
+    if candidate.lang != "" or not (not between or _OUTPUT_INTRO.search(between)):
+        return False
+    try:  # an unlabelled block that is code (it calls or assigns) is the next example, not output
+        tree = ast.parse(candidate.text)
+    except SyntaxError:
+        return True
+    return not any(isinstance(n, (ast.Call, ast.Assign, ast.Import, ast.ImportFrom)) for n in ast.walk(tree))
+
+
+def _doctest_steps(text: str) -> list[Step]:
+    try:
+        examples = doctest.DocTestParser().get_examples(_dedent_prompts(text))
+    except ValueError:
+        return []  # inconsistent indentation: not a doctest we can read
+    steps = []
+    for example in examples:
+        shown = example.source.strip().splitlines()[0] if example.source.strip() else ""
+        if example.exc_msg is not None:
+            exc_type, exc_message = _exception_claim(example.exc_msg)
+            steps.append(Step(example.source, "raises", example.exc_msg.strip(), exc_type, exc_message,
+                              shown=shown))
+        else:
+            steps.append(Step(example.source, "output", example.want, shown=shown))
+    return steps
+
+
+def _dedent_prompts(text: str) -> str:
+    indents = [len(line) - len(line.lstrip()) for line in text.splitlines() if line.lstrip().startswith(">>>")]
+    cut = min(indents, default=0)
+    return "\n".join(line[cut:] if line[:cut].isspace() else line.lstrip() for line in text.splitlines())
+
+
+def _exception_claim(text: str) -> tuple[str, str | None]:
+    """``ValueError: msg`` -> ("ValueError", "msg"); ``ValueError`` -> ("ValueError", None)."""
+    match = _EXCEPTION.match(text.strip()) or _EXCEPTION_ANY.match(text.strip())
+    if not match:
+        head = text.strip().split(":", 1)
+        return head[0].strip(), (head[1].strip() if len(head) > 1 else None)
+    message = match.group(2) if match.group(2) is not None else match.group(4)
+    return match.group(1), message.strip() if message is not None else None
+
+
+def _python_steps(text: str, output: str | None) -> list[Step]:
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        # A signature sketch or pseudo-code is not an example; a block that states results is, and
+        # running it reports the syntax error as the example's failure.
+        stated = any(_claim([c]) for c in _comment_texts(text)) or output is not None
+        return [Step(text, "none", shown=text.strip().splitlines()[0])] if stated else []
+    if not tree.body or all(_is_stub(node) for node in tree.body):
+        return []  # `def f(a, b=1) -> int: ...` documents a signature; running it would shadow f
+    markers = _markers(text, tree)
+    if not markers:
+        if output is not None:
+            last = tree.body[-1]
+            echo = isinstance(last, ast.Expr) and not _is_print(last)
+            return [Step(text, "stdout", output, echo_last=echo, shown=_shown(text, last))]
+        return [Step(text, "none", fatal=False, shown=_shown(text, tree.body[0]))]
+    return [_marked_step(text, node, markers.get(index)) for index, node in enumerate(tree.body)]
+
+
+def _is_stub(node: ast.stmt) -> bool:
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    body = [n for n in node.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+    return all(isinstance(n, ast.Pass) for n in body)
+
+
+def _is_print(node: ast.stmt) -> bool:
+    return (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name) and node.value.func.id == "print")
+
+
+def _shown(text: str, node: ast.stmt) -> str:
+    segment = ast.get_source_segment(text, node) or ""
+    return segment.strip().splitlines()[0] if segment.strip() else ""
+
+
+def _markers(text: str, tree: ast.Module) -> dict[int, str]:
+    """Statement index -> the text of its marker comment (same line, or comment lines right after)."""
+    comments = _comments(text)
+    ends = [node.end_lineno or node.lineno for node in tree.body]
+    starts = [node.lineno for node in tree.body[1:]] + [len(text.splitlines()) + 1]
+    found: dict[int, str] = {}
+    for index, (end, next_start) in enumerate(zip(ends, starts)):
+        stated = [comments[line] for line in range(end, next_start) if line in comments]
+        claim = _claim(stated)
+        if claim is not None:
+            found[index] = claim
+    return found
+
+
+def _comments(text: str) -> dict[int, str]:
+    found: dict[int, str] = {}
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT:
+                found[token.start[0]] = token.string.lstrip("#").strip()
+    except (tokenize.TokenError, IndentationError):
+        pass
+    return found
+
+
+def _comment_texts(text: str) -> list[str]:
+    """Comments of a block that may not parse (so no tokenizer): text after a ``#`` outside quotes."""
+    found = []
+    for line in text.splitlines():
+        code = re.sub(r"(['\"]).*?\1", "", line)
+        if "#" in code:
+            found.append(code.split("#", 1)[1].strip())
+    return found
+
+
+def _claim(comments: list[str]) -> str | None:
+    """The stated output of a run of comments: the first marker, continued by the comments after it."""
+    for index, comment in enumerate(comments):
+        raises = _RAISES_MARKER.match(comment)
+        if raises and _EXCEPTION_ANY.match(raises.group(1)):
+            return "!raises " + raises.group(1)
+        marker = _MARKER.match(comment)
+        if marker:
+            rest = [marker.group(1)] if marker.group(1) else []
+            return "\n".join(rest + comments[index + 1 :]).strip() or None
+    return None
+
+
+def _marked_step(text: str, node: ast.stmt, claim: str | None) -> Step:
+    code, shown = ast.get_source_segment(text, node) or "", _shown(text, node)
+    if claim is None:
+        return Step(code, "none", shown=shown)
+    if claim.startswith("!raises ") or _EXCEPTION.match(claim):
+        exc_type, message = _exception_claim(claim.removeprefix("!raises "))
+        return Step(code, "raises", claim.removeprefix("!raises "), exc_type, _unquote(message), shown=shown)
+    want = _drop_remark(claim)
+    if _is_print(node) or not isinstance(node, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        return Step(code, "stdout", want, shown=shown)
+    target = ""
+    if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if len(targets) != 1 or not isinstance(targets[0], ast.Name):
+            return Step(code, "none", shown=shown)
+        target = targets[0].id
+    return Step(code, "value", want, target=target, shown=shown)
+
+
+def _drop_remark(want: str) -> str:
+    """``110.25 (rounded)`` -> ``110.25``: a trailing remark after a literal is not part of the output."""
+    match = re.match(r"^(.*?)\s+(?:\([^()]*\)|[—–-]{1,2}\s.*|#.*)$", want)
+    if match and literal(match.group(1))[1] and not literal(want)[1]:
+        return match.group(1)
+    return want
+
+
+def _unquote(message: str | None) -> str | None:
+    if message and len(message) >= 2 and message[0] == message[-1] and message[0] in "\"'":
+        return message[1:-1]
+    return message

