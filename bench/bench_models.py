@@ -6,7 +6,8 @@
 
 Uses docbot's own prompts on a realistic sample function (parameters, defaults, two raises), so the
 prompt sizes are the ones a real run sends. Prints the load time (embedded: loading the GGUF) and,
-per role, wall time, tokens in/out and output tokens per second.
+per role, wall time, tokens in/out and output tokens per second (over the whole call, prompt included);
+for the embedded backend also llama.cpp's raw prompt and generation speed.
 """
 
 from __future__ import annotations
@@ -73,6 +74,23 @@ def report(role: str, raw: Any, seconds: float) -> None:
     print(f"{role:<12} {seconds:7.2f} s  {tokens_in:6d} in  {tokens_out:6d} out  {rate:7.1f} out-tokens/s")
 
 
+def raw_speed(settings: Any) -> None:
+    """llama.cpp alone, for the embedded backend: prompt evaluation and generation in tokens/s."""
+    from docbot.models.embedded import embedded_model_path, load_llama
+
+    llama = load_llama(str(embedded_model_path(settings, "GENERATOR")), settings.num_ctx).llama
+    tokens = llama.tokenize((SAMPLE * 4).encode())[:512]
+    llama.reset()
+    started = time.perf_counter()
+    llama.eval(tokens)
+    prompt_rate = len(tokens) / (time.perf_counter() - started)
+    started = time.perf_counter()
+    reply = llama.create_completion("def add(a, b):", max_tokens=64, temperature=0.0)
+    generated = reply["usage"]["completion_tokens"]
+    print(f"llama.cpp    {prompt_rate:7.1f} prompt-tokens/s, "
+          f"{generated / (time.perf_counter() - started):5.1f} generated-tokens/s ({generated} tokens)")
+
+
 def main() -> None:
     args = parse_args()
     registry = {role: name for role, name in (m.split("=", 1) for m in args.model)}
@@ -87,6 +105,8 @@ def main() -> None:
     print(f"backend {settings.backend}, num_ctx {settings.num_ctx}, max_tokens {settings.max_tokens}; "
           f"models: {', '.join(settings.model_for(r) for r in ROLES)}")
     print(f"load         {time.perf_counter() - started:7.2f} s")
+    if settings.backend == "embedded":
+        raw_speed(settings)
 
     facts = extract_facts(SAMPLE, QUALNAME).to_prompt()
     draft, seconds = call(models.generator, prompts.writer_messages(

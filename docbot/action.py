@@ -15,10 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
-import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, TextIO, cast
 from docbot import events
 from docbot.errors import ConfigError, DocbotError, GitHubError, RepoError
 from docbot.github import GitHubClient
+from docbot.pr_git import commit_docs, docs_at
 from docbot.report import Links, render_comment, render_summary
 from docbot.results import FunctionResult, RunReport
 from docbot.settings import Settings, load_settings
@@ -39,9 +37,6 @@ MODES: tuple[Mode, ...] = ("comment", "commit", "check")
 RunPr = Callable[[Settings, Path, str, str, Mode], RunReport]
 
 # The identity GitHub shows with its own avatar for commits made by Actions.
-BOT_NAME = "github-actions[bot]"
-BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com"
-COMMIT_MESSAGE = "docs(api): update API docs (docbot)"
 STALE_REASONS = {"missing": "no doc section yet", "stale": "doc is stale: the code changed since",
                  "orphaned": "doc section of a function that no longer exists"}
 TITLES: dict[Mode, str] = {"comment": "docbot: API docs", "commit": "docbot: API docs",
@@ -268,64 +263,6 @@ def commit_step(inputs: ActionInputs, written: Sequence[str], out: TextIO) -> st
     print(f"pushed {commit[:12]} to {inputs.head_ref}" if commit else "docs already current on the branch",
           file=out)
     return commit
-
-
-def commit_docs(repo_root: Path, written: Sequence[str], head_sha: str, branch: str) -> str | None:
-    """Commit the doc files the run wrote on top of ``head_sha`` and push them to ``branch`` on origin.
-
-    The commit is built in a temporary index seeded from ``head_sha``, so it holds exactly the PR head
-    plus those files, whatever is checked out (``pull_request`` checks out a merge commit, which must
-    not end up on the PR branch). Returns the new commit, or None when the head has these docs already.
-    """
-    present = [path for path in written if (repo_root / path).exists()]
-    removed = [path for path in written if path not in present]
-    with tempfile.TemporaryDirectory(prefix="docbot-index-") as scratch:
-        index = {"GIT_INDEX_FILE": str(Path(scratch) / "index")}
-        _git(repo_root, "read-tree", head_sha, env=index)
-        if present:
-            _git(repo_root, "add", "--", *present, env=index)
-        if removed:
-            _git(repo_root, "rm", "--cached", "--quiet", "--ignore-unmatch", "--", *removed, env=index)
-        tree = _git(repo_root, "write-tree", env=index)
-    if tree == _git(repo_root, "rev-parse", f"{head_sha}^{{tree}}"):
-        return None
-    identity = {"GIT_AUTHOR_NAME": BOT_NAME, "GIT_AUTHOR_EMAIL": BOT_EMAIL,
-                "GIT_COMMITTER_NAME": BOT_NAME, "GIT_COMMITTER_EMAIL": BOT_EMAIL}
-    commit = _git(repo_root, "commit-tree", tree, "-p", head_sha, "-m", COMMIT_MESSAGE, env=identity)
-    try:
-        _git(repo_root, "push", "--quiet", "origin", f"{commit}:refs/heads/{branch}")
-    except RepoError as err:
-        raise RepoError(f"could not push the docs to {branch}: {err}. If the branch moved on, the next "
-                        "run commits them; otherwise give the job `permissions: contents: write`.") from None
-    return commit
-
-
-def docs_at(repo_root: Path, ref: str, doc_paths: set[str]) -> frozenset[str]:
-    """The doc files that exist in commit ``ref``: only those get a link in the comment.
-
-    In comment mode the docs the run wrote are not committed, so the PR head may not have them yet.
-    """
-    found = set()
-    for path in doc_paths:
-        try:
-            _git(repo_root, "cat-file", "-e", f"{ref}:{path}")
-            found.add(path)
-        except RepoError:
-            pass  # not in that commit, or not a git checkout at all
-    return frozenset(found)
-
-
-def _git(repo_root: Path, *args: str, env: Mapping[str, str] | None = None) -> str:
-    # Plumbing with a private index and identity is clearer as plain git than through GitPython.
-    try:
-        done = subprocess.run(["git", *args], cwd=repo_root, capture_output=True, text=True,
-                              env={**os.environ, **(env or {})}, check=False)
-    except OSError as err:  # no git on the runner, or the workspace is missing
-        raise RepoError(f"cannot run git in {repo_root}: {err.strerror}") from err
-    if done.returncode != 0:
-        said = re.sub(r"://[^/@\s]+@", "://***@", done.stderr.strip() or done.stdout.strip())  # URL credentials
-        raise RepoError(f"git {args[0]} failed: {said}")
-    return done.stdout.strip()
 
 
 def append_file(path: str, text: str) -> None:

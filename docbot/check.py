@@ -57,7 +57,8 @@ def check_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Seque
     section of a touched module whose function is gone). Files that do not parse are reported as
     warnings and left out: their docs cannot be judged.
     """
-    found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder)
+    found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
+                 exclude=settings.exclude)
     for error in found.errors:
         emit(Event(WARNING, error, {"error": error}))
     code = CodeNow.from_scan(found, include_dunder=settings.include_dunder, every=spec.all)

@@ -92,7 +92,8 @@ def cmd_targets(args: argparse.Namespace) -> int:
 
     root = repo_root_of(Path.cwd())
     settings = settings_from(args, root)
-    result = scan(root, diff_spec(args), args.paths, include_dunder=settings.include_dunder)
+    result = scan(root, diff_spec(args), args.paths, include_dunder=settings.include_dunder,
+                  exclude=settings.exclude)
     for error in result.errors:
         print(f"skipped file: {error}", file=sys.stderr)
     if args.json:
@@ -125,6 +126,18 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def importable_as(source: Path) -> tuple[str, tuple[str, ...]]:
+    """The dotted module and import path for a file: from its package root, so relative imports work."""
+    from docbot.targets import module_name
+
+    root = source.parent
+    while (root / "__init__.py").exists():
+        root = root.parent
+    if (root / "src").is_dir() and root.name != "src" and source.is_relative_to(root / "src"):
+        root = root / "src"
+    return module_name(source.relative_to(root).as_posix()), (str(root),)
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
     from docbot.verify import verify_source_doc
 
@@ -132,9 +145,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for path in (source_path, doc_path):
         if not path.is_file():
             raise ConfigError(f"{path}: no such file.")
+    module, sys_path = importable_as(source_path.resolve())
     checked = verify_source_doc(source_path.read_text(encoding="utf-8"), doc_path.read_text(encoding="utf-8"),
-                                module=source_path.stem, sys_path=(str(source_path.parent.resolve()),),
-                                function=args.function, run_examples=not args.no_examples)
+                                module=module, sys_path=sys_path, function=args.function,
+                                run_examples=not args.no_examples)
     fatal = 0
     if args.json:
         print(json.dumps([{"qualname": c.qualname, "section_found": c.section_found,

@@ -13,6 +13,7 @@ import io
 import tokenize
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from fnmatch import fnmatch
 from pathlib import Path
 
 from git import GitCommandError, InvalidGitRepositoryError, NoSuchPathError, Repo
@@ -82,12 +83,13 @@ def open_repo(path: Path) -> Repo:
 
 
 def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
-         include_dunder: bool = False) -> Scan:
+         include_dunder: bool = False, exclude: Sequence[str] = ()) -> Scan:
     """The targets of ``spec`` in the repository at ``repo_root``, limited to files under ``paths``
-    (absolute, or relative to ``repo_root``). Files that cannot be read or parsed go to ``errors``."""
+    (absolute, or relative to ``repo_root``) and not matching an ``exclude`` glob. Files that cannot be
+    read or parsed go to ``errors``."""
     repo = open_repo(repo_root)
     top = Path(str(repo.working_tree_dir))
-    wanted = _path_filter(top, Path(repo_root), paths)
+    wanted = _excluding(_path_filter(top, Path(repo_root), paths), exclude)
     if spec.all:
         return _scan_all(repo, top, wanted, include_dunder)
     plan = _plan(repo, spec)
@@ -193,6 +195,13 @@ def _scan_all(repo: Repo, top: Path, wanted: Callable[[str | None], bool], inclu
         except SourceParseError as err:
             found.errors.append(str(err))
     return found
+
+
+def _excluding(wanted: Callable[[str | None], bool], patterns: Sequence[str]) -> Callable[[str | None], bool]:
+    """Narrow a path predicate by glob patterns (``tests/*`` also matches deeper files: fnmatch's * spans /)."""
+    if not patterns:
+        return wanted
+    return lambda path: wanted(path) and not any(fnmatch(path or "", pattern) for pattern in patterns)
 
 
 def _path_filter(top: Path, start: Path, paths: Sequence[str]) -> Callable[[str | None], bool]:

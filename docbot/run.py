@@ -71,7 +71,8 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
     of the time budget.
     """
     started = clock()
-    found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder)
+    found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
+                 exclude=settings.exclude)
     report = RunReport(scan_errors=list(found.errors), base=found.base, head=found.head)
     code = CodeNow.from_scan(found, include_dunder=settings.include_dunder, every=spec.all)
     by_module = group_by_module(found.targets)

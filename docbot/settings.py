@@ -19,6 +19,8 @@ ROLES = ("GENERATOR", "CRITIC", "ADJUDICATOR")
 Backend = Literal["ollama", "openai", "embedded", "replay"]
 
 DEFAULT_MODELS = {"GENERATOR": "qwen3.5:9b", "CRITIC": "deepseek-coder:6.7b", "ADJUDICATOR": "llama3:8b"}
+DEFAULT_EXCLUDE = ("tests/*", "test/*", "*/tests/*", "test_*.py", "*/test_*.py", "*_test.py", "conftest.py",
+                   "*/conftest.py", "setup.py", "docs/*")
 DEFAULT_TEMPERATURES = {"GENERATOR": 0.7, "CRITIC": 0.0, "ADJUDICATOR": 0.2}
 
 
@@ -70,6 +72,8 @@ class Settings(BaseModel):
     # Where functions come from and where docs go.
     docs_dir: str = "docs/api"
     include_dunder: bool = False
+    # Files whose functions are not API (fnmatch globs on repo-relative paths; * also spans folders).
+    exclude: list[str] = Field(default_factory=lambda: list(DEFAULT_EXCLUDE))
     time_budget_s: float | None = Field(None, gt=0)
 
     @field_validator("model_registry", mode="before")

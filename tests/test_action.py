@@ -19,8 +19,6 @@ from typing import Any
 import pytest
 
 from docbot.action import (
-    BOT_EMAIL,
-    BOT_NAME,
     ActionInputs,
     annotation,
     exit_code_for,
@@ -31,6 +29,7 @@ from docbot.action import (
     write_outputs,
 )
 from docbot.check import StaleEntry
+from docbot.pr_git import BOT_EMAIL, BOT_NAME
 from docbot.errors import ConfigError, ModelServerError
 from docbot.report import MARKER
 from docbot.results import FunctionResult, RunReport

@@ -150,3 +150,12 @@ def test_output_is_cleaned_and_calls_are_counted() -> None:
     assert [c["role"] for c in final["calls"]] == ["GENERATOR", "CRITIC", "ADJUDICATOR"]
     assert all(c["tokens_in"] > 0 and c["tokens_out"] > 0 for c in final["calls"])
     assert final["trajectory"][0]["calls"][0]["role"] == "GENERATOR"
+
+
+def test_a_critique_cut_off_at_the_token_limit_is_not_trusted() -> None:
+    # The parser can complete truncated JSON; a cut-off 99/99 must still not count.
+    models = scripted_models([doc("f", "v1")], [critique(99, 99), critique(97, 96)], [doc("f", "final")])
+    models.critic.cut_off.add(0)
+    final, _, _ = run(models)
+    assert final["trajectory"][0]["score"] == 97 and len(models.critic.seen) == 2
+    assert "cut off at the token limit" in models.critic.seen[1][-1].content

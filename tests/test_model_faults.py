@@ -123,7 +123,7 @@ def test_invalid_json_goes_to_the_parsing_error_path_without_retry(backend: str)
 
 
 def test_retries_zero_means_one_attempt() -> None:
-    with FaultyServer("error500") as server, pytest.raises(ModelServerError, match="after 1 attempts"):
+    with FaultyServer("error500") as server, pytest.raises(ModelServerError, match=r"after 1 attempt\. "):
         _generator(_settings("ollama", server, call_retries=0), []).invoke(MESSAGES)
     assert server.chat_requests == 1
 

@@ -14,11 +14,13 @@ from typing import Literal
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
 from pydantic import BaseModel
 
 from docbot.errors import ModelServerError
 from docbot.models.factory import build_models
 from docbot.models.ollama import build_ollama_chat
+from docbot.models.replay import MODEL_KEY, ROLE_KEY, ROUND_KEY, Recorder
 from docbot.models.resilience import ResilientChatModel
 from docbot.settings import load_settings
 from tests.support.ollama_server import OllamaFake
@@ -150,3 +152,16 @@ def test_thinking_refused_by_the_model_is_not_retried(ollama_fake: OllamaFake, o
 
     assert len(ollama_fake.chats()) == before + 1
     assert ollama_fake.chats()[-1]["think"] is True
+
+
+def test_a_recorded_call_replays_through_the_factory(ollama_server: str, tmp_path: Path) -> None:
+    recording = tmp_path / "run.jsonl"
+    config: RunnableConfig = {"callbacks": [Recorder(recording)],
+                              "metadata": {ROLE_KEY: "CRITIC", MODEL_KEY: SMOL_MODELS["CRITIC"], ROUND_KEY: 1}}
+    live = build_models(smol_settings("ollama", ollama_server, max_tokens=16)).critic.invoke(MESSAGES, config=config)
+
+    replayed = build_models(smol_settings("ollama", ollama_server, replay=str(recording))).critic.invoke(
+        MESSAGES, config={"metadata": config["metadata"]})
+
+    assert isinstance(replayed, AIMessage) and replayed.text == live.text
+    assert replayed.usage_metadata == live.usage_metadata

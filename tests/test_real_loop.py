@@ -15,15 +15,9 @@ import pytest
 
 from docbot import cli
 from docbot.cleanup import clean_markdown
-from tests.support.fixtures import (  # noqa: F401 - fixtures
-    N_CTX,
-    OPENAI_ALIAS,
-    SMOL_MODELS,
-    llama_openai_server,
-    ollama_fake,
-    ollama_server,
-    smollm_path,
-)
+from tests.support.smol import N_CTX, OPENAI_ALIAS, SMOL_MODELS
+
+pytest_plugins = ["tests.support.fixtures"]  # smollm_path, ollama_server, ...: one per session
 
 SAMPLE = Path(__file__).parents[1] / "input" / "compound_interest.py"
 

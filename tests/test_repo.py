@@ -293,3 +293,17 @@ def test_errors_outside_a_repository_and_on_unknown_revisions(tmp_path: Path) ->
 def test_diffspec_rejects_conflicting_choices(fields: dict[str, object]) -> None:
     with pytest.raises(ConfigError):
         DiffSpec(**fields)  # type: ignore[arg-type]
+
+
+def test_exclude_globs_leave_test_files_out(tmp_path: Path) -> None:
+    from docbot.settings import DEFAULT_EXCLUDE
+
+    repo = GitRepo(tmp_path / "r")
+    repo.write("pkg/m.py", "def f():\n    return 1\n").write("tests/test_m.py", "def test_f():\n    pass\n")
+    repo.write("pkg/tests/test_deep.py", "def test_g():\n    pass\n").write("conftest.py", "def fixture():\n    pass\n")
+    repo.commit("all")
+    every = scan(repo.root, DiffSpec(all=True))
+    assert {t.path for t in every.targets} == {"pkg/m.py", "tests/test_m.py", "pkg/tests/test_deep.py",
+                                               "conftest.py"}
+    kept = scan(repo.root, DiffSpec(all=True), exclude=DEFAULT_EXCLUDE)
+    assert [t.key for t in kept.targets] == ["pkg.m.f"]

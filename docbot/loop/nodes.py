@@ -52,6 +52,25 @@ def _text(message: Any) -> str:
     return content if isinstance(content, str) else str(content)
 
 
+def _cut_off(raw: Any) -> bool:
+    """The answer hit the token limit (Ollama: done_reason, OpenAI and llama.cpp: finish_reason)."""
+    meta = getattr(raw, "response_metadata", None) or {}
+    return "length" in (meta.get("done_reason"), meta.get("finish_reason"))
+
+
+def _unusable(answer: dict[str, Any]) -> str:
+    """Why a structured answer cannot be used, or "" when it can.
+
+    A cut-off answer counts as unparsed even when the parser managed to complete its JSON: the
+    scores in a truncated critique are whatever the model had written when it was stopped.
+    """
+    if _cut_off(answer.get("raw")):
+        return "the answer was cut off at the token limit; answer with a shorter JSON object"
+    if answer.get("parsed") is None:
+        return str(answer.get("parsing_error"))[:400]
+    return ""
+
+
 def _conservative(error: str) -> Critique:
     """What a critique that never parsed counts as: the minimum, never a pass."""
     return Critique(technical_accuracy=0, completeness=0, issues=["evaluation could not be parsed"],
@@ -101,9 +120,9 @@ class Nodes:
         for attempt in range(1, self.settings.parse_attempts + 1):
             answer, record = call_model(structured, messages, "CRITIC", state["round"], self.settings)
             records.append(record)
-            if answer.get("parsed") is not None:
+            error = _unusable(answer)
+            if not error:
                 return answer["parsed"], True, records
-            error = str(answer.get("parsing_error"))[:400]
             emit(events.WARNING, f"critique {attempt}/{self.settings.parse_attempts} could not be parsed",
                  round=state["round"], qualname=state["qualname"], error=error)
             messages = [*messages, AIMessage(_text(answer.get("raw"))),

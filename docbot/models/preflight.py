@@ -17,7 +17,6 @@ import httpx
 
 from docbot.errors import ConfigError, ModelServerError
 from docbot.models.ollama import ollama_url
-from docbot.models.openai import openai_url
 from docbot.settings import ROLES, Settings
 
 
@@ -33,7 +32,7 @@ def preflight(settings: Settings) -> list[str]:
                 problems += check_ollama(client, server, wanted, settings.reasoning)
             elif backend == "openai":
                 problems += check_openai(client, server, wanted, settings.api_key)
-            else:
+            elif backend == "embedded":
                 problems += check_embedded(server)
     if problems:
         raise ModelServerError("docbot cannot start; nothing was sent to a model:\n"
@@ -139,6 +138,8 @@ def _check_thinking(client: httpx.Client, server: str, models: set[str]) -> list
 
 
 def check_openai(client: httpx.Client, server: str, wanted: Mapping[str, str], api_key: str | None) -> list[str]:
+    from docbot.models.openai import openai_url  # imports langchain-openai: only for this backend
+
     url = openai_url(server)
     headers = {"Authorization": f"Bearer {api_key or 'not-needed'}"}
     try:

@@ -125,6 +125,7 @@ class ResilientChatModel(JsonSchemaStructuredMixin, BaseChatModel):
                 "This is not transient; check the model's settings in config.json "
                 "(for example `reasoning` on a model that cannot think).")
         return ModelServerError(
-            f"{who} kept failing: {_reason(err)} ({type(err).__name__}) after {attempts} attempts. "
+            f"{who} kept failing: {_reason(err)} ({type(err).__name__}) after {attempts} "
+            f"attempt{'s' if attempts > 1 else ''}. "
             "Check that the server is running and not overloaded, or raise request_timeout_s "
             "or call_retries in config.json.")

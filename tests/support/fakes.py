@@ -23,6 +23,7 @@ class ScriptedChatModel(JsonSchemaStructuredMixin, BaseChatModel):
     """Answers with the next scripted reply; fails loudly when the script runs out."""
 
     replies: list[str]
+    cut_off: set[int] = Field(default_factory=set)  # indexes of replies that "hit the token limit"
     name_: str = "scripted"
     seen: list[list[BaseMessage]] = Field(default_factory=list)
 
@@ -39,7 +40,9 @@ class ScriptedChatModel(JsonSchemaStructuredMixin, BaseChatModel):
         usage = {"input_tokens": sum(len(str(m.content)) // 4 for m in messages),
                  "output_tokens": len(reply) // 4}
         usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(reply, usage_metadata=usage))])
+        meta = {"done_reason": "length" if len(self.seen) - 1 in self.cut_off else "stop"}
+        message = AIMessage(reply, usage_metadata=usage, response_metadata=meta)
+        return ChatResult(generations=[ChatGeneration(message=message)])
 
 
 def critique(accuracy: int, completeness: int, fix: str = "Quote the exact message.",
