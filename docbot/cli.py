@@ -177,7 +177,7 @@ def output_for(source: Path, output: Path, many: bool) -> Path:
     return output / f"{source.stem}.md"
 
 
-def reflexion(args: argparse.Namespace) -> int:
+def reflexion(args: argparse.Namespace, extra: dict[str, Any] | None = None) -> int:
     from docbot.loop.runner import make_documenter
     from docbot.single_file import document_file
 
@@ -185,7 +185,7 @@ def reflexion(args: argparse.Namespace) -> int:
     sources = sorted(given.glob("*.py")) if given.is_dir() else [given]
     if not given.exists() or not sources:
         raise ConfigError(f"{given}: no such input file (or no .py files in it). Pass --input FILE.py.")
-    settings = settings_from(args, Path.cwd())
+    settings = settings_from(args, Path.cwd(), extra)
     emit = sink_for(args)
     document = make_documenter(settings, sources[0].parent.resolve(), emit)
     all_results = []
@@ -233,10 +233,17 @@ def main_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def demo_input() -> Path:
+    """The sample in the current checkout, else the one beside this (editable) installation."""
+    here = Path(DEMO_INPUT)
+    return here if here.is_file() else Path(__file__).resolve().parents[1] / DEMO_INPUT
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
-    demo_args = reflexion_parser().parse_args(["--input", DEMO_INPUT, "--output", args.output,
+    demo_args = reflexion_parser().parse_args(["--input", str(demo_input()), "--output", args.output,
                                                "--backend", "embedded"])
-    return reflexion(demo_args)
+    # A 135M model on a laptop CPU: fewer, shorter rounds keep the demo to a couple of minutes.
+    return reflexion(demo_args, {"max_attempts": 2, "max_tokens": 512})
 
 
 def _guarded(call: Any, args: argparse.Namespace) -> int:

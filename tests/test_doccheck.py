@@ -245,7 +245,8 @@ def test_a_documented_keyword_of_a_kwargs_function_is_only_a_note() -> None:
 
 
 def test_an_unquoted_message_is_a_note_not_a_fatal_issue() -> None:
-    doc = "## f\n**Parameters**\n- `x`: v.\n- `args`: a.\n- `kwargs`: k.\n\n**Returns** x.\n\n**Raises** `ValueError` if x is None.\n"
+    doc = ("## f\n**Parameters**\n- `x`: v.\n- `args`: a.\n- `kwargs`: k.\n\n**Returns** x.\n\n"
+           "**Raises** `ValueError` if x is None.\n")
     assert [(f.kind, f.fatal) for f in findings(doc, FN)] == [("message_not_quoted", False)]
 
 

@@ -19,10 +19,11 @@ def no_findings(doc_text: str, source: str, qualname: str, examples: Any) -> lis
     return []
 
 
-def run(models: Any, settings: Settings | None = None, checker: Any = no_findings) -> tuple[dict, list[str], list]:
+def run(models: Any, settings: Settings | None = None, checker: Any = no_findings,
+        facts: str = "") -> tuple[dict, list[str], list]:
     settings = settings or Settings()
     sink = events.CollectingSink()
-    start = {"qualname": "f", "module": "m", "source": "def f(x):\n    return x\n", "facts": "",
+    start = {"qualname": "f", "module": "m", "source": "def f(x):\n    return x\n", "facts": facts,
              "examples": None, "trajectory": [], "calls": [], "warnings": []}
     final, chain = stream_loop(build_graph(models, settings, checker), start, settings, sink)
     return final, chain, sink.events
@@ -159,3 +160,16 @@ def test_a_critique_cut_off_at_the_token_limit_is_not_trusted() -> None:
     final, _, _ = run(models)
     assert final["trajectory"][0]["score"] == 97 and len(models.critic.seen) == 2
     assert "cut off at the token limit" in models.critic.seen[1][-1].content
+
+
+def test_writer_gets_the_facts_and_critic_gets_the_schema_with_descriptions() -> None:
+    facts = 'Raises: ValueError("x must be positive") when x <= 0'
+    models = scripted_models([doc("f")], [critique(97, 97)], [doc("f")])
+    run(models, facts=facts)
+    assert facts in models.generator.seen[0][-1].content
+    assert facts in models.critic.seen[0][-1].content
+    schema = models.critic.seen_kwargs[0]["format"]  # what a server's grammar would enforce
+    assert set(schema["required"]) >= {"technical_accuracy", "completeness"}
+    assert "Start at 100" in schema["properties"]["technical_accuracy"]["description"]
+    assert schema["properties"]["technical_accuracy"]["maximum"] == 100
+    assert "critical_fix" in models.critic.seen[0][0].content  # the system prompt names the keys too

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from docbot import events
-from docbot.errors import DocbotError
 from docbot.loop.graph import build_graph, recursion_limit
 from docbot.loop.state import LoopState
+from docbot.models import RoleModels
 from docbot.results import FunctionResult, Target
 from docbot.settings import Settings
 from docbot.verify import ExampleContext
@@ -97,24 +97,27 @@ def model_callbacks(settings: Settings) -> list[Any]:
 
 def make_documenter(settings: Settings, repo_root: Path,
                     emit: events.EventSink) -> Callable[[Target], FunctionResult]:
-    """Preflight, build the models and the graph once; then document one target per call.
-
-    Preflight failures raise (nothing is written); a failure inside one function becomes that
-    function's ``failed`` result so the others' work is kept.
-    """
+    """Preflight, then build the models and the graph once; preflight failures raise (nothing written)."""
     from docbot.models.factory import build_models
     from docbot.models.preflight import preflight
 
     for warning in preflight(settings):
         emit(events.Event(events.WARNING, warning))
-    graph = build_graph(build_models(settings), settings)
+    return documenter_for(build_models(settings), settings, repo_root, emit)
+
+
+def documenter_for(models: RoleModels, settings: Settings, repo_root: Path,
+                   emit: events.EventSink) -> Callable[[Target], FunctionResult]:
+    """Document one target per call; a failure inside one function becomes that function's
+    ``failed`` result, so the others' work is kept."""
+    graph = build_graph(models, settings)
     callbacks = model_callbacks(settings)
 
     def document(target: Target) -> FunctionResult:
         examples = example_context(settings, repo_root, target.module)
         try:
             return document_target(graph, target, settings, emit, examples, callbacks)[0]
-        except (DocbotError, Exception) as err:  # one bad function never loses the others' work
+        except Exception as err:  # DocbotError or not: one bad function never loses the others' work
             return FunctionResult(module=target.module, qualname=target.qualname, status="failed",
                                   reason=str(err) or type(err).__name__, path=target.path,
                                   bar=settings.quality_score_bar)

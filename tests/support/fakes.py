@@ -26,6 +26,7 @@ class ScriptedChatModel(JsonSchemaStructuredMixin, BaseChatModel):
     cut_off: set[int] = Field(default_factory=set)  # indexes of replies that "hit the token limit"
     name_: str = "scripted"
     seen: list[list[BaseMessage]] = Field(default_factory=list)
+    seen_kwargs: list[dict[str, Any]] = Field(default_factory=list)  # e.g. the bound JSON schema (format)
 
     @property
     def _llm_type(self) -> str:
@@ -37,6 +38,7 @@ class ScriptedChatModel(JsonSchemaStructuredMixin, BaseChatModel):
             raise AssertionError(f"{self.name_}: script exhausted after {len(self.replies)} replies")
         reply = self.replies[len(self.seen)]
         self.seen.append(list(messages))
+        self.seen_kwargs.append(dict(kwargs))
         usage = {"input_tokens": sum(len(str(m.content)) // 4 for m in messages),
                  "output_tokens": len(reply) // 4}
         usage["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
