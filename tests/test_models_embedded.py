@@ -5,11 +5,8 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Literal
 
 import pytest
-from langchain_core.messages import HumanMessage, SystemMessage
-from pydantic import BaseModel
 
 from docbot.errors import ConfigError
 from docbot.models.embedded import (
@@ -20,17 +17,10 @@ from docbot.models.embedded import (
     response_format_for,
 )
 from docbot.models.factory import build_models
-from tests.support.smol import MAX_TOKENS, N_CTX, smol_settings
+from tests.support.smol import MAX_TOKENS, MESSAGES, N_CTX, Verdict, smol_settings
 
 pytest_plugins = ["tests.support.fixtures"]  # smollm_path, ollama_server, ...: one per session
 
-MESSAGES = [SystemMessage("You document Python functions. Be brief."),
-            HumanMessage("Document this function:\n\ndef add(a: int, b: int) -> int:\n    return a + b\n")]
-
-
-class Verdict(BaseModel):
-    score: int
-    verdict: Literal["approve", "revise"]
 
 
 def test_bundled_model_is_found_without_importing_its_module(smollm_path: Path) -> None:

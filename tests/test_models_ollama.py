@@ -10,12 +10,10 @@ import json
 import operator
 from functools import reduce
 from pathlib import Path
-from typing import Literal
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage
 from langchain_core.runnables import RunnableConfig
-from pydantic import BaseModel
 
 from docbot.errors import ModelServerError
 from docbot.models.factory import build_models
@@ -24,17 +22,10 @@ from docbot.models.replay import MODEL_KEY, ROLE_KEY, ROUND_KEY, Recorder
 from docbot.models.resilience import ResilientChatModel
 from docbot.settings import load_settings
 from tests.support.ollama_server import OllamaFake
-from tests.support.smol import MAX_TOKENS, N_CTX, SMOL_MODELS, smol_settings
+from tests.support.smol import MAX_TOKENS, MESSAGES, N_CTX, SMOL_MODELS, Verdict, smol_settings
 
 pytest_plugins = ["tests.support.fixtures"]  # smollm_path, ollama_server, ...: one per session
 
-MESSAGES = [SystemMessage("You document Python functions. Be brief."),
-            HumanMessage("Document this function:\n\ndef add(a: int, b: int) -> int:\n    return a + b\n")]
-
-
-class Verdict(BaseModel):
-    score: int
-    verdict: Literal["approve", "revise"]
 
 
 def _assert_usage(answer: AIMessage) -> None:

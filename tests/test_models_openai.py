@@ -5,28 +5,19 @@ from __future__ import annotations
 import json
 import operator
 from functools import reduce
-from typing import Literal
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
-from pydantic import BaseModel
+from langchain_core.messages import AIMessage
 
 from docbot.errors import ModelServerError
 from docbot.models.factory import build_models
 from docbot.models.openai import OpenAICompatibleChat, build_openai_chat, openai_url, response_format
 from docbot.models.preflight import preflight
 from docbot.models.resilience import ResilientChatModel
-from tests.support.smol import MAX_TOKENS, OPENAI_ALIAS, smol_settings
+from tests.support.smol import MAX_TOKENS, MESSAGES, OPENAI_ALIAS, Verdict, smol_settings
 
 pytest_plugins = ["tests.support.fixtures"]  # smollm_path, ollama_server, ...: one per session
 
-MESSAGES = [SystemMessage("You document Python functions. Be brief."),
-            HumanMessage("Document this function:\n\ndef add(a: int, b: int) -> int:\n    return a + b\n")]
-
-
-class Verdict(BaseModel):
-    score: int
-    verdict: Literal["approve", "revise"]
 
 
 @pytest.mark.parametrize(("server", "expected"), [

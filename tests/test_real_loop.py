@@ -51,12 +51,15 @@ def run_reflexion(tmp_path: Path, config: dict[str, Any], capsys: pytest.Capture
 @pytest.mark.slow
 def test_whole_loop_over_the_ollama_protocol(tmp_path: Path, ollama_fake: Any, ollama_server: str,
                                              capsys: pytest.CaptureFixture[str]) -> None:
+    before = len(ollama_fake.requests)  # the server is shared by the whole session
     run_reflexion(tmp_path, {"backend": "ollama", "base_url": ollama_server, "model_registry": SMOL_MODELS},
                   capsys)
-    chats = [r["body"] for r in ollama_fake.requests if r["path"] == "/api/chat"]
+    mine = ollama_fake.requests[before:]
+    chats = [r["body"] for r in mine if r["path"] == "/api/chat"]
     assert {c["model"] for c in chats} == set(SMOL_MODELS.values())  # each role its own model
     assert any(isinstance(c.get("format"), dict) for c in chats)  # the critic's schema went over the wire
-    assert any(r["path"] == "/api/tags" for r in ollama_fake.requests)  # preflight asked first
+    paths = [r["path"] for r in mine]
+    assert paths.index("/api/tags") < paths.index("/api/chat")  # preflight asked before any work
 
 
 @pytest.mark.slow

@@ -192,15 +192,16 @@ class Nodes:
 
     def _pick_final(self, state: LoopState, base: str, adjudicated: str) -> tuple[str, list[str], list[str]]:
         """Ship the adjudicated text unless it broke something the base draft had right (SPEC §3.9)."""
-        context = _examples(state)
-        base_fatal = [f.message for f in self.checker(base, state["source"], state["qualname"], context) if f.fatal]
+        # The best draft is clean by construction; without one the base is the current draft, whose
+        # truth and critic issues the state already holds: no need to run the checks on it again.
+        base_fatal: list[str] = [] if state.get("best_draft") else list(state.get("truth_issues", []))
         if not base.strip():
             base_fatal = base_fatal or ["no draft was produced"]
         critic_fatal = [] if state.get("best_draft") else [
-            f for f in state.get("fatal_issues", []) if f not in state.get("truth_issues", [])]
+            f for f in state.get("fatal_issues", []) if f not in base_fatal]
         if len(adjudicated.strip().splitlines()) > 1:
-            found = [f.message for f in self.checker(adjudicated, state["source"], state["qualname"], context)
-                     if f.fatal]
+            found = [f.message for f in self.checker(adjudicated, state["source"], state["qualname"],
+                                                     _examples(state)) if f.fatal]
             introduced = [f for f in found if f not in base_fatal]
             if not introduced:
                 return adjudicated, _unique(found + critic_fatal), []

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import socket
-from typing import Any
+from typing import Any, Literal
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import BaseModel
 
 from docbot.settings import Settings, load_settings
 
@@ -29,3 +32,12 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+# A tiny prompt and schema the real-model protocol tests share.
+MESSAGES = [SystemMessage("You document Python functions. Be brief."),
+            HumanMessage("Document this function:\n\ndef add(a: int, b: int) -> int:\n    return a + b\n")]
+
+
+class Verdict(BaseModel):
+    score: int
+    verdict: Literal["approve", "revise"]
