@@ -120,10 +120,15 @@ def _target(definition: _Definition, module: str, path: str, kind: ChangeKind) -
                   kind=kind, source=definition.source)
 
 
+MAX_SOURCE_CHARS = 2_000_000
+
+
 @functools.lru_cache(maxsize=32)  # a run parses the same blob in scan, then again in run/check
 def _definitions(source: str, path: str, include_dunder: bool) -> tuple[_Definition, ...]:
     """Parse ``source`` and group its public functions by qualified name, in source order."""
     text = source.removeprefix("\ufeff").replace("\r\n", "\n")  # line numbers stay as git counts them
+    if len(text) > MAX_SOURCE_CHARS:  # libcst's native parser can crash the process on huge files (#980)
+        raise SourceParseError(path, 0, f"larger than {MAX_SOURCE_CHARS // 1_000_000} MB; skipped as generated code")
     try:
         tree = cst.parse_module(text)
     except cst.ParserSyntaxError as err:

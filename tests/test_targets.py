@@ -265,3 +265,11 @@ def test_broken_old_blob_counts_as_empty_but_broken_new_blob_raises() -> None:
 def test_binary_change_marks_every_function() -> None:
     binary = FileChange("m.py", "m.py", "modified", binary=True)
     assert kinds(changed_targets(OLD, OLD, binary, "m", "m.py")) == {("modified", "a"), ("modified", "b")}
+
+
+def test_a_huge_file_is_reported_not_parsed() -> None:
+    from docbot.targets import MAX_SOURCE_CHARS
+
+    huge = "def f():\n    return 1\n" + "x = 1\n" * (MAX_SOURCE_CHARS // 6 + 1)
+    with pytest.raises(SourceParseError, match="skipped as generated code"):
+        public_functions(huge, "gen", "gen.py")
