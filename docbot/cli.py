@@ -56,13 +56,15 @@ def sink_for(args: argparse.Namespace) -> events.EventSink:
     return events.JsonLinesSink(sys.stderr) if getattr(args, "json", False) else ConsoleSink()
 
 
-def diff_spec(args: argparse.Namespace) -> Any:
+def diff_spec(args: argparse.Namespace, *, default_all: bool = False) -> Any:
+    """What to look at; without a flag: the staged changes, or everything when paths are named
+    (``check`` always defaults to everything: it is the CI gate)."""
     from docbot.repo import DiffSpec
 
     if args.head and not args.base:
         raise ConfigError("--head needs --base REV.")
     if not (args.staged or args.base or args.all):
-        return DiffSpec(all=True) if args.paths else DiffSpec(staged=True)
+        return DiffSpec(all=True) if (args.paths or default_all) else DiffSpec(staged=True)
     return DiffSpec(staged=args.staged, base=args.base, head=args.head, all=args.all)
 
 
@@ -110,9 +112,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     root = repo_root_of(Path.cwd())
     settings = settings_from(args, root)
-    spec = diff_spec(args) if (args.base or args.staged) else diff_spec(argparse.Namespace(
-        staged=False, base=None, head=None, all=True, paths=args.paths))
-    stale = check_docs(settings, root, spec, args.paths, emit=ConsoleSink(verbose=False))
+    stale = check_docs(settings, root, diff_spec(args, default_all=True), args.paths,
+                       emit=ConsoleSink(verbose=False))
     if args.json:
         print(json.dumps([entry.to_json() for entry in stale], indent=2))
     else:

@@ -14,21 +14,8 @@ from docbot.repo import DiffSpec
 from docbot.settings import Settings
 from docbot.targets import public_functions
 from tests.support.git_repo import GitRepo
+from tests.support.samples import GEO
 
-GEO = '''\
-def area(r):
-    """Area of a circle."""
-    return 3 * r * r
-
-
-def perimeter(r):
-    return 6 * r
-
-
-class Shape:
-    def scale(self, k):
-        return k
-'''
 DOC = "docs/api/pkg.geo.md"
 ALL = DiffSpec(all=True)
 LAST_COMMIT = DiffSpec(base="HEAD~1")

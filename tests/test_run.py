@@ -15,25 +15,9 @@ from docbot.results import FunctionResult, RunReport, Target
 from docbot.run import run_docs
 from docbot.settings import Settings
 from tests.support.git_repo import GitRepo
+from tests.support.samples import GEO as SHAPES
 
-GEO = '''\
-def area(r):
-    """Area of a circle."""
-    return 3 * r * r
-
-
-def perimeter(r):
-    return 6 * r
-
-
-class Shape:
-    def scale(self, k):
-        return k
-
-
-def _helper():
-    return 0
-'''
+GEO = SHAPES + "\n\ndef _helper():\n    return 0\n"  # plus a private function
 DOC = "docs/api/pkg.geo.md"
 ALL = DiffSpec(all=True)
 LAST_COMMIT = DiffSpec(base="HEAD~1")
