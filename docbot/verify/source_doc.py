@@ -1,16 +1,16 @@
 """``docbot verify``'s core: check every documented public function of a source file against a doc.
 
-Works on any Markdown doc: each function's section is found by its heading. The source is read with
-``ast`` here (public functions and methods, ``__all__`` honoured) so this needs nothing but two texts.
+Works on any Markdown doc: each function's section is found by its heading. The source's public
+functions are found with the same rules ``docbot run`` uses (docbot.targets); it needs only two texts.
 """
 
 from __future__ import annotations
 
-import ast
-import textwrap
 from dataclasses import dataclass, field
 
+from docbot import targets
 from docbot.errors import ConfigError
+from docbot.targets import SourceParseError
 from docbot.verify.findings import ExampleContext, Finding
 from docbot.verify.sections import find_section
 
@@ -27,46 +27,15 @@ class FunctionFindings:
 
 
 def public_functions(source_text: str) -> dict[str, str]:
-    """qualname -> the function's own text (decorators included, dedented), in source order."""
+    """qualname -> the function's own text (decorators included, dedented), in source order.
+
+    The same public rules as ``docbot run`` (``__all__``, private names and classes, ``__init__``,
+    overloads and property setters grouped), so verify checks exactly what run documents.
+    """
     try:
-        tree = ast.parse(source_text)
-    except SyntaxError as error:
-        raise ConfigError(f"the source does not parse (line {error.lineno}: {error.msg}); fix the syntax "
-                          "and run docbot verify again") from error
-    lines = source_text.splitlines()
-    exported = _dunder_all(tree)
-    found: dict[str, str] = {}
-    for node in tree.body:
-        if exported is not None and getattr(node, "name", None) not in exported:
-            continue
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _public(node.name):
-            found[node.name] = _text(node, lines)
-        elif isinstance(node, ast.ClassDef) and _public(node.name):
-            for item in node.body:
-                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
-                    _public(item.name) or item.name == "__init__"
-                ):
-                    found[f"{node.name}.{item.name}"] = _text(item, lines)
-    return found
-
-
-def _public(name: str) -> bool:
-    return not name.startswith("_")
-
-
-def _dunder_all(tree: ast.Module) -> set[str] | None:
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
-            try:
-                return set(ast.literal_eval(node.value))
-            except ValueError:
-                return None  # built at run time: cannot tell statically, treat all as public
-    return None
-
-
-def _text(node: ast.FunctionDef | ast.AsyncFunctionDef, lines: list[str]) -> str:
-    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-    return textwrap.dedent("\n".join(lines[first - 1 : node.end_lineno])) + "\n"
+        return {t.qualname: t.source for t in targets.public_functions(source_text, "source", "the source")}
+    except SourceParseError as error:
+        raise ConfigError(f"{error}; fix the syntax and run docbot verify again") from error
 
 
 def section_names(qualname: str) -> list[str]:
