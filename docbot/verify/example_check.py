@@ -28,8 +28,6 @@ def findings_from_run(steps: list[Step], run: SandboxRun, timeout_s: float) -> l
     findings: list[Finding] = []
     failed_before = False
     for result in run.results:
-        if not isinstance(result.get("index"), int) or not 0 <= result["index"] < len(steps):
-            continue  # not one of ours: an example cannot forge a step result past this check
         step = steps[result["index"]]
         finding = _finding(step, result)
         if finding is None:

@@ -73,21 +73,25 @@ def run_steps(steps: list[Step], module: str, name: str, sys_path: tuple[str, ..
             out, err = process.communicate()
             run.timed_out = True
         run.exit_code = process.returncode
-    _read_results(out.decode("utf-8", "replace"), nonce, run)
+    _read_results(out.decode("utf-8", "replace"), nonce, len(steps), run)
     run.stderr_tail = err.decode("utf-8", "replace").strip()[-500:]
     return run
 
 
-def _read_results(out: str, nonce: str, run: SandboxRun) -> None:
+def _read_results(out: str, nonce: str, step_count: int, run: SandboxRun) -> None:
+    """Keep only well-formed result lines: a child killed mid-write leaves a cut line behind."""
     for line in out.splitlines():
         if not line.startswith(nonce):
             continue
-        payload = json.loads(line[len(nonce) :])
+        try:
+            payload = json.loads(line[len(nonce) :])
+        except json.JSONDecodeError:
+            continue
         if "import_error" in payload:
             run.import_error = payload["import_error"]
         elif "ready" in payload:
             run.ready = True
-        else:
+        elif isinstance(payload.get("index"), int) and 0 <= payload["index"] < step_count:
             run.results.append(payload)
 
 
