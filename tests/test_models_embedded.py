@@ -90,3 +90,20 @@ def test_missing_llama_cpp_says_how_to_install(monkeypatch: pytest.MonkeyPatch, 
     monkeypatch.setitem(sys.modules, "llama_cpp", None)  # what `import llama_cpp` sees when not installed
     with pytest.raises(ConfigError, match=r"needs llama-cpp-python; run `pip install -e \.\[embedded\]`"):
         load_llama(str(tmp_path / "any.gguf"), 777)  # a size no other test loads: not cached
+
+
+@pytest.mark.parametrize("extra_buffers", [False, True])
+def test_models_load_with_extra_buffer_types_off_unless_the_setting_says(smollm_path: Path,
+                                                                        extra_buffers: bool) -> None:
+    # Loading with them on is safe on every CPU (the AMX crash is in decode), so both are asserted here.
+    overrides = {"embedded_extra_buffers": True} if extra_buffers else {}
+    generator = build_models(smol_settings("embedded", **overrides)).generator
+    assert isinstance(generator, EmbeddedChatModel) and generator.extra_buffers is extra_buffers
+
+    shared = load_llama(str(smollm_path), N_CTX, extra_buffers)
+
+    assert shared.llama.model_params.use_extra_bufts is extra_buffers
+
+
+def test_the_default_and_the_spelled_out_default_share_one_load(smollm_path: Path) -> None:
+    assert load_llama(str(smollm_path), N_CTX) is load_llama(str(smollm_path), N_CTX, False)

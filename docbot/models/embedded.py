@@ -6,11 +6,13 @@ the distribution's file list instead of importing it. A 135M model shows the mac
 does not write good documentation.
 
 Loading is the slow part, so one ``Llama`` is shared by every role that uses the same file, and a
-lock serialises calls on it (a llama.cpp context is not thread-safe).
+lock serialises calls on it (a llama.cpp context is not thread-safe). Models load with llama.cpp's
+extra buffer types off unless ``embedded_extra_buffers`` is set (see ``llama_params``).
 """
 
 from __future__ import annotations
 
+import atexit
 import importlib.metadata
 import threading
 from dataclasses import dataclass, field
@@ -25,6 +27,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import ConfigDict
 
 from docbot.errors import ConfigError
+from docbot.models.llama_params import model_params
 from docbot.models.structured import JsonSchemaStructuredMixin
 from docbot.settings import Settings
 
@@ -68,9 +71,14 @@ class SharedLlama:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+def load_llama(path: str, n_ctx: int, extra_buffers: bool = False) -> SharedLlama:
+    """Load a GGUF once per process (per context size and buffer choice); later calls get the same one."""
+    # One cache key whether or not the caller spelled the default out (lru_cache keys differ otherwise).
+    return _load_llama(path, n_ctx, extra_buffers)
+
+
 @lru_cache(maxsize=4)
-def load_llama(path: str, n_ctx: int) -> SharedLlama:
-    """Load a GGUF once per process (per context size); later calls get the same instance."""
+def _load_llama(path: str, n_ctx: int, extra_buffers: bool) -> SharedLlama:
     try:
         from llama_cpp import Llama
     except ImportError as err:
@@ -81,8 +89,14 @@ def load_llama(path: str, n_ctx: int) -> SharedLlama:
                           "in config.json or the role's model.")
     # n_threads stays at llama-cpp-python's default (half the cores): measured on 2 busy cores, 2 threads
     # spin against each other and other processes (3-20 s for 96 tokens), 1 thread holds ~40 tokens/s.
-    llama = Llama(model_path=path, n_ctx=n_ctx, verbose=False)
+    with model_params(extra_buffers):
+        llama = Llama(model_path=path, n_ctx=n_ctx, verbose=False)
     return SharedLlama(llama)
+
+
+# Free loaded models at exit while llama_cpp is still whole; at interpreter teardown its functions may
+# already be None, and Llama.__del__ then prints a TypeError.
+atexit.register(_load_llama.cache_clear)
 
 
 def to_llama_messages(messages: list[BaseMessage]) -> list[dict[str, str]]:
@@ -105,6 +119,7 @@ class EmbeddedChatModel(JsonSchemaStructuredMixin, BaseChatModel):
 
     model_path: str
     n_ctx: int = 2048
+    extra_buffers: bool = False
     temperature: float = 0.0
     max_tokens: int = 256
     seed: int = 42
@@ -119,7 +134,7 @@ class EmbeddedChatModel(JsonSchemaStructuredMixin, BaseChatModel):
 
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                   run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
-        shared = load_llama(self.model_path, self.n_ctx)
+        shared = load_llama(self.model_path, self.n_ctx, self.extra_buffers)
         with shared.lock:
             reply = shared.llama.create_chat_completion(
                 messages=to_llama_messages(messages),
@@ -143,7 +158,9 @@ class EmbeddedChatModel(JsonSchemaStructuredMixin, BaseChatModel):
 def build_embedded_chat(settings: Settings, role: str) -> BaseChatModel:
     path = embedded_model_path(settings, role)
     model = EmbeddedChatModel(model_path=str(path), n_ctx=settings.num_ctx,
+                              extra_buffers=settings.embedded_extra_buffers,
                               temperature=settings.temperature_for(role),
                               max_tokens=settings.max_tokens, seed=settings.seed)
-    load_llama(model.model_path, model.n_ctx)  # load now: a missing file or package fails before any work
+    # Load now: a missing file or package fails before any work.
+    load_llama(model.model_path, model.n_ctx, model.extra_buffers)
     return model

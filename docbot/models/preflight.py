@@ -33,7 +33,7 @@ def preflight(settings: Settings) -> list[str]:
             elif backend == "openai":
                 problems += check_openai(client, server, wanted, settings.api_key)
             elif backend == "embedded":
-                problems += check_embedded(server)
+                problems += check_embedded(server, settings)
     if problems:
         raise ModelServerError("docbot cannot start; nothing was sent to a model:\n"
                                + "\n".join(f"  - {p}" for p in problems))
@@ -154,8 +154,11 @@ def check_openai(client: httpx.Client, server: str, wanted: Mapping[str, str], a
             for model, roles in missing_models(wanted, served).items()]
 
 
-def check_embedded(path: str) -> list[str]:
+def check_embedded(path: str, settings: Settings) -> list[str]:
+    """The package and the file are there, and a child process can load and run the model (a native
+    crash there is a message here, not a dead process: docbot/models/probe.py)."""
     from docbot.models.embedded import INSTALL_HINT, SMOLLM_DISTRIBUTION
+    from docbot.models.probe import probe_embedded
 
     problems = []
     if importlib.util.find_spec("llama_cpp") is None:
@@ -166,6 +169,9 @@ def check_embedded(path: str) -> list[str]:
     elif not Path(path).is_file():
         problems.append(f"embedded model file {path} does not exist; fix embedded_model_path "
                         "(or the role's model) in config.json.")
+    if not problems:
+        problem = probe_embedded(path, settings.num_ctx, settings.embedded_extra_buffers)
+        problems += [problem] if problem else []
     return problems
 
 

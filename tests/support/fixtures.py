@@ -22,8 +22,11 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.support.llama_openai_server import STARTED_LINE
 from tests.support.ollama_server import OllamaFake
 from tests.support.smol import INSTALL, N_CTX, OPENAI_ALIAS, SMOL_MODELS, free_port
+
+REPO_ROOT = Path(__file__).resolve().parents[2]  # `-m tests.support...` resolves from here
 
 
 def _require(module: str, package: str) -> None:
@@ -68,12 +71,14 @@ def llama_openai_server(smollm_path: Path, tmp_path_factory: pytest.TempPathFact
     log = tmp_path_factory.mktemp("llama-server") / "server.log"
     with log.open("wb") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "llama_cpp.server", "--model", str(smollm_path), "--model_alias",
+            [sys.executable, "-m", "tests.support.llama_openai_server", "--model", str(smollm_path), "--model_alias",
              OPENAI_ALIAS, "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(N_CTX)],
-            stdout=out, stderr=subprocess.STDOUT)
+            stdout=out, stderr=subprocess.STDOUT, cwd=REPO_ROOT)
     base_url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_serving(process, f"{base_url}/v1/models", log)
+        if STARTED_LINE not in log.read_text():  # the server must load as docbot does, extra buffers off
+            pytest.fail(f"the OpenAI test server did not start through llama_openai_server:\n{log.read_text()[-3000:]}")
         yield base_url
     finally:
         process.terminate()
