@@ -15,8 +15,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.config import get_stream_writer
 
-from docbot import cleanup, events
-from docbot.loop import prompts
+from docbot import events
+from docbot.loop import cleanup, prompts, scoring
 from docbot.loop.router import route_after_critic
 from docbot.loop.state import Critique, LoopState
 from docbot.models import RoleModels
@@ -74,7 +74,7 @@ def _unusable(answer: dict[str, Any]) -> str:
 def _conservative(error: str) -> Critique:
     """What a critique that never parsed counts as: the minimum, never a pass."""
     return Critique(technical_accuracy=0, completeness=0, issues=["evaluation could not be parsed"],
-                    fatal_issues=[], critical_fix=cleanup.GENERIC_FIX, verdict="fail")
+                    fatal_issues=[], critical_fix=scoring.GENERIC_FIX, verdict="fail")
 
 
 def _examples(state: LoopState) -> ExampleContext | None:
@@ -131,9 +131,9 @@ class Nodes:
 
     def critic(self, state: LoopState) -> dict[str, Any]:
         critique, parsed, records = self._critique(state)
-        score = cleanup.net_score(critique.technical_accuracy, critique.completeness)
+        score = scoring.net_score(critique.technical_accuracy, critique.completeness)
         fatal = [*state.get("truth_issues", []), *critique.fatal_issues]
-        fix, replaced = cleanup.guard_fix(critique.critical_fix)
+        fix, replaced = scoring.guard_fix(critique.critical_fix)
         warnings = self._cross_check(critique, score, fatal, state)
         if replaced:
             warnings.append(f"round {state['round']}: degenerate feedback replaced by a generic fix")
@@ -173,7 +173,7 @@ class Nodes:
         round_ = state["round"] + 1
         draft, record = self._write(prompts.REVISE, state, round_, score=state.get("score", 0),
                                     bar=self.settings.quality_score_bar, fix=state.get("critical_fix") or
-                                    cleanup.GENERIC_FIX, fatal=prompts.bullet_list(state.get("fatal_issues", [])),
+                                    scoring.GENERIC_FIX, fatal=prompts.bullet_list(state.get("fatal_issues", [])),
                                     draft=state["draft"])
         return {"round": round_, "revise_count": state.get("revise_count", 0) + 1, "draft": draft,
                 "calls": [record]}

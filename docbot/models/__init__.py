@@ -18,6 +18,3 @@ class RoleModels:
     generator: BaseChatModel
     critic: BaseChatModel
     adjudicator: BaseChatModel
-
-    def for_role(self, role: str) -> BaseChatModel:
-        return {"GENERATOR": self.generator, "CRITIC": self.critic, "ADJUDICATOR": self.adjudicator}[role]
