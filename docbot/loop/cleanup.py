@@ -1,6 +1,6 @@
 """Pure text hygiene for model output: what the models add around the Markdown, removed.
 
-The rules are those of docs/design.md, "Output cleanup". The score arithmetic and the feedback
+The rules are those of docs/design.md#cleanup. The score arithmetic and the feedback
 guard live in ``docbot.loop.scoring``.
 """
 

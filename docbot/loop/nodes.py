@@ -1,4 +1,4 @@
-"""The loop's nodes: each takes the state and returns a partial update (SPEC §3).
+"""The loop's nodes: each takes the state and returns a partial update (docs/design.md#loop).
 
 Nodes never print: they emit ``Event`` values on LangGraph's custom stream, and a front decides how
 to show them. Every model call carries metadata (role, model, round) so recordings can be replayed.
@@ -24,7 +24,7 @@ from docbot.models.replay import MODEL_KEY, ROLE_KEY, ROUND_KEY
 from docbot.settings import Settings
 from docbot.verify import ExampleContext, Finding
 
-# (doc, source, qualname, examples) -> findings; the truth checks of SPEC §3.2.
+# (doc, source, qualname, examples) -> findings; the truth checks of docs/design.md#truth-checks.
 Checker = Callable[[str, str, str, ExampleContext | None], list[Finding]]
 
 
@@ -191,7 +191,10 @@ class Nodes:
         return {"final_markdown": shipped, "final_fatal": fatal, "calls": [record], "warnings": warnings}
 
     def _pick_final(self, state: LoopState, base: str, adjudicated: str) -> tuple[str, list[str], list[str]]:
-        """Ship the adjudicated text unless it broke something the base draft had right (SPEC §3.9)."""
+        """Ship the adjudicated text unless it broke something the base draft had right.
+
+        See docs/design.md#gate.
+        """
         # The best draft is clean by construction; without one the base is the current draft, whose
         # truth and critic issues the state already holds: no need to run the checks on it again.
         base_fatal: list[str] = [] if state.get("best_draft") else list(state.get("truth_issues", []))

@@ -1,9 +1,9 @@
 """The loop's arithmetic, in code rather than asked of a model: the score, and the feedback guard.
 
 A small critic does not calibrate, so it only gives the two sub-scores; their mean, rounded half up,
-is computed here (docs/design.md, "Critic and score"). A critic's fix can also degenerate into a run
+is computed here (docs/design.md#critic-and-score). A critic's fix can also degenerate into a run
 of repeated tokens; such a fix is replaced by a generic one before it reaches the reviser
-(docs/design.md, "Degenerate feedback guard").
+(docs/design.md#feedback-guard).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from langchain_core.language_models import BaseChatModel
 
 @dataclass(frozen=True)
 class RoleModels:
-    """One chat model per role. Different models per role is the point (SPEC §1)."""
+    """One chat model per role. Different models per role is the point (docs/design.md#roles)."""
 
     generator: BaseChatModel
     critic: BaseChatModel

@@ -1,4 +1,4 @@
-"""Truth checks: the doc against the code, in code (docs/design.md, "Truth checks").
+"""Truth checks: the doc against the code, in code (docs/design.md#truth-checks).
 
 ``check.check_doc`` checks one function's Markdown against its source; ``source_doc`` checks a
 Markdown file a person wrote (``docbot verify``). The names below are re-exported for callers

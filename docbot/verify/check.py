@@ -1,8 +1,8 @@
 """The truth-check entry point: every check of one function's Markdown against its source.
 
-What can be checked against the code is checked in code, not asked of a model (docs/design.md,
-"Truth checks"): parameters and defaults, exceptions and their messages, the return value, and
-(given an ``ExampleContext``) the examples, executed in a sandbox. Each contradiction is a
+What can be checked against the code is checked in code, not asked of a model
+(docs/design.md#truth-checks): parameters and defaults, exceptions and their messages, the return
+value, and (given an ``ExampleContext``) the examples, executed in a sandbox. Each contradiction is a
 ``Finding`` with evidence; fatal ones block approval in the loop.
 """
 
