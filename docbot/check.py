@@ -4,25 +4,23 @@ This is the CI gate and the second pre-commit hook. A section is current when it
 equals the hash of the function's source as it stands now; otherwise the function's doc is
 "missing" or "stale", and a section whose function no longer exists is "orphaned".
 
-The helpers that look at the docs folder and at what a module defines now are shared with
-``docbot.run``, which makes the same decisions before it spends any model time.
+What is in scope, what each module defines now and what its doc file holds come from
+``docbot.plan``, shared with ``docbot run``; this module only judges each section.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from docbot import docs_api
-from docbot.docs_api import DocFile
-from docbot.errors import RepoError
 from docbot.events import WARNING, Event, EventSink, discard
-from docbot.repo import DiffSpec, Scan, scan
+from docbot.plan import ModuleDocs, plan_modules
+from docbot.repo import DiffSpec, scan
 from docbot.results import Target
 from docbot.settings import Settings
-from docbot.targets import SourceParseError, module_name, public_functions
 
 StaleStatus = Literal["missing", "stale", "orphaned"]
 
@@ -61,21 +59,15 @@ def check_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Seque
                  exclude=settings.exclude)
     for error in found.errors:
         emit(Event(WARNING, error, {"error": error}))
-    code = CodeNow.from_scan(found, include_dunder=settings.include_dunder, every=spec.all)
     entries: list[StaleEntry] = []
-    by_module = group_by_module(found.targets)
-    for module in modules_in_scope(by_module, settings.docs_dir, repo_root, spec, paths):
-        targets = by_module.get(module, [])
-        order = code.functions(module, targets)
-        rel = docs_api.doc_path(settings.docs_dir, module)
-        doc = read_doc(repo_root, rel)
-        entries += _stale_in_module(module, targets, order, doc, rel)
+    for module in plan_modules(found, settings, repo_root, spec, paths):
+        entries += _stale_in_module(module)
     return entries
 
 
-def _stale_in_module(module: str, targets: list[Target], order: list[str] | None,
-                     doc: DocFile | None, rel: str) -> list[StaleEntry]:
-    sections = doc.sections if doc else {}
+def _stale_in_module(module: ModuleDocs) -> list[StaleEntry]:
+    sections = module.existing.sections if module.existing else {}
+    targets, rel = module.targets, module.doc_rel
     entries: list[StaleEntry] = []
     for target in targets:
         section = sections.get(target.qualname)
@@ -85,120 +77,17 @@ def _stale_in_module(module: str, targets: list[Target], order: list[str] | None
             entries.append(_entry(target, "missing", rel))
         elif section.hash != docs_api.source_hash(target.source):
             entries.append(_entry(target, "stale", rel))
-    if order is None:  # the module's code could not be read: its other sections cannot be judged
+    if module.order is None:  # the module's code could not be read: its other sections cannot be judged
         return entries
-    current = set(order)
+    current = set(module.order)
     old_paths = {t.qualname: t.path for t in targets}
     fallback_path = targets[0].path if targets else ""
     for qualname in sections:
         if qualname not in current:
-            entries.append(StaleEntry(module, qualname, old_paths.get(qualname, fallback_path), 0,
+            entries.append(StaleEntry(module.name, qualname, old_paths.get(qualname, fallback_path), 0,
                                       "orphaned", rel))
     return entries
 
 
 def _entry(target: Target, status: StaleStatus, rel: str) -> StaleEntry:
     return StaleEntry(target.module, target.qualname, target.path, target.lineno, status, rel)
-
-
-# --- shared with docbot.run -------------------------------------------------------------------
-
-
-def group_by_module(targets: Iterable[Target]) -> dict[str, list[Target]]:
-    """Targets per module, modules in first-seen order; one target per qualname (a live one wins)."""
-    grouped: dict[str, dict[str, Target]] = {}
-    for target in targets:
-        seen = grouped.setdefault(target.module, {})
-        if target.qualname not in seen or seen[target.qualname].kind == "deleted":
-            seen[target.qualname] = target
-    return {module: list(by_name.values()) for module, by_name in grouped.items()}
-
-
-def modules_in_scope(by_module: dict[str, list[Target]], docs_dir: str, repo_root: Path,
-                     spec: DiffSpec, paths: Sequence[str]) -> list[str]:
-    """The modules whose doc files this run looks at, in scan order.
-
-    Always the modules with targets. For a whole-tree run without paths also every doc file docbot
-    wrote for a module that has no target now (all its functions gone private, or the file gone).
-    """
-    modules = list(by_module)
-    if spec.all and not paths:
-        modules += documented_modules(repo_root, docs_dir, exclude=set(modules))
-    return modules
-
-
-@dataclass(frozen=True)
-class CodeNow:
-    """What the scanned code defines now, per module; built once per run from the scan."""
-
-    sources: dict[str, str]  # module -> current source; "" when its file is gone
-    paths: dict[str, str]  # module -> the path that source came from
-    unparsed: frozenset[str]  # modules a scan error names: their code cannot be read
-    include_dunder: bool
-    every: bool  # a whole-tree scan: the targets already list every public function
-
-    @classmethod
-    def from_scan(cls, found: Scan, *, include_dunder: bool, every: bool) -> CodeNow:
-        sources: dict[str, str] = {}
-        paths: dict[str, str] = {}
-        for path, text in found.sources.items():
-            module = module_name(path)
-            if text or module not in sources:  # two paths, one module (a move out of src/): the live one
-                sources[module], paths[module] = text, path
-        # Scan errors read "path: message"; a module named there is left alone, not judged empty.
-        unparsed = frozenset(module_name(error.partition(": ")[0]) for error in found.errors)
-        return cls(sources, paths, unparsed, include_dunder, every)
-
-    def functions(self, module: str, targets: list[Target]) -> list[str] | None:
-        """The qualnames the module defines now, in source order; None when that cannot be known."""
-        live = [t for t in targets if t.kind != "deleted"]
-        if self.every and live:
-            return [t.qualname for t in live]
-        source = self.sources.get(module)
-        if source is None:
-            if live:  # the scan did not hand over the text: trust the live targets
-                return [t.qualname for t in sorted(live, key=lambda t: t.lineno)]
-            return None if module in self.unparsed else []
-        if not source:
-            return []
-        try:
-            found = public_functions(source, module, self.paths[module], include_dunder=self.include_dunder)
-        except SourceParseError:
-            return None
-        return [t.qualname for t in found]
-
-
-def documented_modules(repo_root: Path, docs_dir: str, exclude: set[str]) -> list[str]:
-    """Modules not in ``exclude`` with a docbot-written file in the docs folder (files a person
-    wrote, without section markers, are ignored). Excluded files are not even read."""
-    folder = repo_root / docs_dir
-    if not folder.is_dir():
-        return []
-    modules = []
-    for file in sorted(folder.glob("*.md")):
-        if file.name[: -len(".md")] in exclude:
-            continue
-        text = _read_text(file, docs_api.doc_path(docs_dir, file.name[: -len(".md")]))
-        if text is not None and "<!-- docbot:section " in text and docs_api.parse_doc_file(text).sections:
-            modules.append(file.name[: -len(".md")])
-    return modules
-
-
-def read_doc(repo_root: Path, rel: str) -> DocFile | None:
-    text = read_doc_text(repo_root, rel)
-    return docs_api.parse_doc_file(text) if text is not None else None
-
-
-def read_doc_text(repo_root: Path, rel: str) -> str | None:
-    """A doc file's text with LF line ends, or None when it does not exist."""
-    return _read_text(repo_root / rel, rel)
-
-
-def _read_text(file: Path, shown: str) -> str | None:
-    try:
-        data = file.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as err:
-        raise RepoError(f"{shown}: cannot read the doc file ({err.strerror}); check its permissions.") from err
-    return data.decode("utf-8", errors="replace").replace("\r\n", "\n")

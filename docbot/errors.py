@@ -1,7 +1,8 @@
 """The few exceptions docbot raises to its fronts, each with an exit code and a next step.
 
 Fronts catch ``DocbotError`` and print ``str(err)``; the message always says what to do next.
-Exit codes: 1 = findings (stale docs, fatal issues), 2 = usage/config, 3 = model server, 4 = git/repo.
+Exit codes: 1 = findings (stale docs, fatal issues), 2 = usage/config, 3 = model server, 4 = git/repo,
+5 = GitHub API; 130 = interrupted (docs/design.md#exit-codes).
 """
 
 from __future__ import annotations

@@ -35,19 +35,6 @@ def discard(_event: Event) -> None:
     """A sink that drops everything (library use, tests that do not look)."""
 
 
-class CollectingSink:
-    """Keeps every event; used by tests and by fronts that render at the end."""
-
-    def __init__(self) -> None:
-        self.events: list[Event] = []
-
-    def __call__(self, event: Event) -> None:
-        self.events.append(event)
-
-    def of_kind(self, kind: str) -> list[Event]:
-        return [e for e in self.events if e.kind == kind]
-
-
 class JsonLinesSink:
     """One JSON object per event, for machines (``--json``)."""
 
@@ -57,13 +44,3 @@ class JsonLinesSink:
     def __call__(self, event: Event) -> None:
         self.stream.write(json.dumps({"event": event.kind, "message": event.message, **event.data}) + "\n")
         self.stream.flush()
-
-
-def fan_out(*sinks: EventSink) -> EventSink:
-    """A sink that forwards each event to several sinks."""
-
-    def forward(event: Event) -> None:
-        for sink in sinks:
-            sink(event)
-
-    return forward

@@ -32,10 +32,6 @@ class Parameter:
     annotation: str | None = None
 
     @property
-    def has_default(self) -> bool:
-        return self.default is not None
-
-    @property
     def is_variadic(self) -> bool:
         return self.kind in ("var-positional", "var-keyword")
 

@@ -2,7 +2,7 @@
 
 Every git call goes through ``Repo(...).git`` (a ``git`` subprocess), never GitPython's ``repo.index``
 object: subprocesses honour ``GIT_INDEX_FILE``, which git points at a temporary index during
-``git commit -a`` hooks, and the index object does not (ecosystem.md §1.3, §8). Diffs are asked for
+``git commit -a`` hooks, and the index object does not (docs/design.md#diff-rules). Diffs are asked for
 with explicit flags because user config (``diff.noprefix``, ``color.diff``, ``diff.external``,
 textconv drivers, ``core.quotePath``) otherwise changes the text ``docbot.git_diff`` reads.
 """

@@ -1,7 +1,8 @@
-"""The values that flow between stages: a target function, and what happened to it.
+"""The values that flow between stages: a target function, what happened to it, and a run's report.
 
-Data flows one way: diff -> targets -> facts -> loop -> results -> writers. These two types are the
-contract between the stages, so they live apart from any one of them.
+Data flows one way: diff -> targets -> facts -> loop -> results -> writers. These three types
+(``Target``, ``FunctionResult``, ``RunReport``) are the contract between the stages, so they live
+apart from any one of them.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ whose section already carries its source hash is "unchanged". Only when somethin
 doc is the documenter (models, preflight, graph) built, so a commit touching no public function
 never contacts a model server. Each module's file is written as soon as its functions are done,
 atomically, so an interrupted run keeps the modules it finished; one failing function keeps its
-old section and never costs the others theirs.
+old section and never costs the others theirs. What is in scope and what each module's doc file
+holds comes from ``docbot.plan``, which ``docbot check`` reads too.
 """
 
 from __future__ import annotations
@@ -16,10 +17,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from docbot import docs_api
-from docbot.check import CodeNow, group_by_module, modules_in_scope, read_doc_text
-from docbot.docs_api import DocFile
 from docbot.errors import RepoError
 from docbot.events import PROGRESS, RESULT, Event, EventSink
+from docbot.plan import ModuleDocs, plan_modules
 from docbot.repo import DiffSpec, scan
 from docbot.results import FunctionResult, RunReport, Status, Target
 from docbot.settings import Settings
@@ -29,14 +29,9 @@ Documenter = Callable[[Target], FunctionResult]
 
 @dataclass
 class _Module:
-    """One module's doc file and what this run decided for each of its targets."""
+    """One module's plan, and the targets this run sends to the loop."""
 
-    name: str
-    doc_rel: str  # repo-relative doc file path
-    old_text: str | None  # the file as it is on disk (LF), None when absent
-    existing: DocFile | None
-    order: list[str] | None  # current public functions; None: unknown, leave the file alone
-    targets: list[Target]
+    plan: ModuleDocs
     to_document: list[tuple[Target, str]] = field(default_factory=list)  # (target, source hash)
 
 
@@ -74,18 +69,15 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
     found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
                  exclude=settings.exclude)
     report = RunReport(scan_errors=list(found.errors), base=found.base, head=found.head)
-    code = CodeNow.from_scan(found, include_dunder=settings.include_dunder, every=spec.all)
-    by_module = group_by_module(found.targets)
-    modules = [_load_module(name, by_module.get(name, []), code, settings.docs_dir, repo_root)
-               for name in modules_in_scope(by_module, settings.docs_dir, repo_root, spec, paths)]
-    results_by_module = {m.name: _decide_cheap(m) for m in modules}
+    modules = [_Module(plan) for plan in plan_modules(found, settings, repo_root, spec, paths)]
+    results_by_module = {m.plan.name: _decide_cheap(m) for m in modules}
     documenter = None
     if any(m.to_document for m in modules):  # only now: building it contacts the model server
         documenter = (documenter_factory or _default_factory(settings, repo_root, emit))()
-    progress = _Progress(emit, sum(len(m.targets) for m in modules), started, settings.time_budget_s, clock)
+    progress = _Progress(emit, sum(len(m.plan.targets) for m in modules), started, settings.time_budget_s, clock)
     for module in modules:
-        _document_module(module, results_by_module[module.name], documenter, progress)
-        results, written = _write_module(module, results_by_module[module.name], repo_root)
+        _document_module(module, results_by_module[module.plan.name], documenter, progress)
+        results, written = _write_module(module, results_by_module[module.plan.name], repo_root)
         for result in results:
             emit(Event(RESULT, _describe(result), result.to_json()))
         report.results += results
@@ -102,19 +94,12 @@ def _default_factory(settings: Settings, repo_root: Path, emit: EventSink) -> Ca
     return build
 
 
-def _load_module(name: str, targets: list[Target], code: CodeNow, docs_dir: str, repo_root: Path) -> _Module:
-    doc_rel = docs_api.doc_path(docs_dir, name)
-    old_text = read_doc_text(repo_root, doc_rel)
-    existing = docs_api.parse_doc_file(old_text) if old_text is not None else None
-    return _Module(name, doc_rel, old_text, existing, code.functions(name, targets), targets)
-
-
 def _decide_cheap(module: _Module) -> dict[str, FunctionResult]:
     """Results that need no model (removed / unchanged); the rest is queued in ``to_document``."""
-    sections = module.existing.sections if module.existing else {}
-    still_defined = set(module.order or [])
+    sections = module.plan.existing.sections if module.plan.existing else {}
+    still_defined = set(module.plan.order or [])
     results: dict[str, FunctionResult] = {}
-    for target in module.targets:
+    for target in module.plan.targets:
         if target.kind == "deleted":
             if target.qualname in still_defined or target.qualname not in sections:
                 reason = "still defined" if target.qualname in still_defined else "deleted; it had no section"
@@ -135,7 +120,7 @@ def _document_module(module: _Module, results: dict[str, FunctionResult], docume
                      progress: _Progress) -> None:
     """Run the documenter on the module's queued targets, adding their results to ``results``."""
     queued = {target.qualname for target, _ in module.to_document}
-    for target in module.targets:
+    for target in module.plan.targets:
         progress.next(target)
         if target.qualname not in queued:
             continue
@@ -161,34 +146,34 @@ def _document_one(documenter: Documenter, target: Target) -> FunctionResult:
 def _write_module(module: _Module, results: dict[str, FunctionResult],
                   repo_root: Path) -> tuple[list[FunctionResult], list[str]]:
     """Merge the module's results into its doc file; returns the final results and the files written."""
+    plan = module.plan
     hashes = {target.qualname: hash_ for target, hash_ in module.to_document}
     updates = {q: (hashes[q], r.markdown) for q, r in results.items() if q in hashes and r.status == "updated"}
     removals = {q for q, r in results.items() if r.reason == "removed"}
-    if module.order is None and not updates:
-        text = module.old_text  # code unreadable and nothing new: leave the file exactly as it is
+    if plan.order is None and not updates:
+        text = plan.old_text  # code unreadable and nothing new: leave the file exactly as it is
     else:
-        order = module.order if module.order is not None else list(module.existing.sections
-                                                                   if module.existing else [])
-        text = docs_api.merge(module.existing, module.name, order, updates, removals)
+        order = plan.order if plan.order is not None else list(plan.existing.sections if plan.existing else [])
+        text = docs_api.merge(plan.existing, plan.name, order, updates, removals)
     written = []
-    if text != module.old_text:
+    if text != plan.old_text:
         try:
-            docs_api.write_atomic(repo_root / module.doc_rel, text)
+            docs_api.write_atomic(repo_root / plan.doc_rel, text)
         except OSError as err:
-            raise RepoError(f"{module.doc_rel}: cannot write the doc file ({err.strerror}); check the "
+            raise RepoError(f"{plan.doc_rel}: cannot write the doc file ({err.strerror}); check the "
                             "permissions of the docs folder and run again.") from err
-        written.append(module.doc_rel)
+        written.append(plan.doc_rel)
     final_sections = docs_api.parse_doc_file(text).sections if text is not None else {}
-    final = [replace(results[t.qualname], doc_path=module.doc_rel if t.qualname in final_sections else "")
-             for t in module.targets]
-    return final + _orphan_results(module, final_sections), written
+    final = [replace(results[t.qualname], doc_path=plan.doc_rel if t.qualname in final_sections else "")
+             for t in plan.targets]
+    return final + _orphan_results(plan, final_sections), written
 
 
-def _orphan_results(module: _Module, final_sections: dict[str, docs_api.Section]) -> list[FunctionResult]:
+def _orphan_results(plan: ModuleDocs, final_sections: dict[str, docs_api.Section]) -> list[FunctionResult]:
     """Sections dropped because their function is gone, though no target named it."""
-    old = module.existing.sections if module.existing else {}
-    named = {t.qualname for t in module.targets}
-    return [FunctionResult(module.name, qualname, "updated", reason="removed")
+    old = plan.existing.sections if plan.existing else {}
+    named = {t.qualname for t in plan.targets}
+    return [FunctionResult(plan.name, qualname, "updated", reason="removed")
             for qualname in old if qualname not in final_sections and qualname not in named]
 
 

@@ -1,8 +1,10 @@
-"""Which public functions a file defines, and which of them a diff touched (SPEC §5).
+"""Which public functions a file defines, and which of them a diff touched.
+
+The rules are docs/design.md#public-functions and #diff-rules.
 
 Pure: source text and a ``FileChange`` in, ``Target`` values out. One libcst pass per blob with only
 ``PositionProvider``: the class stack is tracked by hand because QualifiedNameProvider pulls in scope
-analysis and costs several times more (ecosystem.md §7.3).
+analysis and costs several times more (docs/design.md#decisions).
 
 Public means: a module-level function or class named in ``__all__`` when the module has a literal
 ``__all__``, otherwise any name without a leading underscore; a method is public when its class (and

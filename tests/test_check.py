@@ -9,10 +9,11 @@ import pytest
 
 from docbot.check import StaleEntry, check_docs
 from docbot.docs_api import render_doc_file, source_hash
-from docbot.events import WARNING, CollectingSink
+from docbot.events import WARNING
 from docbot.repo import DiffSpec
 from docbot.settings import Settings
 from docbot.targets import public_functions
+from tests.support.events import CollectingSink
 from tests.support.git_repo import GitRepo
 from tests.support.samples import GEO
 

@@ -42,7 +42,7 @@ PERIMETER = section("perimeter", "Perimeter of a rectangle.", ["width", "height"
 SCALE = section("Shape.scale", "Returns the factor.", ["factor"], "the factor.")
 
 def docbot(repo: GitRepo, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "docbot.cli", *args], cwd=repo.root, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "docbot.fronts.cli", *args], cwd=repo.root, capture_output=True,
                           text=True, timeout=300)
 
 

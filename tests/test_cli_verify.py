@@ -49,7 +49,7 @@ def verify(tmp_path: Path, example: str, *extra: str) -> subprocess.CompletedPro
     (package / "rates.py").write_text(RATES)
     (package / "money.py").write_text(SOURCE)
     (tmp_path / "money.md").write_text(doc(example))
-    return subprocess.run([sys.executable, "-m", "docbot.cli", "verify", str(package / "money.py"),
+    return subprocess.run([sys.executable, "-m", "docbot.fronts.cli", "verify", str(package / "money.py"),
                            str(tmp_path / "money.md"), *extra], capture_output=True, text=True, timeout=120)
 
 

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from docbot.cleanup import clean_markdown
+from docbot.loop.cleanup import clean_markdown
 
 pytest_plugins = ["tests.support.fixtures"]  # smollm_path fails (never skips) without the embedded extra
 
 
 @pytest.mark.slow
 def test_demo_runs_end_to_end_on_the_embedded_model(tmp_path: Path, smollm_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "docbot.cli", "demo", "-o", "demo.md"], cwd=tmp_path,
+    done = subprocess.run([sys.executable, "-m", "docbot.fronts.cli", "demo", "-o", "demo.md"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
     written = (tmp_path / "demo.md").read_text()

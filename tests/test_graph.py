@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from docbot import events
-from docbot.cleanup import GENERIC_FIX
 from docbot.loop.graph import build_graph
 from docbot.loop.runner import stream_loop
+from docbot.loop.scoring import GENERIC_FIX
 from docbot.settings import Settings
 from docbot.verify import Finding
+from tests.support.events import CollectingSink
 from tests.support.fakes import critique, doc, scripted_models
 
 ROUND = ["truth_check", "critic", "router"]
@@ -22,7 +23,7 @@ def no_findings(doc_text: str, source: str, qualname: str, examples: Any) -> lis
 def run(models: Any, settings: Settings | None = None, checker: Any = no_findings,
         facts: str = "") -> tuple[dict, list[str], list]:
     settings = settings or Settings()
-    sink = events.CollectingSink()
+    sink = CollectingSink()
     start = {"qualname": "f", "module": "m", "source": "def f(x):\n    return x\n", "facts": facts,
              "examples": None, "trajectory": [], "calls": [], "warnings": []}
     final, chain = stream_loop(build_graph(models, settings, checker), start, settings, sink)

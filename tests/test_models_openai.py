@@ -11,7 +11,8 @@ from langchain_core.messages import AIMessage
 
 from docbot.errors import ModelServerError
 from docbot.models.factory import build_models
-from docbot.models.openai import OpenAICompatibleChat, build_openai_chat, openai_url, response_format
+from docbot.models.openai import OpenAICompatibleChat, build_openai_chat, response_format
+from docbot.models.servers import openai_url
 from docbot.models.preflight import preflight
 from docbot.models.resilience import ResilientChatModel
 from tests.support.smol import MAX_TOKENS, MESSAGES, OPENAI_ALIAS, Verdict, smol_settings

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from docbot import cli
+from docbot.fronts import cli
 from tests.support.git_repo import GitRepo
 from tests.support.smol import SMOL_MODELS, free_port
 
@@ -23,7 +23,7 @@ def test_docbot_run_with_the_server_down_writes_nothing(tmp_path: Path) -> None:
     repo = GitRepo(tmp_path / "r")
     repo.write("m.py", "def f(x):\n    return x\n").commit("start")
     env = {**os.environ, "OLLAMA_HOST": f"127.0.0.1:{free_port()}"}  # bound, then released: nothing listens
-    done = subprocess.run([sys.executable, "-m", "docbot.cli", "run", "--all"], cwd=repo.root, env=env,
+    done = subprocess.run([sys.executable, "-m", "docbot.fronts.cli", "run", "--all"], cwd=repo.root, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 3, done.stderr
     assert "Ollama not reachable at http://127.0.0.1:" in done.stderr and "ollama serve" in done.stderr

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from docbot import cli
-from docbot.cleanup import clean_markdown
+from docbot.fronts import cli
+from docbot.loop.cleanup import clean_markdown
 from tests.support.smol import N_CTX, OPENAI_ALIAS, SMOL_MODELS
 
 pytest_plugins = ["tests.support.fixtures"]  # smollm_path, ollama_server, ...: one per session

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from docbot import cli, events
+from docbot import events
+from docbot.fronts import cli
 from docbot.loop.graph import build_graph
 from docbot.loop.runner import document_target, example_context
 from docbot.models.replay import Recorder
@@ -65,7 +66,8 @@ def test_replay_reproduces_the_recorded_run(tmp_path: Path, capsys: pytest.Captu
 
 def test_console_script_replays_with_a_bare_output_name(tmp_path: Path) -> None:
     recording, markdown, _ = record_run(tmp_path, SAMPLE)
-    run = subprocess.run([sys.executable, "-m", "docbot.cli_reflexion", "--input", str(SAMPLE), "-o",
+    console_script = "import sys; from docbot.fronts.cli import reflexion_main; sys.exit(reflexion_main())"
+    run = subprocess.run([sys.executable, "-c", console_script, "--input", str(SAMPLE), "-o",
                           "result.md", "--replay", str(recording), "--no-examples"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from docbot import cli
+from docbot.fronts import cli
 
 REPO = Path(__file__).parents[1]
 DATA = REPO / "tests" / "data"

@@ -1,4 +1,5 @@
-"""The router's exits, one at a time, in the SPEC's order (each row fails a wrong implementation)."""
+"""The router's exits, one at a time, in the order of docs/design.md#router (each row fails a wrong
+implementation)."""
 
 from __future__ import annotations
 

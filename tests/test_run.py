@@ -9,11 +9,12 @@ import pytest
 
 from docbot.docs_api import parse_doc_file, source_hash
 from docbot.errors import ConfigError, ModelServerError
-from docbot.events import PROGRESS, RESULT, CollectingSink
+from docbot.events import PROGRESS, RESULT
 from docbot.repo import DiffSpec
 from docbot.results import FunctionResult, RunReport, Target
 from docbot.run import run_docs
 from docbot.settings import Settings
+from tests.support.events import CollectingSink
 from tests.support.git_repo import GitRepo
 from tests.support.samples import GEO as SHAPES
 

@@ -1,1 +1,2 @@
-"""The self-correcting loop for one function: state, prompts, nodes, router, graph (SPEC §3)."""
+"""The self-correcting loop for one function (docs/design.md#loop): state, prompts, nodes, router,
+graph, runner, scoring and cleanup."""

@@ -17,7 +17,7 @@ from docbot.settings import Settings
 
 
 def default_checker() -> Checker:
-    from docbot.verify import check_doc  # the truth checks live apart from the loop
+    from docbot.verify.check import check_doc  # the truth checks live apart from the loop
 
     return check_doc
 
@@ -44,5 +44,9 @@ def build_graph(models: RoleModels, settings: Settings, checker: Checker | None 
 
 
 def recursion_limit(settings: Settings) -> int:
-    """Enough steps for every allowed round (5 nodes per round) plus the ends; the router bounds the loop."""
+    """A step limit that no allowed run reaches; the router, not this limit, bounds the loop.
+
+    A round runs four nodes (revise, truth_check, critic, router) and the ends add draft and
+    adjudicate; 6 steps per round, for every allowed round plus two, leaves room to spare.
+    """
     return 6 * (settings.max_attempts + 2) + 10

@@ -1,4 +1,4 @@
-"""The loop's nodes: each takes the state and returns a partial update (SPEC §3).
+"""The loop's nodes: each takes the state and returns a partial update (docs/design.md#loop).
 
 Nodes never print: they emit ``Event`` values on LangGraph's custom stream, and a front decides how
 to show them. Every model call carries metadata (role, model, round) so recordings can be replayed.
@@ -15,8 +15,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.config import get_stream_writer
 
-from docbot import cleanup, events
-from docbot.loop import prompts
+from docbot import events
+from docbot.loop import cleanup, prompts, scoring
 from docbot.loop.router import route_after_critic
 from docbot.loop.state import Critique, LoopState
 from docbot.models import RoleModels
@@ -24,7 +24,7 @@ from docbot.models.replay import MODEL_KEY, ROLE_KEY, ROUND_KEY
 from docbot.settings import Settings
 from docbot.verify import ExampleContext, Finding
 
-# (doc, source, qualname, examples) -> findings; the truth checks of SPEC §3.2.
+# (doc, source, qualname, examples) -> findings; the truth checks of docs/design.md#truth-checks.
 Checker = Callable[[str, str, str, ExampleContext | None], list[Finding]]
 
 
@@ -74,7 +74,7 @@ def _unusable(answer: dict[str, Any]) -> str:
 def _conservative(error: str) -> Critique:
     """What a critique that never parsed counts as: the minimum, never a pass."""
     return Critique(technical_accuracy=0, completeness=0, issues=["evaluation could not be parsed"],
-                    fatal_issues=[], critical_fix=cleanup.GENERIC_FIX, verdict="fail")
+                    fatal_issues=[], critical_fix=scoring.GENERIC_FIX, verdict="fail")
 
 
 def _examples(state: LoopState) -> ExampleContext | None:
@@ -131,9 +131,9 @@ class Nodes:
 
     def critic(self, state: LoopState) -> dict[str, Any]:
         critique, parsed, records = self._critique(state)
-        score = cleanup.net_score(critique.technical_accuracy, critique.completeness)
+        score = scoring.net_score(critique.technical_accuracy, critique.completeness)
         fatal = [*state.get("truth_issues", []), *critique.fatal_issues]
-        fix, replaced = cleanup.guard_fix(critique.critical_fix)
+        fix, replaced = scoring.guard_fix(critique.critical_fix)
         warnings = self._cross_check(critique, score, fatal, state)
         if replaced:
             warnings.append(f"round {state['round']}: degenerate feedback replaced by a generic fix")
@@ -173,7 +173,7 @@ class Nodes:
         round_ = state["round"] + 1
         draft, record = self._write(prompts.REVISE, state, round_, score=state.get("score", 0),
                                     bar=self.settings.quality_score_bar, fix=state.get("critical_fix") or
-                                    cleanup.GENERIC_FIX, fatal=prompts.bullet_list(state.get("fatal_issues", [])),
+                                    scoring.GENERIC_FIX, fatal=prompts.bullet_list(state.get("fatal_issues", [])),
                                     draft=state["draft"])
         return {"round": round_, "revise_count": state.get("revise_count", 0) + 1, "draft": draft,
                 "calls": [record]}
@@ -191,7 +191,10 @@ class Nodes:
         return {"final_markdown": shipped, "final_fatal": fatal, "calls": [record], "warnings": warnings}
 
     def _pick_final(self, state: LoopState, base: str, adjudicated: str) -> tuple[str, list[str], list[str]]:
-        """Ship the adjudicated text unless it broke something the base draft had right (SPEC §3.9)."""
+        """Ship the adjudicated text unless it broke something the base draft had right.
+
+        See docs/design.md#gate.
+        """
         # The best draft is clean by construction; without one the base is the current draft, whose
         # truth and critic issues the state already holds: no need to run the checks on it again.
         base_fatal: list[str] = [] if state.get("best_draft") else list(state.get("truth_issues", []))

@@ -1,7 +1,7 @@
 """The router: a pure function of the state and settings, deciding whether the loop goes on.
 
-The order of the rules matters (SPEC §3.6): the attempts bound ends every loop, even one with fatal
-issues standing; a fatal issue forces a revision even at a passing score; a tie continues.
+The order of the rules matters (docs/design.md#router): the attempts bound ends every loop, even one
+with fatal issues standing; a fatal issue forces a revision even at a passing score; a tie continues.
 """
 
 from __future__ import annotations

@@ -13,11 +13,8 @@ from langchain_core.language_models import BaseChatModel
 
 @dataclass(frozen=True)
 class RoleModels:
-    """One chat model per role. Different models per role is the point (SPEC §1)."""
+    """One chat model per role. Different models per role is the point (docs/design.md#roles)."""
 
     generator: BaseChatModel
     critic: BaseChatModel
     adjudicator: BaseChatModel
-
-    def for_role(self, role: str) -> BaseChatModel:
-        return {"GENERATOR": self.generator, "CRITIC": self.critic, "ADJUDICATOR": self.adjudicator}[role]

@@ -15,13 +15,14 @@ from langchain_core.language_models import BaseChatModel
 from docbot.errors import ConfigError
 from docbot.models import RoleModels
 from docbot.models.resilience import ResilientChatModel
+from docbot.models.servers import ollama_url, openai_url
 from docbot.settings import ROLES, Settings
 
 
 def build_models(settings: Settings) -> RoleModels:
     """One chat model per role, as the settings say. Raises ConfigError for a backend that cannot load."""
-    if settings.replay or settings.backend == "replay":
-        return _replay_models(settings)
+    if settings.replay:  # also the case for backend "replay": Settings refuses it without a recording
+        return _replay_models(settings, Path(settings.replay))
     models = {role: build_role_model(settings, role) for role in ROLES}
     return RoleModels(generator=models["GENERATOR"], critic=models["CRITIC"],
                       adjudicator=models["ADJUDICATOR"])
@@ -34,8 +35,7 @@ def build_role_model(settings: Settings, role: str) -> BaseChatModel:
 
         return build_embedded_chat(settings, role)
     if backend == "openai":
-        from docbot.models.ollama import ollama_url
-        from docbot.models.openai import build_openai_chat, openai_url
+        from docbot.models.openai import build_openai_chat
 
         # No base_url at all: Ollama's own /v1 endpoint on the default host is the best guess.
         server = ollama_url(settings, role)
@@ -43,7 +43,7 @@ def build_role_model(settings: Settings, role: str) -> BaseChatModel:
         return _resilient(settings, role, inner, f"the OpenAI-compatible server at {openai_url(server)}",
                           f"load {settings.model_for(role)} on that server (see its /v1/models)")
     if backend == "ollama":
-        from docbot.models.ollama import build_ollama_chat, ollama_url
+        from docbot.models.ollama import build_ollama_chat
 
         return _resilient(settings, role, build_ollama_chat(settings, role),
                           f"Ollama at {ollama_url(settings, role)}",
@@ -58,12 +58,10 @@ def _resilient(settings: Settings, role: str, inner: BaseChatModel, server: str,
                               fix=fix, retries=settings.call_retries)
 
 
-def _replay_models(settings: Settings) -> RoleModels:
+def _replay_models(settings: Settings, path: Path) -> RoleModels:
     from docbot.models.replay import Recording, ReplayChatModel
 
-    if not settings.replay:
-        raise ConfigError("backend 'replay' needs a recording: pass --replay FILE")
-    recording = Recording.load(Path(settings.replay))
+    recording = Recording.load(path)
 
     def replay(role: str) -> ReplayChatModel:
         return ReplayChatModel(role=role, model_name=settings.model_for(role), recording=recording)

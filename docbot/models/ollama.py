@@ -1,23 +1,14 @@
-"""The default backend: a role model served by Ollama, through langchain-ollama's ChatOllama."""
+"""The default backend: a role model served by Ollama, through langchain-ollama's ChatOllama.
+
+Which server and how long to wait are ``docbot.models.servers``' policy, shared with the openai backend.
+"""
 
 from __future__ import annotations
 
-import httpx
 from langchain_core.language_models import BaseChatModel
 
+from docbot.models.servers import ollama_url, request_timeout
 from docbot.settings import Settings
-
-DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434"
-
-
-def ollama_url(settings: Settings, role: str) -> str:
-    """The server for a role. ``settings.base_url`` already holds OLLAMA_HOST when it was set."""
-    return (settings.base_url_for(role) or DEFAULT_OLLAMA_URL).rstrip("/")
-
-
-def request_timeout(settings: Settings) -> httpx.Timeout:
-    """Short connect (a dead server fails fast), long read (a 9B model on CPU is slow)."""
-    return httpx.Timeout(settings.request_timeout_s, connect=settings.connect_timeout_s)
 
 
 def build_ollama_chat(settings: Settings, role: str) -> BaseChatModel:

@@ -23,18 +23,12 @@ from langchain_core.outputs import ChatResult
 from langchain_openai.chat_models.base import BaseChatOpenAI
 from pydantic import SecretStr
 
-from docbot.models.ollama import request_timeout
 from docbot.models.resilience import status_code
+from docbot.models.servers import openai_url, request_timeout
 from docbot.settings import Settings
 
 Dialect = Literal["json_schema", "json_object"]
 _REFUSED_FORMAT = {400, 422, 500}
-
-
-def openai_url(server: str) -> str:
-    """``http://host:8080`` -> ``http://host:8080/v1``; a URL already ending in /v1 is kept."""
-    server = server.rstrip("/")
-    return server if server.endswith("/v1") else f"{server}/v1"
 
 
 def response_format(schema: Any, dialect: Dialect) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 
 from docbot.errors import ConfigError, ModelServerError
-from docbot.models.ollama import ollama_url
+from docbot.models.servers import ollama_url, openai_url
 from docbot.settings import ROLES, Settings
 
 
@@ -138,8 +138,6 @@ def _check_thinking(client: httpx.Client, server: str, models: set[str]) -> list
 
 
 def check_openai(client: httpx.Client, server: str, wanted: Mapping[str, str], api_key: str | None) -> list[str]:
-    from docbot.models.openai import openai_url  # imports langchain-openai: only for this backend
-
     url = openai_url(server)
     headers = {"Authorization": f"Bearer {api_key or 'not-needed'}"}
     try:

@@ -1,31 +1,15 @@
-"""Truth checks: what can be checked against the code is checked in code (SPEC §3.2).
+"""Truth checks: the doc against the code, in code (docs/design.md#truth-checks).
 
-``check_doc`` runs every check on one function's Markdown: parameters and defaults, exceptions and
-their messages, the return value, and (given an ``ExampleContext``) the examples, executed in a
-sandbox. Each contradiction is a ``Finding`` with evidence; fatal ones block approval in the loop.
+``check.check_doc`` checks one function's Markdown against its source; ``source_doc`` checks a
+Markdown file a person wrote (``docbot verify``). The names below are re-exported for callers
+that want the package's surface and not its layout.
 """
 
 from __future__ import annotations
 
-from docbot.facts import extract_facts
-from docbot.verify.doccheck import check_parameters, check_returns
-from docbot.verify.docraises import check_raises
-from docbot.verify.example_check import check_examples
+from docbot.verify.check import check_doc
 from docbot.verify.findings import ExampleContext, Finding
 from docbot.verify.sections import find_section
 from docbot.verify.source_doc import FunctionFindings, verify_source_doc
 
 __all__ = ["ExampleContext", "Finding", "FunctionFindings", "check_doc", "find_section", "verify_source_doc"]
-
-
-def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | None = None) -> list[Finding]:
-    """All findings for ``doc`` (one function's Markdown) against ``source`` (that function's text)."""
-    try:
-        facts = extract_facts(source, qualname)
-    except (SyntaxError, ValueError) as error:
-        return [Finding("source_unreadable", f"the source of {qualname} could not be read ({error}); "
-                        "nothing was checked", fatal=False)]
-    findings = check_parameters(doc, facts) + check_raises(doc, facts, source) + check_returns(doc, facts)
-    if examples is not None:
-        findings += check_examples(doc, qualname, examples)
-    return findings

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from docbot import targets
 from docbot.errors import ConfigError
 from docbot.targets import SourceParseError
+from docbot.verify.check import check_doc
 from docbot.verify.findings import ExampleContext, Finding
 from docbot.verify.sections import find_section
 
@@ -61,8 +62,6 @@ def select(functions: dict[str, str], name: str) -> str:
 def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tuple[str, ...],
                       function: str | None = None, run_examples: bool = True,
                       timeout_s: float = 10.0) -> list[FunctionFindings]:
-    from docbot.verify import check_doc  # the package imports this module
-
     functions = public_functions(source_text)
     wanted = [select(functions, function)] if function else list(functions)
     context = ExampleContext(module, sys_path, timeout_s) if run_examples else None

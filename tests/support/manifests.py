@@ -17,7 +17,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 
-# pre-commit 4.7 clientlib MANIFEST_HOOK_DICT (ecosystem.md §1.1).
+# pre-commit 4.7's MANIFEST_HOOK_DICT (pre_commit/clientlib.py).
 HOOK_REQUIRED = {"id", "name", "entry", "language"}
 HOOK_OPTIONAL = {"files", "exclude", "types", "types_or", "exclude_types", "always_run", "fail_fast",
                  "verbose", "pass_filenames", "require_serial", "description", "language_version",

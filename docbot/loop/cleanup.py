@@ -1,16 +1,12 @@
 """Pure text hygiene for model output: what the models add around the Markdown, removed.
 
-Also the scoring arithmetic and the degenerate-feedback guard, which are equally pure and equally
-about not trusting a small model's text.
+The rules are those of docs/design.md#cleanup. The score arithmetic and the feedback
+guard live in ``docbot.loop.scoring``.
 """
 
 from __future__ import annotations
 
 import re
-from decimal import ROUND_HALF_UP, Decimal
-
-GENERIC_FIX = ("Re-verify the documentation line by line against the source and correct the weakest "
-               "section.")
 
 _THINK = re.compile(r"<think>.*?(</think>|\Z)", re.DOTALL | re.IGNORECASE)
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
@@ -24,34 +20,6 @@ _SIGN_OFF = re.compile(
     r"(final )?(verdict|score)\s*:|all (checks|statements) )", re.IGNORECASE)
 _EMPHASIS = re.compile(r"^[*_\s]+|[*_]+(?=:)")
 _OUTER_FENCE = re.compile(r"^\s*```(?:markdown|md)?\s*\n(.*)\n```\s*$", re.DOTALL | re.IGNORECASE)
-
-
-def round_half_up(value: float) -> int:
-    """94.5 -> 95 (Python's round() gives banker's rounding: round(94.5) == 94)."""
-    return int(Decimal(str(value)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
-
-
-def net_score(accuracy: int, completeness: int) -> int:
-    return round_half_up((accuracy + completeness) / 2)
-
-
-def is_degenerate(fix: str) -> bool:
-    """Empty, made of very few distinct characters, or a long run of one or two repeated words."""
-    text = fix.strip()
-    if not text:
-        return True
-    if len(set(re.sub(r"\s", "", text))) <= 3:
-        return True  # "../../../", "!!!!!", "-- -- --"
-    words = text.lower().split()
-    if len(words) >= 6 and len(set(words)) <= 2:
-        return True
-    # A run of the same one- or two-word unit repeated six times or more anywhere in the text.
-    return bool(re.search(r"(\b\S+(?:\s+\S+)?\b)(?:\s+\1){5,}", text.lower()))
-
-
-def guard_fix(fix: str) -> tuple[str, bool]:
-    """The fix to hand the reviser, and whether it was replaced."""
-    return (GENERIC_FIX, True) if is_degenerate(fix) else (fix.strip(), False)
 
 
 def strip_think(text: str) -> str:

@@ -12,7 +12,7 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from docbot.report import (
+from docbot.github.report import (
     COMMENT_LIMIT,
     MARKER,
     Links,

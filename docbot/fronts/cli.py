@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any, Sequence
 
 from docbot import events
-from docbot.console import ConsoleSink
-from docbot.errors import ConfigError, DocbotError
-from docbot.settings import Settings, load_settings
+from docbot.errors import ConfigError
+from docbot.fronts.common import guarded, settings_from
+from docbot.fronts.console import ConsoleSink
 
 DEMO_INPUT = "input/compound_interest.py"
 
@@ -37,19 +36,6 @@ def _diff_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--all", action="store_true", help="every public function in the tree")
     parser.add_argument("--head", metavar="REV", help="with --base: the head revision (default HEAD)")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="only files under these paths")
-
-
-def settings_from(args: argparse.Namespace, root: Path, extra: dict[str, Any] | None = None) -> Settings:
-    overrides: dict[str, Any] = {"backend": getattr(args, "backend", None),
-                                 "base_url": getattr(args, "base_url", None),
-                                 "record": getattr(args, "record", None), "replay": getattr(args, "replay", None),
-                                 **(extra or {})}
-    if overrides["replay"] and not overrides["backend"]:
-        overrides["backend"] = "replay"
-    if getattr(args, "no_examples", False):
-        overrides["run_examples"] = False
-    config = Path(args.config) if getattr(args, "config", None) else root / "config.json"
-    return load_settings(config, overrides, os.environ, required=bool(getattr(args, "config", None)))
 
 
 def sink_for(args: argparse.Namespace) -> events.EventSink:
@@ -237,7 +223,7 @@ def main_parser() -> argparse.ArgumentParser:
 def demo_input() -> Path:
     """The sample in the current checkout, else the one beside this (editable) installation."""
     here = Path(DEMO_INPUT)
-    return here if here.is_file() else Path(__file__).resolve().parents[1] / DEMO_INPUT
+    return here if here.is_file() else Path(__file__).resolve().parents[2] / DEMO_INPUT
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -247,24 +233,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return reflexion(demo_args, {"max_attempts": 2, "max_tokens": 512})
 
 
-def _guarded(call: Any, args: argparse.Namespace) -> int:
-    try:
-        return int(call(args))
-    except DocbotError as err:
-        print(f"docbot: {err}", file=sys.stderr)
-        return err.exit_code
-    except KeyboardInterrupt:
-        print("docbot: interrupted", file=sys.stderr)
-        return 130
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     args = main_parser().parse_args(argv)
-    return _guarded(args.func, args)
+    return guarded(lambda: args.func(args))
 
 
 def reflexion_main(argv: Sequence[str] | None = None) -> int:
-    return _guarded(reflexion, reflexion_parser().parse_args(argv))
+    args = reflexion_parser().parse_args(argv)
+    return guarded(lambda: reflexion(args))
 
 
 if __name__ == "__main__":

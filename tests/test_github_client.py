@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 
 from docbot.errors import GitHubError
-from docbot.github import API_VERSION, NO_WRITE_ACCESS, GitHubClient, GitHubServerError
-from docbot.report import COMMENT_LIMIT, MARKER, render_comment
+from docbot.github.client import API_VERSION, NO_WRITE_ACCESS, GitHubClient, GitHubServerError
+from docbot.github.report import COMMENT_LIMIT, MARKER, render_comment
 from docbot.results import FunctionResult, RunReport
 from tests.support.fake_github import FakeGitHub
 

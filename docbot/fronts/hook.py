@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from docbot.console import ConsoleSink
-from docbot.errors import DocbotError
+from docbot.fronts.common import guarded, settings_from
+from docbot.fronts.console import ConsoleSink
 
 
 def parser() -> argparse.ArgumentParser:
@@ -32,7 +32,6 @@ def parser() -> argparse.ArgumentParser:
 
 def _check(args: argparse.Namespace, root: Path) -> int:
     from docbot.check import check_docs
-    from docbot.cli import settings_from
     from docbot.repo import DiffSpec
 
     stale = check_docs(settings_from(args, root), root, DiffSpec(staged=True),
@@ -45,7 +44,6 @@ def _check(args: argparse.Namespace, root: Path) -> int:
 
 
 def _document(args: argparse.Namespace, root: Path) -> int:
-    from docbot.cli import settings_from
     from docbot.repo import DiffSpec
     from docbot.run import run_docs
 
@@ -68,11 +66,7 @@ def _document(args: argparse.Namespace, root: Path) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     root = Path(os.getcwd())  # pre-commit runs hooks from the repository root
-    try:
-        return _check(args, root) if args.check else _document(args, root)
-    except DocbotError as err:
-        print(f"docbot: {err}", file=sys.stderr)
-        return err.exit_code
+    return guarded(lambda: _check(args, root) if args.check else _document(args, root))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from typing import Any, Literal, Self
 import httpx
 
 from docbot.errors import GitHubError
-from docbot.report import MARKER
+from docbot.github.report import MARKER
 
 API_VERSION = "2022-11-28"
 PER_PAGE = 100  # the maximum GitHub allows, so long PR threads take few requests

@@ -1,0 +1,166 @@
+"""Front: the GitHub Action. Pull-request event -> docbot run -> the publishing step.
+
+``action.yml`` installs docbot and calls ``docbot-action`` with its inputs in environment variables
+(``DOCBOT_MODE``, ``DOCBOT_CONFIG``, ``DOCBOT_BASE``, ``DOCBOT_HEAD``, ``DOCBOT_TOKEN``,
+``DOCBOT_FAIL_ON_FATAL``, ``OLLAMA_HOST``) next to the runner's own (``GITHUB_EVENT_PATH``,
+``GITHUB_STEP_SUMMARY``, ``GITHUB_OUTPUT``...). Everything is read from one ``env`` mapping, so tests
+run this front with a fabricated environment, and the run itself is one injected function. What
+happens to the report (summary, comment, commit, outputs) is ``docbot.github.publish``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TextIO, cast
+
+from docbot import events
+from docbot.errors import ConfigError, DocbotError
+from docbot.fronts.common import guarded
+from docbot.github.publish import (
+    MODES,
+    TITLES,
+    ActionInputs,
+    Mode,
+    annotation,
+    append_file,
+    publish,
+    stale_report,
+)
+from docbot.results import RunReport
+from docbot.settings import Settings, load_settings
+
+RunPr = Callable[[Settings, Path, str, str, Mode], RunReport]
+
+
+def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None) -> int:
+    """``docbot-action``: the entry point ``action.yml`` runs."""
+    return run_action(os.environ if env is None else env, sys.argv[1:] if argv is None else argv)
+
+
+def run_action(env: Mapping[str, str], argv: Sequence[str] | None = None, *,
+               run_pr: RunPr | None = None, out: TextIO | None = None) -> int:
+    """The whole action; ``run_pr`` replaces the real run (tests pass a canned report)."""
+    stream = out or sys.stdout
+    return guarded(lambda: _action(env, argv, run_pr or default_run_pr, stream),
+                   lambda message: print(annotation("error", message), file=stream))
+
+
+def _action(env: Mapping[str, str], argv: Sequence[str] | None, run_pr: RunPr, out: TextIO) -> int:
+    inputs = read_inputs(env, argv)
+    settings = trusted_settings(load_settings(inputs.config, env=env, required=inputs.config_required), inputs)
+    print(f"::group::docbot {inputs.mode} on {inputs.base[:12]}..{inputs.head[:12]}", file=out)
+    try:
+        report = run_pr(settings, inputs.workspace, inputs.base, inputs.head, inputs.mode)
+    except DocbotError as err:
+        print("::endgroup::", file=out)
+        append_file(inputs.summary_path, f"## {TITLES[inputs.mode]}\n\n**docbot stopped:** {err}\n")
+        raise  # the guard prints the annotation and returns the error's exit code
+    print("::endgroup::", file=out)
+    return publish(inputs, report, out)
+
+
+def trusted_settings(settings: Settings, inputs: ActionInputs) -> Settings:
+    """A fork PR's code is untrusted: unless the config insists, its docs' examples are not executed."""
+    is_fork = bool(inputs.head_repo) and inputs.head_repo != inputs.repo
+    if is_fork and settings.run_examples == "auto":
+        return settings.model_copy(update={"run_examples": False})
+    return settings
+
+
+def read_inputs(env: Mapping[str, str], argv: Sequence[str] | None = None) -> ActionInputs:
+    """Inputs from the environment, overridden by flags (handy when running it by hand)."""
+    flags = _parser().parse_args(list(argv or []))
+    event = read_event(env.get("GITHUB_EVENT_PATH", ""))
+    pull = event.get("pull_request") or {}
+    mode = flags.mode or env.get("DOCBOT_MODE", "").strip() or "comment"
+    if mode not in MODES:
+        raise ConfigError(f"mode {mode!r} is not one of {', '.join(MODES)}; fix the `mode` input.")
+    base = flags.base or env.get("DOCBOT_BASE", "").strip() or str((pull.get("base") or {}).get("sha") or "")
+    head = flags.head or env.get("DOCBOT_HEAD", "").strip() or str((pull.get("head") or {}).get("sha") or "")
+    if not (base and head):
+        raise ConfigError("no base/head revision: run on a pull_request event, or set the `base` and "
+                          "`head` inputs.")
+    workspace = Path(env.get("GITHUB_WORKSPACE") or Path.cwd())
+    config = flags.config or env.get("DOCBOT_CONFIG", "").strip()
+    number = pull.get("number")
+    return ActionInputs(
+        mode=cast(Mode, mode), config=workspace / (config or "config.json"), config_required=bool(config),
+        base=base, head=head, token=env.get("DOCBOT_TOKEN") or env.get("GITHUB_TOKEN") or "",
+        fail_on_fatal=parse_bool(env.get("DOCBOT_FAIL_ON_FATAL", ""), "fail-on-fatal"),
+        repo=env.get("GITHUB_REPOSITORY", ""),
+        server_url=env.get("GITHUB_SERVER_URL") or "https://github.com",
+        api_url=env.get("GITHUB_API_URL") or "https://api.github.com",
+        pr_number=int(number) if isinstance(number, int) else None,
+        head_ref=str((pull.get("head") or {}).get("ref") or ""),
+        head_repo=str(((pull.get("head") or {}).get("repo") or {}).get("full_name") or ""),
+        workspace=workspace, summary_path=env.get("GITHUB_STEP_SUMMARY", ""),
+        output_path=env.get("GITHUB_OUTPUT", ""), report_dir=Path(env.get("RUNNER_TEMP") or Path.cwd()))
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="docbot-action", description=(
+        "Run docbot for a pull request the way the GitHub Action does. Inputs come from the "
+        "environment that action.yml sets; these flags override them when run by hand."))
+    parser.add_argument("--mode", choices=MODES)
+    parser.add_argument("--config", metavar="FILE", help="config file, relative to the workspace")
+    parser.add_argument("--base", metavar="REV")
+    parser.add_argument("--head", metavar="REV")
+    return parser
+
+
+def read_event(path: str) -> dict[str, Any]:
+    """The webhook payload GitHub stores for the run; {} when there is none (e.g. run by hand)."""
+    if not path:
+        return {}
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise ConfigError(f"{path}: cannot read the GitHub event payload ({err}).") from err
+    return data if isinstance(data, dict) else {}
+
+
+def parse_bool(value: str, name: str) -> bool:
+    text = value.strip().lower()
+    if text in ("", "false", "0", "no", "off"):
+        return False
+    if text in ("true", "1", "yes", "on"):
+        return True
+    raise ConfigError(f"input `{name}` is {value!r}; use true or false.")
+
+
+def default_run_pr(settings: Settings, repo_root: Path, base: str, head: str, mode: Mode) -> RunReport:
+    """The real run: ``docbot run`` on base...head, or the no-model staleness check in check mode."""
+    from docbot.repo import DiffSpec  # imported late: git and the loop are not needed to parse inputs
+
+    spec = DiffSpec(base=base, head=head)
+    if mode == "check":
+        from docbot.check import check_docs
+
+        return stale_report(check_docs(settings, repo_root, spec, (), emit=log_sink(sys.stdout)), base, head)
+    from docbot.run import run_docs
+
+    return run_docs(settings, repo_root, spec, (), log_sink(sys.stdout))
+
+
+def log_sink(stream: TextIO) -> events.EventSink:
+    """The run's events in the job log; warnings also become annotations on the PR."""
+    from docbot.fronts.console import ConsoleSink  # rich: only when something is actually logged
+
+    console = ConsoleSink(stream)
+
+    def show(event: events.Event) -> None:
+        if event.kind == events.WARNING:
+            print(annotation("warning", event.message), file=stream)
+        else:
+            console(event)
+
+    return show
+
+
+if __name__ == "__main__":
+    sys.exit(main())

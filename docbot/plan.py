@@ -1,0 +1,143 @@
+"""What each module's doc needs, decided without a model: shared by ``docbot run`` and ``docbot check``.
+
+For a scan of the code, ``plan_modules`` lists the modules whose doc files are in scope, and for
+each: its targets (one per qualname), the public functions it defines now (in source order, or None
+when its code cannot be read), and its doc file as it is on disk. ``run`` then decides what to send
+to the loop, and ``check`` what to report as missing, stale or orphaned; both read the same facts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from docbot import docs_api
+from docbot.docs_api import DocFile
+from docbot.errors import RepoError
+from docbot.repo import DiffSpec, Scan
+from docbot.results import Target
+from docbot.settings import Settings
+from docbot.targets import SourceParseError, module_name, public_functions
+
+
+@dataclass(frozen=True)
+class ModuleDocs:
+    """One module in scope: its targets, what it defines now, and its doc file as it is on disk."""
+
+    name: str
+    targets: list[Target]
+    order: list[str] | None  # public functions defined now, in source order; None: unknown, leave it alone
+    doc_rel: str  # repo-relative doc file path
+    old_text: str | None  # the doc file's text (LF), None when absent
+    existing: DocFile | None  # the parsed doc file, None when absent
+
+
+def plan_modules(found: Scan, settings: Settings, repo_root: Path, spec: DiffSpec,
+                 paths: Sequence[str]) -> list[ModuleDocs]:
+    """Every module in scope for this scan, in scan order, with its doc file read once."""
+    code = CodeNow.from_scan(found, include_dunder=settings.include_dunder, every=spec.all)
+    by_module = group_by_module(found.targets)
+    modules = []
+    for name in modules_in_scope(by_module, settings.docs_dir, repo_root, spec, paths):
+        targets = by_module.get(name, [])
+        doc_rel = docs_api.doc_path(settings.docs_dir, name)
+        old_text = read_doc_text(repo_root, doc_rel)
+        existing = docs_api.parse_doc_file(old_text) if old_text is not None else None
+        modules.append(ModuleDocs(name, targets, code.functions(name, targets), doc_rel, old_text, existing))
+    return modules
+
+
+def group_by_module(targets: Iterable[Target]) -> dict[str, list[Target]]:
+    """Targets per module, modules in first-seen order; one target per qualname (a live one wins)."""
+    grouped: dict[str, dict[str, Target]] = {}
+    for target in targets:
+        seen = grouped.setdefault(target.module, {})
+        if target.qualname not in seen or seen[target.qualname].kind == "deleted":
+            seen[target.qualname] = target
+    return {module: list(by_name.values()) for module, by_name in grouped.items()}
+
+
+def modules_in_scope(by_module: dict[str, list[Target]], docs_dir: str, repo_root: Path,
+                     spec: DiffSpec, paths: Sequence[str]) -> list[str]:
+    """The modules whose doc files this run looks at, in scan order.
+
+    Always the modules with targets. For a whole-tree run without paths also every doc file docbot
+    wrote for a module that has no target now (all its functions gone private, or the file gone).
+    """
+    modules = list(by_module)
+    if spec.all and not paths:
+        modules += documented_modules(repo_root, docs_dir, exclude=set(modules))
+    return modules
+
+
+@dataclass(frozen=True)
+class CodeNow:
+    """What the scanned code defines now, per module; built once per run from the scan."""
+
+    sources: dict[str, str]  # module -> current source; "" when its file is gone
+    paths: dict[str, str]  # module -> the path that source came from
+    unparsed: frozenset[str]  # modules a scan error names: their code cannot be read
+    include_dunder: bool
+    every: bool  # a whole-tree scan: the targets already list every public function
+
+    @classmethod
+    def from_scan(cls, found: Scan, *, include_dunder: bool, every: bool) -> CodeNow:
+        sources: dict[str, str] = {}
+        paths: dict[str, str] = {}
+        for path, text in found.sources.items():
+            module = module_name(path)
+            if text or module not in sources:  # two paths, one module (a move out of src/): the live one
+                sources[module], paths[module] = text, path
+        # Scan errors read "path: message"; a module named there is left alone, not judged empty.
+        unparsed = frozenset(module_name(error.partition(": ")[0]) for error in found.errors)
+        return cls(sources, paths, unparsed, include_dunder, every)
+
+    def functions(self, module: str, targets: list[Target]) -> list[str] | None:
+        """The qualnames the module defines now, in source order; None when that cannot be known."""
+        live = [t for t in targets if t.kind != "deleted"]
+        if self.every and live:
+            return [t.qualname for t in live]
+        source = self.sources.get(module)
+        if source is None:
+            if live:  # the scan did not hand over the text: trust the live targets
+                return [t.qualname for t in sorted(live, key=lambda t: t.lineno)]
+            return None if module in self.unparsed else []
+        if not source:
+            return []
+        try:
+            found = public_functions(source, module, self.paths[module], include_dunder=self.include_dunder)
+        except SourceParseError:
+            return None
+        return [t.qualname for t in found]
+
+
+def documented_modules(repo_root: Path, docs_dir: str, exclude: set[str]) -> list[str]:
+    """Modules not in ``exclude`` with a docbot-written file in the docs folder (files a person
+    wrote, without section markers, are ignored). Excluded files are not even read."""
+    folder = repo_root / docs_dir
+    if not folder.is_dir():
+        return []
+    modules = []
+    for file in sorted(folder.glob("*.md")):
+        if file.name[: -len(".md")] in exclude:
+            continue
+        text = _read_text(file, docs_api.doc_path(docs_dir, file.name[: -len(".md")]))
+        if text is not None and "<!-- docbot:section " in text and docs_api.parse_doc_file(text).sections:
+            modules.append(file.name[: -len(".md")])
+    return modules
+
+
+def read_doc_text(repo_root: Path, rel: str) -> str | None:
+    """A doc file's text with LF line ends, or None when it does not exist."""
+    return _read_text(repo_root / rel, rel)
+
+
+def _read_text(file: Path, shown: str) -> str | None:
+    try:
+        data = file.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        raise RepoError(f"{shown}: cannot read the doc file ({err.strerror}); check its permissions.") from err
+    return data.decode("utf-8", errors="replace").replace("\r\n", "\n")

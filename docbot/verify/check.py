@@ -1,0 +1,28 @@
+"""The truth-check entry point: every check of one function's Markdown against its source.
+
+What can be checked against the code is checked in code, not asked of a model
+(docs/design.md#truth-checks): parameters and defaults, exceptions and their messages, the return
+value, and (given an ``ExampleContext``) the examples, executed in a sandbox. Each contradiction is a
+``Finding`` with evidence; fatal ones block approval in the loop.
+"""
+
+from __future__ import annotations
+
+from docbot.facts import extract_facts
+from docbot.verify.doccheck import check_parameters, check_returns
+from docbot.verify.docraises import check_raises
+from docbot.verify.example_check import check_examples
+from docbot.verify.findings import ExampleContext, Finding
+
+
+def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | None = None) -> list[Finding]:
+    """All findings for ``doc`` (one function's Markdown) against ``source`` (that function's text)."""
+    try:
+        facts = extract_facts(source, qualname)
+    except (SyntaxError, ValueError) as error:
+        return [Finding("source_unreadable", f"the source of {qualname} could not be read ({error}); "
+                        "nothing was checked", fatal=False)]
+    findings = check_parameters(doc, facts) + check_raises(doc, facts, source) + check_returns(doc, facts)
+    if examples is not None:
+        findings += check_examples(doc, qualname, examples)
+    return findings

@@ -1,0 +1,154 @@
+"""action.yml: its schema, its inputs and outputs, and its own run step, run for real in check mode (no
+model). Also the checkers that judge action.yml and the hook manifest, each shown to catch its problem.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.manifests import (
+    ROOT,
+    action_problems,
+    hook_manifest_problems,
+    load_yaml,
+    script_problems,
+    substitute,
+)
+from tests.support.action_env import (
+    PR,
+    TOKEN,
+    FakeRun,
+    act,
+    canned,
+    git,
+    outputs,
+    pr_event,
+    runner_env,
+)
+from tests.support.fake_github import FakeGitHub
+
+pytest_plugins = ["tests.support.action_fixtures"]  # the gh and pr_repos fixtures
+
+
+ACTION = load_yaml(ROOT / "action.yml")
+
+
+def test_action_yml_is_a_valid_composite_action() -> None:
+    assert action_problems(ACTION) == []
+    assert script_problems("docbot-action") == []
+
+
+def test_action_yml_has_the_inputs_and_outputs_the_readme_promises() -> None:
+    inputs = ACTION["inputs"]
+    assert {"ollama-url", "config", "mode", "base", "head", "github-token", "fail-on-fatal"} <= set(inputs)
+    assert inputs["github-token"]["default"] == "${{ github.token }}"
+    assert inputs["base"]["default"] == "${{ github.event.pull_request.base.sha }}"
+    assert inputs["head"]["default"] == "${{ github.event.pull_request.head.sha }}"
+    assert inputs["mode"]["default"] == "comment"
+    assert {"functions", "approved", "failed", "report"} <= set(ACTION["outputs"])
+
+
+def test_action_outputs_are_the_ones_the_entry_point_writes(tmp_path: Path, gh: FakeGitHub) -> None:
+    env = runner_env(tmp_path, gh)
+    act(env, FakeRun(canned()))
+    written = set(outputs(env["GITHUB_OUTPUT"]))
+    declared = {str(spec["value"]).split(".outputs.")[1].rstrip("} ") for spec in ACTION["outputs"].values()}
+    assert declared == written == set(ACTION["outputs"])
+
+
+def test_every_input_reaches_the_entry_point() -> None:
+    """Each input is passed through env (never spliced into the script) and read by docbot.fronts.action."""
+    steps = ACTION["runs"]["steps"]
+    used = {m for step in steps for value in (step.get("env") or {}).values()
+            for m in [str(value).removeprefix("${{ inputs.").removesuffix(" }}")]}
+    assert used == set(ACTION["inputs"])
+    source = (ROOT / "docbot" / "fronts" / "action.py").read_text(encoding="utf-8")
+    run_step = next(s for s in steps if s.get("id") == "docbot")
+    for name in run_step["env"]:
+        assert f'"{name}"' in source or name == "OLLAMA_HOST", name  # OLLAMA_HOST goes to load_settings
+
+
+def action_step_env(inputs: dict[str, str], github: dict[str, str]) -> dict[str, str]:
+    """The env of action.yml's run step, evaluated the way the runner does."""
+    values = {f"inputs.{name}": inputs.get(name, substitute(str(spec.get("default", "")), github))
+              for name, spec in ACTION["inputs"].items()}
+    step = next(s for s in ACTION["runs"]["steps"] if s.get("id") == "docbot")
+    return {name: substitute(str(value), values) for name, value in step["env"].items()}
+
+
+def test_action_run_step_runs_check_mode_for_real(tmp_path: Path, gh: FakeGitHub,
+                                                   pr_repos: dict[str, Any]) -> None:
+    """action.yml's own shell step, no model: the PR changes a function that has no doc yet."""
+    runner, head = pr_repos["runner"], pr_repos["head"]
+    git(runner, "checkout", "--detach", head)
+    bin_dir = tmp_path / "temp" / "docbot-venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    script = bin_dir / "docbot-action"  # what pip makes of the console script docbot.fronts.action:main
+    script.write_text(f"#!/bin/sh\nexec '{sys.executable}' -c 'import sys; from docbot.fronts.action import main; "
+                      f"sys.exit(main())' \"$@\"\n")
+    script.chmod(0o755)
+    github = {"github.token": TOKEN, "github.event.pull_request.base.sha": pr_repos["base"],
+              "github.event.pull_request.head.sha": head}
+    env = {**runner_env(tmp_path, gh, event=pr_event(pr_repos["base"], head)),
+           **action_step_env({"mode": "check"}, github),
+           "PATH": os.environ["PATH"], "HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    run_step = next(s for s in ACTION["runs"]["steps"] if s.get("id") == "docbot")
+    done = subprocess.run([run_step["shell"], "-c", run_step["run"]], cwd=runner, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+
+    assert done.returncode == 1, done.stdout + done.stderr
+    comment = gh.comments[PR][0]["body"]
+    assert "pkg.geometry.area" in comment and "failed: no doc section yet" in comment
+    assert outputs(env["GITHUB_OUTPUT"])["failed"] == "1"
+    assert TOKEN not in done.stdout + done.stderr
+
+
+GOOD_STEP = {"id": "run", "shell": "bash", "env": {"X": "${{ inputs.x }}"}, "run": 'echo "$X"'}
+
+
+@pytest.mark.parametrize("action, problem", [
+    ({"name": "a", "description": "d", "runs": {"using": "node20", "main": "x.js"}}, "expected 'composite'"),
+    ({"description": "d", "runs": {"using": "composite", "steps": []}}, "missing name"),
+    ({"name": "a", "description": "d", "inputs": {"x": {"default": "1"}},
+      "runs": {"using": "composite", "steps": [GOOD_STEP]}}, "input x: no description"),
+    ({"name": "a", "description": "d", "runs": {"using": "composite", "steps": [
+        {**GOOD_STEP, "shell": None}]}, "inputs": {"x": {"description": "x"}}}, "must set shell"),
+    ({"name": "a", "description": "d", "inputs": {"x": {"description": "x"}}, "runs": {
+        "using": "composite", "steps": [{**GOOD_STEP, "run": "echo ${{ inputs.x }}"}]}}, "spliced into shell"),
+    ({"name": "a", "description": "d", "inputs": {"x": {"description": "x"}},
+      "outputs": {"n": {"description": "n", "value": "${{ steps.nope.outputs.n }}"}},
+      "runs": {"using": "composite", "steps": [GOOD_STEP]}}, "unknown step id 'nope'"),
+    ({"name": "a", "description": "d", "outputs": {"n": {"description": "n"}},
+      "runs": {"using": "composite", "steps": []}}, "composite outputs need a value"),
+    ({"name": "a", "description": "d", "runs": {"using": "composite", "steps": [GOOD_STEP]}},
+     "unknown input 'x'"),
+])
+def test_the_action_checker_catches_each_problem(action: dict[str, Any], problem: str) -> None:
+    assert any(problem in p for p in action_problems(action)), action_problems(action)
+
+
+@pytest.mark.parametrize("hooks, problem", [
+    ([], "non-empty list"),
+    ([{"id": "a", "name": "a", "language": "python"}], "a: missing entry"),
+    ([{"id": "a", "name": "a", "entry": "docbot-action", "language": "python", "colour": "red"}],
+     "a: unknown key colour"),
+    ([{"id": "a", "name": "a", "entry": "docbot-action", "language": "python", "stages": ["commit"]}],
+     "a: unknown stage commit"),
+    ([{"id": "a", "name": "a", "entry": "docbot-action", "language": "python"}] * 2, "a: duplicate id"),
+    ([{"id": "a", "name": "a", "entry": "no-such-script --flag", "language": "python"}],
+     "console script 'no-such-script' is not in [project.scripts]"),
+])
+def test_the_hook_manifest_checker_catches_each_problem(hooks: list[dict[str, Any]], problem: str) -> None:
+    assert any(problem in p for p in hook_manifest_problems(hooks)), hook_manifest_problems(hooks)
+
+
+def test_the_hook_manifest_checker_passes_a_good_manifest() -> None:
+    hooks = [{"id": "a", "name": "a", "entry": "docbot-action --x", "language": "python", "types": ["python"],
+              "pass_filenames": False, "require_serial": True, "stages": ["pre-commit", "manual"]}]
+    assert hook_manifest_problems(hooks) == []

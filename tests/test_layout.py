@@ -1,0 +1,98 @@
+"""The layout's rules on docbot's real import graph: no cycles, fronts on top and apart. The checker is
+shown to catch each rule's violation on small graphs, and on a copy of docbot with one import added."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.support.import_graph import cycles, front_violations, import_graph, imports_of
+
+DOCBOT = Path(__file__).parents[1] / "docbot"
+GRAPH = import_graph(DOCBOT)
+
+
+def test_the_graph_is_read() -> None:
+    # Guards the tests below against passing on an empty or misread graph.
+    assert {"docbot.plan", "docbot.repo"} <= GRAPH["docbot.run"]
+    assert "docbot.fronts.common" in GRAPH["docbot.fronts.hook"]
+    assert "docbot.verify.check" in GRAPH["docbot.loop.graph"]  # a late import, inside a function
+
+
+def test_docbot_has_no_import_cycles() -> None:
+    assert cycles(GRAPH) == []
+
+
+def test_fronts_sit_on_top_and_apart() -> None:
+    assert front_violations(GRAPH) == []
+
+
+def test_use_cases_do_not_import_each_other() -> None:
+    assert "docbot.check" not in GRAPH["docbot.run"] and "docbot.run" not in GRAPH["docbot.check"]
+
+
+KNOWN = ["docbot", "docbot.run", "docbot.plan", "docbot.fronts", "docbot.fronts.cli", "docbot.fronts.common",
+         "docbot.verify", "docbot.verify.check"]
+
+
+@pytest.mark.parametrize("source, module, expected", [
+    ("import docbot.plan", "docbot.run", {"docbot.plan"}),
+    ("from docbot import plan", "docbot.run", {"docbot.plan"}),
+    ("from docbot.plan import ModuleDocs", "docbot.run", {"docbot.plan"}),
+    ("from docbot.fronts import cli", "docbot.run", {"docbot.fronts.cli"}),
+    ("from docbot.fronts.cli import main", "docbot.run", {"docbot.fronts.cli"}),
+    ("def f():\n    from docbot.fronts.cli import main\n", "docbot.run", {"docbot.fronts.cli"}),
+    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from docbot.plan import X\n", "docbot.run",
+     {"docbot.plan"}),
+    ("from .check import check_doc", "docbot.verify", {"docbot.verify.check"}),  # relative, in a package
+    ("from . import plan", "docbot.run", {"docbot.plan"}),
+    ("from .common import guarded", "docbot.fronts.cli", {"docbot.fronts.common"}),
+    ("import json\nfrom pathlib import Path", "docbot.run", set()),  # not ours
+    ("from docbot.run import x", "docbot.run", set()),  # itself
+])
+def test_imports_are_resolved_to_modules(source: str, module: str, expected: set[str]) -> None:
+    assert imports_of(source, module, KNOWN, is_package=module in ("docbot", "docbot.verify")) == expected
+
+
+@pytest.mark.parametrize("graph, expected", [
+    ({"a": {"b"}, "b": {"c"}, "c": set()}, []),
+    ({"a": {"b"}, "b": {"a"}}, [["a", "b"]]),
+    ({"a": {"a"}}, [["a"]]),
+    ({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}, [["a", "b", "c"]]),
+    ({"a": {"b", "c"}, "b": {"c"}, "c": set()}, []),  # a diamond is no cycle
+    ({"a": {"b"}, "b": {"a"}, "c": {"d"}, "d": {"c"}}, [["a", "b"], ["c", "d"]]),
+])
+def test_cycles_are_found(graph: dict[str, set[str]], expected: list[list[str]]) -> None:
+    assert cycles(graph) == expected
+
+
+@pytest.mark.parametrize("graph, expected", [
+    ({"docbot.run": {"docbot.plan"}, "docbot.fronts.cli": {"docbot.run", "docbot.fronts.common"}}, []),
+    ({"docbot.fronts.hook": {"docbot.fronts.common", "docbot.fronts.console"}}, []),
+    ({"docbot.run": {"docbot.fronts.console"}}, ["docbot.run imports the front docbot.fronts.console"]),
+    ({"docbot.run": {"docbot.fronts.cli"}}, ["docbot.run imports the front docbot.fronts.cli"]),
+    ({"docbot.fronts.hook": {"docbot.fronts.cli"}}, ["docbot.fronts.hook imports the front docbot.fronts.cli"]),
+    ({"docbot.fronts.console": {"docbot.fronts.action"}},
+     ["docbot.fronts.console imports the front docbot.fronts.action"]),
+    ({"docbot.fronts_extra": {"docbot.fronts.cli"}},  # a name that merely starts like the package
+     ["docbot.fronts_extra imports the front docbot.fronts.cli"]),
+])
+def test_front_rules(graph: dict[str, set[str]], expected: list[str]) -> None:
+    assert [problem.split(";")[0] for problem in front_violations(graph)] == expected
+
+
+@pytest.mark.parametrize("file, line, rule", [
+    ("run.py", "from docbot.fronts import cli", "front"),
+    ("fronts/hook.py", "from docbot.fronts.cli import settings_from", "front"),
+    ("plan.py", "from docbot import run", "cycle"),
+])
+def test_one_added_import_breaks_the_layout(tmp_path: Path, file: str, line: str, rule: str) -> None:
+    copy = tmp_path / "docbot"
+    shutil.copytree(DOCBOT, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    with open(copy / file, "a", encoding="utf-8") as handle:
+        handle.write(f"\n{line}\n")
+    graph = import_graph(copy)
+    assert front_violations(graph) if rule == "front" else cycles(graph)
+    assert front_violations(import_graph(DOCBOT)) == [] and cycles(import_graph(DOCBOT)) == []  # the original
