@@ -3,7 +3,7 @@
 llama.cpp's *extra buffer types* repack weights for the CPU's matrix units (AMX, and the
 AVX-512/AVX2 repack kernels). llama-cpp-python 0.3.36 built natively on an Intel CPU with AMX
 segfaults in ``llama_decode`` on any batch of more than one token when they are on; with them off,
-the same build runs (docs/design.md, "The embedded model"). ``Llama(...)`` has no keyword for the
+the same build runs (docs/design.md#embedded-model). ``Llama(...)`` has no keyword for the
 field, so the one place that builds the model parameters is wrapped while a model loads.
 """
 

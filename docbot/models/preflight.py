@@ -87,7 +87,8 @@ def missing_models(wanted: Mapping[str, str], available: Iterable[str]) -> dict[
 
 
 def same_model_warnings(identities: Mapping[str, tuple[str, str, str]]) -> list[str]:
-    """A warning for each model that plays more than one role (SPEC §1: a critic grading its own writer)."""
+    """A warning for each model that plays more than one role: a critic grading its own writer
+    (docs/design.md#roles)."""
     roles_of: dict[tuple[str, str, str], list[str]] = defaultdict(list)
     for role, (backend, server, model) in identities.items():
         roles_of[(backend, server, ollama_name(model))].append(role)

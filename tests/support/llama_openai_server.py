@@ -1,7 +1,7 @@
 """TEST SUPPORT: llama-cpp-python's own OpenAI-compatible server, loading models the way docbot does.
 
 ``python -m llama_cpp.server`` has no option for llama.cpp's extra buffer types, which crash llama.cpp
-on AMX CPUs (docs/design.md, "The embedded model"). This runs the same server with them off; it takes
+on AMX CPUs (docs/design.md#embedded-model). This runs the same server with them off; it takes
 the same arguments. Its first log line says so, for the fixture's test to read.
 """
 

@@ -23,7 +23,7 @@ from docbot.models.embedded import SharedLlama, load_llama, response_format_for
 from docbot.models.preflight import ollama_name
 from tests.support.loopback import LoopbackServer
 
-VERSION = "0.32.15"  # the Ollama release whose API this mimics (shared/ecosystem.md §3)
+VERSION = "0.32.15"  # the Ollama release whose API this mimics
 DEFAULT_NUM_PREDICT = 128  # Ollama's default is unlimited; a test never wants that
 
 
