@@ -51,7 +51,7 @@ def supervise(command: list[str], env: dict[str, str], cwd: str, plan: dict[str,
     try:
         stdin = json.dumps({**plan, "result_fd": write_end}).encode()
         _read(process, read_end, stdin, time.monotonic() + timeout_s, result_cap, transcript)
-        _wait_exited(process.pid, time.monotonic() + timeout_s, transcript)
+        _wait_exited(process, time.monotonic() + timeout_s, transcript)
     finally:
         os.close(read_end)
         kill_group(process)
@@ -113,13 +113,19 @@ def _feed(process: subprocess.Popen[bytes], pending: bytes, selector: selectors.
     return pending
 
 
-def _wait_exited(pid: int, deadline: float, transcript: Transcript) -> None:
+def _wait_exited(process: subprocess.Popen[bytes], deadline: float, transcript: Transcript) -> None:
     """Wait for the child to exit without reaping it: its group is killed before the pid can be reused."""
     if transcript.timed_out or transcript.overflow:
         return
+    if not hasattr(os, "waitid"):  # macOS: reap it; its group's id is then only briefly reusable
+        try:
+            process.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            transcript.timed_out = True
+        return
     while time.monotonic() < deadline:
         try:
-            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+            if os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
                 return
         except ChildProcessError:
             return
