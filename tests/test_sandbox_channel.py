@@ -13,7 +13,7 @@ import pytest
 
 from docbot.errors import ConfigError
 from docbot.settings import load_settings
-from docbot.verify.boundary import boundary_for, bwrap_command, locate_bwrap, read_only_paths
+from docbot.verify.boundary import boundary_for, bwrap_candidates, bwrap_command, read_only_paths
 from docbot.verify.example_check import check_examples, findings_from_run
 from docbot.verify.examples import extract_steps
 from docbot.verify.findings import ExampleContext
@@ -103,7 +103,7 @@ def test_without_a_boundary_examples_run_only_when_the_guard_is_allowed(module_d
     for mode in ("allow-guard", "allow-guard-in-ci"):
         allowed = run_steps(steps, "money", "compound", (str(module_dir),), sandbox=mode, bwrap=NO_BWRAP)
         assert [r["status"] for r in allowed.results] == ["ok"]
-    assert boundary_for("os", NO_BWRAP).not_run and boundary_for("os").bwrap == locate_bwrap()
+    assert boundary_for("os", NO_BWRAP).not_run and boundary_for("os").bwrap in bwrap_candidates()
 
 
 def test_the_default_context_runs_behind_the_boundary(module_dir: Path) -> None:
@@ -155,3 +155,22 @@ def test_a_forged_or_cut_result_line_is_read_strictly() -> None:
         run = SandboxRun()
         _read_results(data, nonce, 2, run)
         assert (len(run.results), run.untrusted) == (results, untrusted), data
+
+
+def test_a_bwrap_that_cannot_run_gives_way_to_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
+    from docbot.verify import boundary
+
+    working = bwrap_candidates()[0]
+    monkeypatch.setattr(boundary, "bwrap_candidates", lambda: [NO_BWRAP, working])
+    assert boundary.boundary_for("os") == boundary.Boundary(bwrap=working)
+    monkeypatch.setattr(boundary, "bwrap_candidates", lambda: [])
+    assert "no bwrap executable" in (boundary.boundary_for("os").not_run or "")
+    assert boundary.boundary_for("allow-guard") == boundary.Boundary()
+
+
+@pytest.mark.parametrize(("version", "sized"), [("0.9.0", False), ("0.10.0", True), ("0.11.1", True)])
+def test_an_older_bwrap_gets_no_size_flag(tmp_path: Path, version: str, sized: bool) -> None:
+    fake = tmp_path / f"bwrap-{version}"
+    fake.write_text(f"#!/bin/sh\necho bubblewrap {version}\n")
+    fake.chmod(0o755)
+    assert ("--size" in bwrap_command(str(fake), ())) == sized

