@@ -17,6 +17,9 @@ from docbot.errors import ConfigError
 
 ROLES = ("GENERATOR", "CRITIC", "ADJUDICATOR")
 Backend = Literal["ollama", "openai", "embedded", "replay"]
+# Where examples may run: "os" only behind the OS sandbox (docbot/verify/boundary.py); "allow-guard" also
+# under the in-process guard alone where no sandbox can be made, except in CI; "allow-guard-in-ci" there too.
+ExampleSandbox = Literal["os", "allow-guard", "allow-guard-in-ci"]
 
 DEFAULT_MODELS = {"GENERATOR": "qwen3.5:9b", "CRITIC": "deepseek-coder:6.7b", "ADJUDICATOR": "llama3:8b"}
 DEFAULT_EXCLUDE = ("tests/*", "test/*", "*/tests/*", "test_*.py", "*/test_*.py", "*_test.py", "conftest.py",
@@ -70,6 +73,7 @@ class Settings(BaseModel):
     run_examples: bool | Literal["auto"] = "auto"  # auto: on locally, off for fork PRs in CI
     example_timeout_s: float = Field(10.0, gt=0)
     example_memory_mb: int = Field(512, ge=64)
+    example_sandbox: ExampleSandbox = "os"
 
     # Where functions come from and where docs go.
     docs_dir: str = "docs/api"
@@ -186,6 +190,14 @@ def load_settings(config_path: Path | None, overrides: Mapping[str, Any] | None 
     data.update(_from_env(env or {}))
     data.update({k: v for k, v in (overrides or {}).items() if v is not None})
     try:
-        return Settings.model_validate(data)
+        settings = Settings.model_validate(data)
     except ValidationError as err:
         raise ConfigError(_explain(source, err)) from err
+    if settings.example_sandbox == "allow-guard" and _in_ci(env or {}):
+        # A CI runner holds tokens and runs untrusted PRs: the weak guard there needs its own explicit value.
+        settings = settings.model_copy(update={"example_sandbox": "os"})
+    return settings
+
+
+def _in_ci(env: Mapping[str, str]) -> bool:
+    return env.get("CI", "").strip().lower() not in ("", "0", "false", "no")

@@ -133,9 +133,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if not path.is_file():
             raise ConfigError(f"{path}: no such file.")
     module, sys_path = importable_as(source_path.resolve())
+    sandbox = settings_from(args, Path.cwd()).example_sandbox  # config.json may allow the guard alone
     checked = verify_source_doc(source_path.read_text(encoding="utf-8"), doc_path.read_text(encoding="utf-8"),
                                 module=module, sys_path=sys_path, function=args.function,
-                                run_examples=not args.no_examples)
+                                run_examples=not args.no_examples, sandbox=sandbox)
     fatal = 0
     if args.json:
         print(json.dumps([{"qualname": c.qualname, "section_found": c.section_found,

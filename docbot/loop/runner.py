@@ -84,7 +84,7 @@ def example_context(settings: Settings, repo_root: Path, module: str) -> Example
         return None
     paths = [str(repo_root)] + ([str(repo_root / "src")] if (repo_root / "src").is_dir() else [])
     return ExampleContext(module=module, sys_path=tuple(paths), timeout_s=settings.example_timeout_s,
-                          memory_mb=settings.example_memory_mb)
+                          memory_mb=settings.example_memory_mb, sandbox=settings.example_sandbox)
 
 
 def model_callbacks(settings: Settings) -> list[Any]:

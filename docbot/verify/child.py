@@ -2,8 +2,9 @@
 
 It reads a plan (JSON on stdin), tightens its own limits, installs an audit hook that refuses network,
 processes and writes outside its working folder, imports the documented object, runs each step and
-writes one result line per step to stdout (prefixed with a nonce, so an example's own prints cannot
-pass for results). Best effort by design: an audit hook cannot stop C code that makes raw syscalls.
+writes one result line per step to its own pipe (prefixed with a nonce, so an example's own prints
+cannot pass for results). Best effort by design: an audit hook cannot stop C code that makes raw
+syscalls; the OS boundary around this process (docbot/verify/boundary.py) is what holds.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ _CO_COROUTINE = 0x80  # inspect.CO_COROUTINE, without importing inspect (slow) i
 
 def main() -> None:
     plan = json.loads(sys.stdin.read())
-    results = sys.stdout
+    results = _result_channel(plan["result_fd"], plan["parent_pid"])
     _limit(plan["memory_mb"], plan["cpu_s"], plan["nproc"])
     sys.path[:0] = plan["sys_path"]
     _install_guard(os.getcwd())
@@ -46,8 +47,37 @@ def main() -> None:
         _emit(results, plan["nonce"], {"import_error": _last_line(error)})
         return
     _emit(results, plan["nonce"], {"ready": True})
+    documented = namespace[plan["name"]]
     for index, step in enumerate(plan["steps"]):
-        _emit(results, plan["nonce"], {"index": index, **_run_step(step, namespace)})
+        result = _run_step(step, namespace)
+        if _rebound(plan["name"], documented, namespace, module):
+            # Whatever it prints now, it is not the documented object's: report it, trust nothing after.
+            _emit(results, plan["nonce"], {"index": index, "status": "rebound"})
+            return
+        _emit(results, plan["nonce"], {"index": index, **result})
+
+
+def _result_channel(fd: int, parent_pid: int | None) -> TextIO:
+    """Results go to their own pipe, not stdout: an example's prints and writes to fd 1 or 2 cannot pass
+    for them (the parent also checks each line's nonce and order). Not inherited by anything started."""
+    if parent_pid is not None:  # no OS boundary (whose bwrap dies with docbot): die with docbot ourselves
+        _die_with(parent_pid)
+    os.set_inheritable(fd, False)
+    return os.fdopen(fd, "w", encoding="utf-8")
+
+
+def _die_with(parent_pid: int) -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes  # only here: the guard-only mode is the rare one
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL (Linux)
+    if os.getppid() != parent_pid:
+        os._exit(1)  # docbot already died before the request took effect
+
+
+def _rebound(name: str, documented: Any, namespace: dict[str, Any], module: Any) -> bool:
+    """Did the example rebind the documented name (``add = lambda a, b: 999``), here or in its module?"""
+    return namespace.get(name) is not documented or getattr(module, name, None) is not documented
 
 
 def _limit(memory_mb: int, cpu_s: int, nproc: int | None) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from docbot.verify.examples import Step, extract_steps
 from docbot.verify.findings import ExampleContext, Finding
-from docbot.verify.sandbox import SandboxRun, run_steps
+from docbot.verify.sandbox import SandboxRun, describe_exit, run_steps
 
 
 def check_examples(section: str, qualname: str, context: ExampleContext) -> list[Finding]:
@@ -18,17 +18,22 @@ def check_examples(section: str, qualname: str, context: ExampleContext) -> list
     if not steps:
         return []
     run = run_steps(steps, context.module, qualname.split(".")[0], context.sys_path, context.timeout_s,
-                    context.memory_mb)
+                    context.memory_mb, context.sandbox)
     return findings_from_run(steps, run, context.timeout_s)
 
 
 def findings_from_run(steps: list[Step], run: SandboxRun, timeout_s: float) -> list[Finding]:
+    if run.untrusted is not None:
+        return [Finding("example_untrusted", f"the examples wrote to docbot's result channel ({run.untrusted}); "
+                        "none of their results is trusted", code_fact=run.untrusted)]
     if run.import_error is not None or not run.ready:
         return [_not_run(run)]
     findings: list[Finding] = []
     failed_before = False
     for result in run.results:
         step = steps[result["index"]]
+        if result["status"] == "rebound":
+            return [*findings, _rebound(step)]
         finding = _finding(step, result)
         if finding is None:
             continue
@@ -43,13 +48,18 @@ def findings_from_run(steps: list[Step], run: SandboxRun, timeout_s: float) -> l
 
 
 def _not_run(run: SandboxRun) -> Finding:
-    """Not the doc's fault: the module does not import here, or the sandbox died before any example."""
+    """Not the doc's fault: no sandbox here, the module does not import, or the sandbox died early."""
+    if run.not_run is not None:
+        return Finding("examples_not_run", f"the examples were not run: {run.not_run}", code_fact=run.not_run,
+                       fatal=False)
     if run.import_error is not None:
         why = f"importing the module failed with {run.import_error}"
     elif run.timed_out:
         why = "importing the module did not finish within the time limit"
+    elif run.overflow is not None:
+        why = f"importing the module {run.overflow}"
     else:
-        why = f"the sandbox exited with code {run.exit_code} ({_last(run.stderr_tail)})"
+        why = f"the sandbox ended early ({describe_exit(run.exit_code)}: {_last(run.stderr_tail)})"
     return Finding("examples_not_run", f"the examples could not run: {why}", code_fact=why, fatal=False)
 
 
@@ -79,9 +89,19 @@ def _unfinished(step: Step, run: SandboxRun, timeout_s: float) -> Finding:
     if run.timed_out:
         return Finding("example_timeout", f"example `{shown}` did not finish within {timeout_s:g}s", step.code,
                        "time limit reached")
+    if run.overflow is not None:
+        return Finding("example_flood", f"example `{shown}` {run.overflow}; docbot stopped it", step.code,
+                       run.overflow)
     tail = _last(run.stderr_tail)
-    return Finding("example_crashed", f"example `{shown}` killed the interpreter (exit code {run.exit_code}: "
+    return Finding("example_crashed", f"example `{shown}` killed the interpreter ({describe_exit(run.exit_code)}: "
                    f"{tail})", step.code, tail)
+
+
+def _rebound(step: Step) -> Finding:
+    shown = step.shown or step.code.strip()
+    return Finding("example_rebinds", f"example `{shown}` rebinds the documented name, so what the examples show "
+                   "from here on is not the documented object's; not trusted", step.code,
+                   "the documented name was rebound")
 
 
 def _last(text: str) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from docbot.settings import ExampleSandbox
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -21,10 +23,12 @@ class ExampleContext:
     """How to import the documented function when running a doc's examples.
 
     The examples get ``from <module> import <top-level name>`` for free (the class, for a method) and
-    run in one sandboxed subprocess per doc with ``sys_path`` in front of ``sys.path``.
+    run in one sandboxed subprocess per doc with ``sys_path`` in front of ``sys.path``; ``sandbox`` says
+    whether they may run under the in-process guard alone where no OS boundary can be made.
     """
 
     module: str
     sys_path: tuple[str, ...]
     timeout_s: float = 10.0
     memory_mb: int = 512
+    sandbox: ExampleSandbox = "os"

@@ -1,26 +1,31 @@
 """Run a doc's example steps in one sandboxed subprocess and collect a result per step.
 
-The child (``docbot.verify.child``) gets a scrubbed environment with no proxies, a fresh temporary
-folder as its working directory, memory/CPU/file-size/process limits, and an audit hook refusing
-network, new processes and writes outside that folder. One process per doc, not per example: a doc's
-examples share names the way a doctest does, and startup is paid once.
+The child (``docbot.verify.child``) runs behind an OS boundary (docbot/verify/boundary.py: bubblewrap,
+no network, read-only files, its own /tmp, no docbot environment), with memory/CPU/file-size limits and
+an audit hook as a second layer. Where no boundary can be made it runs only if the user allowed the
+guard alone, in a fresh temporary folder with a scrubbed environment. Results come back on their own
+pipe, each line marked with a nonce and checked for order. One process per doc, not per example: a
+doc's examples share names the way a doctest does, and startup is paid once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import secrets
 import signal
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
+from docbot.settings import ExampleSandbox
+from docbot.verify.boundary import WORKDIR, Boundary, boundary_for, bwrap_command
 from docbot.verify.examples import Step
+from docbot.verify.supervise import sigterm_unwinds, supervise
 
 _VERIFY_DIR = Path(__file__).resolve().parent
 # The child needs two stdlib-only modules, not docbot's whole import graph: empty stand-in packages
@@ -35,6 +40,7 @@ from docbot.verify.child import main
 main()
 """
 _EXTRA_PROCESSES = 16  # headroom over what the user already runs, for RLIMIT_NPROC
+_RESULT_LINE_BYTES = 64 * 1024  # a result clips its values to 2,000 characters; JSON escapes grow them
 
 
 @dataclass
@@ -47,59 +53,104 @@ class SandboxRun:
     timed_out: bool = False
     exit_code: int | None = 0
     stderr_tail: str = ""
+    not_run: str | None = None  # the examples were not run at all, and why
+    overflow: str | None = None  # the cap the child went past before docbot stopped it
+    untrusted: str | None = None  # something other than docbot's runner wrote to the result channel
 
 
 def run_steps(steps: list[Step], module: str, name: str, sys_path: tuple[str, ...], timeout_s: float = 10.0,
-              memory_mb: int = 512) -> SandboxRun:
-    """Import ``name`` from ``module`` in a sandboxed child and run ``steps`` there, in order."""
+              memory_mb: int = 512, sandbox: ExampleSandbox = "os", bwrap: str | None = None) -> SandboxRun:
+    """Import ``name`` from ``module`` in a sandboxed child and run ``steps`` there, in order.
+
+    ``sandbox`` says whether the in-process guard alone is allowed where no OS boundary can be made;
+    ``bwrap`` names the bubblewrap executable instead of looking for one.
+    """
+    boundary = boundary_for(sandbox, bwrap)
+    if boundary.not_run is not None:
+        return SandboxRun(not_run=boundary.not_run)
     nonce = f"@@docbot-{secrets.token_hex(8)}@@"
-    with tempfile.TemporaryDirectory(prefix="docbot-example-") as folder:
-        plan = {
-            "nonce": nonce, "module": module, "name": name,
-            "sys_path": [os.path.abspath(p) for p in sys_path],
-            "steps": [s.to_json() for s in steps],
-            "memory_mb": memory_mb, "cpu_s": math.ceil(timeout_s) + 1, "nproc": _process_budget(),
-        }
-        process = subprocess.Popen(
-            [sys.executable, "-s", "-B", "-P", "-c", _BOOTSTRAP],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=folder, env=_scrubbed_env(folder), start_new_session=True,
-        )
-        run = SandboxRun()
-        try:
-            out, err = process.communicate(json.dumps(plan).encode(), timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            _kill_group(process)
-            out, err = process.communicate()
-            run.timed_out = True
-        run.exit_code = process.returncode
-    _read_results(out.decode("utf-8", "replace"), nonce, len(steps), run)
-    run.stderr_tail = err.decode("utf-8", "replace").strip()[-500:]
+    paths = tuple(os.path.abspath(p) for p in sys_path)
+    plan = {"nonce": nonce, "module": module, "name": name, "sys_path": list(paths),
+            "steps": [s.to_json() for s in steps], "memory_mb": memory_mb, "cpu_s": math.ceil(timeout_s) + 1,
+            "nproc": _process_budget(), "parent_pid": None if boundary.bwrap else os.getpid()}
+    with sigterm_unwinds(), _folder(boundary) as folder:
+        command = [sys.executable, "-s", "-B", "-P", "-c", _BOOTSTRAP]
+        env = _scrubbed_env(folder)
+        if boundary.bwrap is not None:  # bwrap itself gets nothing: it is PID 1 inside, /proc/1/environ
+            command, env = bwrap_command(boundary.bwrap, paths, env) + command, {}
+        transcript = supervise(command, env, "/" if boundary.bwrap else folder, plan, timeout_s,
+                               (len(steps) + 2) * _RESULT_LINE_BYTES)
+    run = SandboxRun(timed_out=transcript.timed_out, overflow=transcript.overflow,
+                     exit_code=_as_signal(transcript.exit_code, boundary),
+                     stderr_tail=transcript.output_tail.decode("utf-8", "replace").strip()[-500:])
+    _read_results(transcript.results, nonce, len(steps), run)
     return run
 
 
-def _read_results(out: str, nonce: str, step_count: int, run: SandboxRun) -> None:
-    """Keep only well-formed result lines: a child killed mid-write leaves a cut line behind."""
-    for line in out.splitlines():
-        if not line.startswith(nonce):
-            continue
-        try:
-            payload = json.loads(line[len(nonce) :])
-        except json.JSONDecodeError:
-            continue
-        if "import_error" in payload:
-            run.import_error = payload["import_error"]
-        elif "ready" in payload:
-            run.ready = True
-        elif isinstance(payload.get("index"), int) and 0 <= payload["index"] < step_count:
-            run.results.append(payload)
+@contextlib.contextmanager
+def _folder(boundary: Boundary) -> Iterator[str]:
+    """The child's working folder: inside the sandbox's own /tmp (nothing on the host to clean up), or a
+    fresh host folder for the guard alone, removed on every way out."""
+    if boundary.bwrap is not None:
+        yield WORKDIR
+        return
+    with tempfile.TemporaryDirectory(prefix="docbot-example-") as folder:
+        yield folder
 
 
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
+def _as_signal(code: int | None, boundary: Boundary) -> int | None:
+    """bwrap reports a child killed by signal N as 128+N; say it the way subprocess does (-N)."""
+    if boundary.bwrap is not None and code is not None and 128 < code < 128 + signal.NSIG:
+        return 128 - code
+    return code
+
+
+def describe_exit(code: int | None) -> str:
+    """``exit code 3``, or ``killed by SIGSEGV (a crash in native code)``."""
+    if code is None or code >= 0:
+        return f"exit code {code}"
     try:
-        os.killpg(process.pid, signal.SIGKILL)  # the child leads its own session: take anything it started
-    except ProcessLookupError:
-        pass
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = f"signal {-code}"
+    why = {"SIGSEGV": "a crash in native code", "SIGBUS": "a crash in native code", "SIGABRT": "an abort",
+           "SIGKILL": "killed, likely past a limit", "SIGXCPU": "past its CPU time limit"}.get(name)
+    return f"killed by {name}" + (f" ({why})" if why else "")
+
+
+def _read_results(data: bytes, nonce: str, step_count: int, run: SandboxRun) -> None:
+    """Keep results that arrive marked and in order; anything else means the channel was forged.
+
+    The last piece without a newline is a line cut by a kill, not a forgery: it is dropped.
+    """
+    for raw in data.split(b"\n")[:-1]:
+        problem = _accept(raw.decode("utf-8", "replace"), nonce, step_count, run)
+        if problem is not None:
+            run.untrusted, run.results = problem, []
+            return
+
+
+def _accept(line: str, nonce: str, step_count: int, run: SandboxRun) -> str | None:
+    if not line.startswith(nonce):
+        return "a line without docbot's mark"
+    try:
+        payload = json.loads(line[len(nonce):])
+    except json.JSONDecodeError:
+        return "a malformed result line"
+    if not isinstance(payload, dict) or run.import_error is not None:
+        return "a result after the end"
+    if not run.ready:
+        if isinstance(payload.get("import_error"), str):
+            run.import_error = payload["import_error"]
+        elif payload == {"ready": True}:
+            run.ready = True
+        else:
+            return "a result before the module was imported"
+        return None
+    if payload.get("index") != len(run.results) or len(run.results) >= step_count or "status" not in payload:
+        return "a result out of order"
+    run.results.append(payload)
+    return None
 
 
 def _scrubbed_env(folder: str) -> dict[str, str]:

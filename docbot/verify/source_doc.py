@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from docbot import targets
 from docbot.errors import ConfigError
+from docbot.settings import ExampleSandbox
 from docbot.targets import SourceParseError
 from docbot.verify.check import check_doc
 from docbot.verify.findings import ExampleContext, Finding
@@ -61,10 +62,10 @@ def select(functions: dict[str, str], name: str) -> str:
 
 def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tuple[str, ...],
                       function: str | None = None, run_examples: bool = True,
-                      timeout_s: float = 10.0) -> list[FunctionFindings]:
+                      timeout_s: float = 10.0, sandbox: ExampleSandbox = "os") -> list[FunctionFindings]:
     functions = public_functions(source_text)
     wanted = [select(functions, function)] if function else list(functions)
-    context = ExampleContext(module, sys_path, timeout_s) if run_examples else None
+    context = ExampleContext(module, sys_path, timeout_s, sandbox=sandbox) if run_examples else None
     report: list[FunctionFindings] = []
     for qualname in wanted:
         section = next((s for s in (find_section(doc_text, n) for n in section_names(qualname)) if s), None)
