@@ -15,9 +15,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from docbot import docs_api
+from docbot import doc_files, docs_api
 from docbot.docs_api import DocFile
-from docbot.errors import RepoError
 from docbot.events import WARNING, Event, EventSink, discard
 from docbot.repo import DiffSpec, Scan, scan
 from docbot.results import Target
@@ -68,7 +67,7 @@ def check_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Seque
         targets = by_module.get(module, [])
         order = code.functions(module, targets)
         rel = docs_api.doc_path(settings.docs_dir, module)
-        doc = read_doc(repo_root, rel)
+        doc = read_doc(repo_root, rel, staged=spec.staged)
         entries += _stale_in_module(module, targets, order, doc, rel)
     return entries
 
@@ -170,35 +169,26 @@ class CodeNow:
 
 def documented_modules(repo_root: Path, docs_dir: str, exclude: set[str]) -> list[str]:
     """Modules not in ``exclude`` with a docbot-written file in the docs folder (files a person
-    wrote, without section markers, are ignored). Excluded files are not even read."""
-    folder = repo_root / docs_dir
+    wrote, without section markers, are ignored). Excluded files are not even read, nor symlinks."""
+    folder = doc_files.docs_folder(repo_root, docs_dir)
     if not folder.is_dir():
         return []
     modules = []
     for file in sorted(folder.glob("*.md")):
-        if file.name[: -len(".md")] in exclude:
+        if file.name[: -len(".md")] in exclude or file.is_symlink():
             continue
-        text = _read_text(file, docs_api.doc_path(docs_dir, file.name[: -len(".md")]))
+        text = read_doc_text(repo_root, docs_api.doc_path(docs_dir, file.name[: -len(".md")]))
         if text is not None and "<!-- docbot:section " in text and docs_api.parse_doc_file(text).sections:
             modules.append(file.name[: -len(".md")])
     return modules
 
 
-def read_doc(repo_root: Path, rel: str) -> DocFile | None:
-    text = read_doc_text(repo_root, rel)
+def read_doc(repo_root: Path, rel: str, *, staged: bool = False) -> DocFile | None:
+    """The parsed doc file; ``staged``: as the index holds it (what the commit being checked takes)."""
+    text = doc_files.read_staged_text(repo_root, rel) if staged else read_doc_text(repo_root, rel)
     return docs_api.parse_doc_file(text) if text is not None else None
 
 
 def read_doc_text(repo_root: Path, rel: str) -> str | None:
     """A doc file's text with LF line ends, or None when it does not exist."""
-    return _read_text(repo_root / rel, rel)
-
-
-def _read_text(file: Path, shown: str) -> str | None:
-    try:
-        data = file.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as err:
-        raise RepoError(f"{shown}: cannot read the doc file ({err.strerror}); check its permissions.") from err
-    return data.decode("utf-8", errors="replace").replace("\r\n", "\n")
+    return doc_files.read_text(repo_root, rel)

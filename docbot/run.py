@@ -15,13 +15,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from docbot import docs_api
+from docbot import doc_files, docs_api
 from docbot.check import CodeNow, group_by_module, modules_in_scope, read_doc_text
 from docbot.docs_api import DocFile
-from docbot.errors import RepoError
-from docbot.events import PROGRESS, RESULT, Event, EventSink
+from docbot.events import PROGRESS, RESULT, WARNING, Event, EventSink
 from docbot.repo import DiffSpec, scan
-from docbot.results import FunctionResult, RunReport, Status, Target
+from docbot.results import DocNotice, FunctionResult, NoticeKind, RunReport, Status, Target
 from docbot.settings import Settings
 
 Documenter = Callable[[Target], FunctionResult]
@@ -85,11 +84,14 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
     progress = _Progress(emit, sum(len(m.targets) for m in modules), started, settings.time_budget_s, clock)
     for module in modules:
         _document_module(module, results_by_module[module.name], documenter, progress)
-        results, written = _write_module(module, results_by_module[module.name], repo_root)
+        results, written, notices = _write_module(module, results_by_module[module.name], repo_root)
         for result in results:
             emit(Event(RESULT, _describe(result), result.to_json()))
+        for notice in notices:
+            emit(Event(WARNING, notice.describe(), notice.to_json()))
         report.results += results
         report.written += written
+        report.notices += notices
     return report
 
 
@@ -159,8 +161,9 @@ def _document_one(documenter: Documenter, target: Target) -> FunctionResult:
 
 
 def _write_module(module: _Module, results: dict[str, FunctionResult],
-                  repo_root: Path) -> tuple[list[FunctionResult], list[str]]:
-    """Merge the module's results into its doc file; returns the final results and the files written."""
+                  repo_root: Path) -> tuple[list[FunctionResult], list[str], list[DocNotice]]:
+    """Merge the module's results into its doc file; returns the final results, the files written and
+    the notices for a person (kept edits, duplicates, removals)."""
     hashes = {target.qualname: hash_ for target, hash_ in module.to_document}
     updates = {q: (hashes[q], r.markdown) for q, r in results.items() if q in hashes and r.status == "updated"}
     removals = {q for q, r in results.items() if r.reason == "removed"}
@@ -170,18 +173,26 @@ def _write_module(module: _Module, results: dict[str, FunctionResult],
         order = module.order if module.order is not None else list(module.existing.sections
                                                                    if module.existing else [])
         text = docs_api.merge(module.existing, module.name, order, updates, removals)
-    written = []
+        text = docs_api.keep_if_same(module.old_text, module.existing, text)
+    written, notices = [], doc_files.notices(module.doc_rel, module.existing, text)
     if text != module.old_text:
-        try:
-            docs_api.write_atomic(repo_root / module.doc_rel, text)
-        except OSError as err:
-            raise RepoError(f"{module.doc_rel}: cannot write the doc file ({err.strerror}); check the "
-                            "permissions of the docs folder and run again.") from err
-        written.append(module.doc_rel)
+        if doc_files.write_text(repo_root, module.doc_rel, text, read_as=module.old_text):
+            written.append(module.doc_rel)
+        else:  # a person edited the file meanwhile: their version stands
+            results, notice = _kept_edit(module, results)
+            notices, text = [notice], module.old_text
     final_sections = docs_api.parse_doc_file(text).sections if text is not None else {}
     final = [replace(results[t.qualname], doc_path=module.doc_rel if t.qualname in final_sections else "")
              for t in module.targets]
-    return final + _orphan_results(module, final_sections), written
+    return final + _orphan_results(module, final_sections), written, notices
+
+
+def _kept_edit(module: _Module, results: dict[str, FunctionResult]) -> tuple[dict[str, FunctionResult], DocNotice]:
+    """Every change this run meant to make to the module's file, turned into a failure saying why."""
+    unwritten = tuple(q for q, r in results.items() if r.status == "updated")
+    reason = f"{module.doc_rel} was edited while docbot ran: that version is kept and nothing was written"
+    kept = {q: replace(r, status="failed", reason=reason) if q in unwritten else r for q, r in results.items()}
+    return kept, DocNotice(NoticeKind.EDITED_DURING_RUN, module.doc_rel, unwritten)
 
 
 def _orphan_results(module: _Module, final_sections: dict[str, docs_api.Section]) -> list[FunctionResult]:
