@@ -68,6 +68,8 @@ def check_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Seque
         order = code.functions(module, targets)
         rel = docs_api.doc_path(settings.docs_dir, module)
         doc = read_doc(repo_root, rel, staged=spec.staged)
+        for notice in doc_files.duplicate_notices(rel, doc):
+            emit(Event(WARNING, notice.describe(), notice.to_json()))
         entries += _stale_in_module(module, targets, order, doc, rel)
     return entries
 

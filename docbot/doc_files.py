@@ -73,9 +73,7 @@ def notices(rel: str, existing: DocFile | None, text: str | None) -> list[DocNot
     """What a person should hear about writing ``text`` over ``existing``: duplicates, removals."""
     if existing is None:
         return []
-    found = []
-    if existing.duplicates:
-        found.append(DocNotice(NoticeKind.DUPLICATE_SECTION, rel, tuple(dict.fromkeys(existing.duplicates))))
+    found = duplicate_notices(rel, existing)
     left = docs_api.parse_doc_file(text).sections if text is not None else {}
     gone = tuple(q for q in existing.sections if q not in left)
     if text is None:
@@ -83,3 +81,10 @@ def notices(rel: str, existing: DocFile | None, text: str | None) -> list[DocNot
     elif gone and not left:
         found.append(DocNotice(NoticeKind.SECTIONS_REMOVED, rel, gone))
     return found
+
+
+def duplicate_notices(rel: str, doc: DocFile | None) -> list[DocNotice]:
+    """A notice naming every function with more than one section in the file (none when there is none)."""
+    if doc is None or not doc.duplicates:
+        return []
+    return [DocNotice(NoticeKind.DUPLICATE_SECTION, rel, tuple(dict.fromkeys(doc.duplicates)))]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from docbot.check import check_docs
 from docbot.docs_api import parse_doc_file
 from docbot.events import WARNING, Event
 from docbot.repo import DiffSpec
@@ -123,6 +124,13 @@ def test_an_unedited_file_is_still_written(repo: GitRepo) -> None:
     assert report.written == [DOC] and report.notices == [] and "Doc v1 of area." in repo.read(DOC)
 
 
+def test_removing_one_functions_section_is_no_notice(repo: GitRepo) -> None:
+    repo.write("pkg/geo.py", GEO.replace("def perimeter(r):\n    return 6 * r\n", "")).commit("no perimeter")
+    report, seen = run(repo, DiffSpec(base="HEAD~1"))
+    assert report.written == [DOC] and report.notices == [] and not [e for e in seen if e.kind == WARNING]
+    assert list(parse_doc_file(repo.read(DOC)).sections) == ["area", "Shape.scale"]
+
+
 def test_a_duplicated_section_is_reported_and_kept(repo: GitRepo) -> None:
     text = repo.read(DOC)
     copy = text[text.index("<!-- docbot:section perimeter"):text.index("<!-- docbot:end perimeter -->")]
@@ -136,3 +144,13 @@ def test_a_duplicated_section_is_reported_and_kept(repo: GitRepo) -> None:
     notice = DocNotice(NoticeKind.DUPLICATE_SECTION, DOC, ("perimeter",))
     assert notice in report.notices and notice.describe() in [e.message for e in seen if e.kind == WARNING]
     assert list(parse_doc_file(after).sections) == ["area", "perimeter", "Shape.scale"]
+
+
+def test_check_reports_a_duplicated_section_too(repo: GitRepo) -> None:
+    text = repo.read(DOC)
+    start = text.index("<!-- docbot:section area")
+    repo.write(DOC, text + "\n" + text[start:text.index("<!-- docbot:section perimeter")]).commit("dup")
+    seen: list[Event] = []
+    assert check_docs(Settings(), repo.root, ALL, emit=seen.append) == []
+    notice = DocNotice(NoticeKind.DUPLICATE_SECTION, DOC, ("area",))
+    assert [e.message for e in seen if e.kind == WARNING] == [notice.describe()]

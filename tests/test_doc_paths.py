@@ -16,7 +16,7 @@ import pytest
 
 from docbot.check import check_docs
 from docbot.errors import ConfigError
-from docbot.paths import inside_repo
+from docbot.paths import inside_repo, read_bytes_no_follow
 from docbot.repo import DiffSpec
 from docbot.results import FunctionResult, Target
 from docbot.run import run_docs
@@ -143,3 +143,12 @@ def test_inside_repo(tmp_path: Path, rel: str, refusal: str) -> None:
     else:
         assert inside_repo(root, rel) == (root / rel).resolve() if rel == "." else root.joinpath(
             *Path(rel).parts).absolute()
+
+
+def test_a_symlink_swapped_in_after_the_check_is_still_not_read(tmp_path: Path, secret: Path) -> None:
+    link = tmp_path / "m.md"
+    os.symlink(secret, link)
+    with pytest.raises(ConfigError, match="^docs/api/m.md: refusing to read or write through a symlink"):
+        read_bytes_no_follow(link, "docs/api/m.md")
+    assert read_bytes_no_follow(tmp_path / "absent.md", "absent.md") is None
+    assert read_bytes_no_follow(secret, "id_rsa") == SECRET.encode()

@@ -235,3 +235,20 @@ def test_write_atomic_crash_while_writing_leaves_no_partial_file(
         docs_api.write_atomic(target, "new\n")
     assert target.read_bytes() == b"old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["m.md"]
+
+
+@pytest.mark.parametrize("text", ["# m\n\nnew\n", None], ids=["replace", "remove"])
+def test_write_atomic_writes_nothing_when_the_file_changed_meanwhile(tmp_path: Path, text: str | None) -> None:
+    target = tmp_path / "m.md"
+    target.write_bytes(b"# m\n\nedited by a person\n")
+    asked: list[bool] = []
+
+    def unchanged() -> bool:
+        asked.append(True)
+        return False
+
+    assert docs_api.write_atomic(target, text, unchanged=unchanged) is False
+    assert asked == [True] and target.read_bytes() == b"# m\n\nedited by a person\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["m.md"]  # no temp file left
+    assert docs_api.write_atomic(target, text, unchanged=lambda: True) is True
+    assert (target.read_text() if text else None) == text

@@ -65,6 +65,8 @@ CASES = [
      page("# m", sec("a", "a1", "## a"), APPENDIX), [], {}, set(), page("# m", APPENDIX)),
     ("with every section gone, a hand-written title keeps the file",
      page("# Geometry", sec("a", "a1", "## a")), [], {}, set(), page("# Geometry")),
+    ("with every section gone from a file without a title or any other text, the file goes",
+     page(sec("a", "a1", "## a")), [], {}, set(), None),
     ("with every section gone and only docbot's title left, the file goes",
      page("# m", sec("a", "a1", "## a"), sec("b", "b1", "## b")), [], {}, {"a"}, None),
 ]
@@ -83,6 +85,27 @@ def test_a_rendered_file_with_free_text_round_trips_byte_for_byte() -> None:
     parsed = parse_doc_file(text)
     assert parsed.duplicates == ["a"] and parsed.appendix == APPENDIX and parsed.title == "Title"
     assert merge(parsed, "m", ["a", "b"], {}, set()) == text
+
+
+# (description, the body of a section without an end marker, what of it is free text after the section)
+UNMARKED_CASES = [
+    ("a level-1 heading ends it", "## a\n\nDoc.\n\n# Appendix\n\nBy hand.", "# Appendix\n\nBy hand."),
+    ("a level-2 heading does not", "## a\n\nDoc.\n\n## Notes\n\nMore.", ""),
+    ("nor a level-1 heading in a code fence", "## a\n\n```python\n# comment\n```", ""),
+    ("nor one in a tilde fence", "## a\n\n~~~\n# comment\n~~~", ""),
+    ("nor one after an inner fence inside a longer outer fence",
+     "## a\n\n````markdown\n```python\ny = 2\n```\n# x\n````", ""),
+    ("a fence's closing line ends it, a line with an info string does not",
+     "## a\n\n```\n```python\n# inside\n```\n\n# After", "# After"),
+    ("nor a hash without a space", "## a\n\n#hashtag", ""),
+]
+
+
+@pytest.mark.parametrize("description,body,after", UNMARKED_CASES, ids=[c[0] for c in UNMARKED_CASES])
+def test_a_section_without_an_end_marker(description: str, body: str, after: str) -> None:
+    parsed = parse_doc_file(f"# m\n\n<!-- docbot:section a hash=1 -->\n{body}\n")
+    assert parsed.sections["a"].body == body.removesuffix(after).rstrip()
+    assert parsed.notes == ({"a": after} if after else {})
 
 
 def test_end_marker_of_another_function_does_not_close_a_section() -> None:
