@@ -104,35 +104,30 @@ def parse_doc_file(text: str) -> DocFile:
     copy is listed in ``duplicates`` and kept, as written, in the free text where it stands.
     """
     lines = text.lstrip("\ufeff").replace("\r\n", "\n").split("\n")
+    starts = [i for i, line in enumerate(lines) if _MARKER.match(line)]
     doc = DocFile()
-    head: list[str] = []
+    head = lines[: starts[0]] if starts else lines
     after: dict[str, list[str]] = {}  # section -> the lines of free text after it
     free = head  # where text outside docbot's sections goes now
-    index = 0
-    while index < len(lines):
+    for number, index in enumerate(starts):
         match = _MARKER.match(lines[index])
-        if match is None:
-            free.append(lines[index])
-            index += 1
-            continue
-        qualname = match["qualname"]
-        end, closed = _section_end(lines, index + 1, qualname)
-        stop = end + 1 if closed else end
-        if qualname in doc.sections:
-            doc.duplicates.append(qualname)
+        assert match is not None
+        stop = starts[number + 1] if number + 1 < len(starts) else len(lines)
+        end, closed = _section_end(lines, index + 1, stop, match["qualname"])
+        if match["qualname"] in doc.sections:
+            doc.duplicates.append(match["qualname"])
             free.extend(lines[index:stop])
-        else:
-            doc.sections[qualname] = Section(match["hash"], normalise_body("\n".join(lines[index + 1:end])))
-            free = after[qualname] = []
-        index = stop
+            continue
+        doc.sections[match["qualname"]] = Section(match["hash"], normalise_body("\n".join(lines[index + 1:end])))
+        free = after[match["qualname"]] = lines[end + 1 if closed else end:stop]
     doc.title, doc.intro = _split_head(normalise_body("\n".join(head)))
     doc.notes = {q: note for q, note_lines in after.items() if (note := normalise_body("\n".join(note_lines)))}
     return doc
 
 
-def _section_end(lines: list[str], start: int, qualname: str) -> tuple[int, bool]:
-    """Where the section whose body starts at ``start`` ends: (that line's index, is it the end marker)."""
-    stop = next((i for i in range(start, len(lines)) if _MARKER.match(lines[i])), len(lines))
+def _section_end(lines: list[str], start: int, stop: int, qualname: str) -> tuple[int, bool]:
+    """Where the section whose body starts at ``start`` ends, before the next start marker at ``stop``:
+    (that line's index, whether it is the section's end marker)."""
     for index in range(start, stop):
         found = _END.match(lines[index])
         if found is not None and found["qualname"] == qualname:
