@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from docbot import docs_api
+from docbot import doc_files, docs_api
 from docbot.events import WARNING, Event, EventSink, discard
 from docbot.plan import ModuleDocs, plan_modules
 from docbot.repo import DiffSpec, scan
@@ -60,7 +60,9 @@ def check_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Seque
     for error in found.errors:
         emit(Event(WARNING, error, {"error": error}))
     entries: list[StaleEntry] = []
-    for module in plan_modules(found, settings, repo_root, spec, paths):
+    for module in plan_modules(found, settings, repo_root, spec, paths, docs_from_index=spec.staged):
+        for notice in doc_files.duplicate_notices(module.doc_rel, module.existing):
+            emit(Event(WARNING, notice.describe(), notice.to_json()))
         entries += _stale_in_module(module)
     return entries
 

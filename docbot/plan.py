@@ -12,9 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from docbot import docs_api
+from docbot import doc_files, docs_api
 from docbot.docs_api import DocFile
-from docbot.errors import RepoError
 from docbot.repo import DiffSpec, Scan
 from docbot.results import Target
 from docbot.settings import Settings
@@ -34,15 +33,17 @@ class ModuleDocs:
 
 
 def plan_modules(found: Scan, settings: Settings, repo_root: Path, spec: DiffSpec,
-                 paths: Sequence[str]) -> list[ModuleDocs]:
-    """Every module in scope for this scan, in scan order, with its doc file read once."""
+                 paths: Sequence[str], *, docs_from_index: bool = False) -> list[ModuleDocs]:
+    """Every module in scope for this scan, in scan order, with its doc file read once: from the
+    working tree, or with ``docs_from_index`` as the index holds it (what a commit being checked takes)."""
+    read = doc_files.read_staged_text if docs_from_index else read_doc_text
     code = CodeNow.from_scan(found, include_dunder=settings.include_dunder, every=spec.all)
     by_module = group_by_module(found.targets)
     modules = []
     for name in modules_in_scope(by_module, settings.docs_dir, repo_root, spec, paths):
         targets = by_module.get(name, [])
         doc_rel = docs_api.doc_path(settings.docs_dir, name)
-        old_text = read_doc_text(repo_root, doc_rel)
+        old_text = read(repo_root, doc_rel)
         existing = docs_api.parse_doc_file(old_text) if old_text is not None else None
         modules.append(ModuleDocs(name, targets, code.functions(name, targets), doc_rel, old_text, existing))
     return modules
@@ -114,30 +115,20 @@ class CodeNow:
 
 def documented_modules(repo_root: Path, docs_dir: str, exclude: set[str]) -> list[str]:
     """Modules not in ``exclude`` with a docbot-written file in the docs folder (files a person
-    wrote, without section markers, are ignored). Excluded files are not even read."""
-    folder = repo_root / docs_dir
+    wrote, without section markers, are ignored). Excluded files are not even read, nor symlinks."""
+    folder = doc_files.docs_folder(repo_root, docs_dir)
     if not folder.is_dir():
         return []
     modules = []
     for file in sorted(folder.glob("*.md")):
-        if file.name[: -len(".md")] in exclude:
+        if file.name[: -len(".md")] in exclude or file.is_symlink():
             continue
-        text = _read_text(file, docs_api.doc_path(docs_dir, file.name[: -len(".md")]))
+        text = read_doc_text(repo_root, docs_api.doc_path(docs_dir, file.name[: -len(".md")]))
         if text is not None and "<!-- docbot:section " in text and docs_api.parse_doc_file(text).sections:
             modules.append(file.name[: -len(".md")])
     return modules
 
 
 def read_doc_text(repo_root: Path, rel: str) -> str | None:
-    """A doc file's text with LF line ends, or None when it does not exist."""
-    return _read_text(repo_root / rel, rel)
-
-
-def _read_text(file: Path, shown: str) -> str | None:
-    try:
-        data = file.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as err:
-        raise RepoError(f"{shown}: cannot read the doc file ({err.strerror}); check its permissions.") from err
-    return data.decode("utf-8", errors="replace").replace("\r\n", "\n")
+    """A doc file's text with LF line ends, or None when it does not exist (never through a symlink)."""
+    return doc_files.read_text(repo_root, rel)

@@ -122,6 +122,18 @@ def read_worktree(repo_root: Path, path: str) -> str:
     return _decode((repo_root / path).read_bytes(), path)
 
 
+def staged_entry(repo_root: Path, path: str) -> tuple[str, bytes] | None:
+    """The index's entry for repo-relative ``path``: its mode (``100644``, ``120000``...) and content;
+    None when the path is not staged. What ``git commit`` would take, whatever the working tree holds."""
+    repo = open_repo(repo_root)
+    listing = _git(repo, "ls-files", "-z", "--stage", "--", f":(literal){path}")  # "mode sha stage\tpath"
+    info, _, staged_path = listing.decode("utf-8", "surrogateescape").split("\0")[0].partition("\t")
+    if staged_path != path:
+        return None
+    mode, sha = info.split(" ")[:2]
+    return mode, _blob(repo, sha)
+
+
 def resolve_commit(repo: Repo, rev: str) -> str:
     """The commit SHA ``rev`` names; RepoError saying what to do when it names none."""
     sha = _rev_parse(repo, rev) if not rev.startswith("-") else None  # "-x" would be read as an option

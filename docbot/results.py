@@ -8,6 +8,7 @@ apart from any one of them.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any, Literal
 
 ChangeKind = Literal["added", "modified", "deleted", "unchanged"]
@@ -82,6 +83,7 @@ class RunReport:
     scan_errors: list[str] = field(default_factory=list)  # e.g. "pkg/bad.py: syntax error at line 3"
     base: str = ""
     head: str = ""
+    notices: list[DocNotice] = field(default_factory=list)  # what was kept, refused or removed in docs/api
 
     def count(self, status: Status) -> int:
         return sum(1 for r in self.results if r.status == status)
@@ -97,4 +99,39 @@ class RunReport:
     def to_json(self) -> dict[str, Any]:
         return {"results": [r.to_json() for r in self.results], "written": self.written,
                 "scan_errors": self.scan_errors, "base": self.base, "head": self.head,
+                "notices": [n.to_json() for n in self.notices],
                 "approved": self.approved, "summary": self.summary_line()}
+
+
+class NoticeKind(StrEnum):
+    """Something done to, or refused for, a doc file that a person should hear about."""
+
+    EDITED_DURING_RUN = "edited_during_run"  # the file changed while docbot worked: kept, nothing written
+    DUPLICATE_SECTION = "duplicate_section"  # a function has two sections: the later copy is left as it is
+    SECTIONS_REMOVED = "sections_removed"  # docbot's sections removed; the text a person wrote is kept
+    FILE_REMOVED = "file_removed"  # nothing but docbot's sections was in the file: it is removed
+
+
+@dataclass(frozen=True)
+class DocNotice:
+    """One notice about one doc file, naming the functions it concerns."""
+
+    kind: NoticeKind
+    doc_path: str
+    qualnames: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        names = ", ".join(self.qualnames) or "no function"
+        return {
+            NoticeKind.EDITED_DURING_RUN: f"{self.doc_path} was edited while docbot ran: kept your version and "
+                                          f"wrote nothing for {names}; run docbot again to update it.",
+            NoticeKind.DUPLICATE_SECTION: f"{self.doc_path} has more than one section for {names}: docbot keeps "
+                                          "the first up to date and leaves the other copies as they are; delete them.",
+            NoticeKind.SECTIONS_REMOVED: f"removed docbot's sections for {names} from {self.doc_path}; the text "
+                                         "a person wrote there is kept.",
+            NoticeKind.FILE_REMOVED: f"removed {self.doc_path}: nothing but docbot's sections ({names}) was in it.",
+        }[self.kind]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind.value, "doc_path": self.doc_path, "qualnames": list(self.qualnames),
+                "message": self.describe()}

@@ -16,12 +16,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from docbot import docs_api
-from docbot.errors import RepoError
-from docbot.events import PROGRESS, RESULT, Event, EventSink
+from docbot import doc_files, docs_api
+from docbot.events import PROGRESS, RESULT, WARNING, Event, EventSink
 from docbot.plan import ModuleDocs, plan_modules
 from docbot.repo import DiffSpec, scan
-from docbot.results import FunctionResult, RunReport, Status, Target
+from docbot.results import DocNotice, FunctionResult, NoticeKind, RunReport, Status, Target
 from docbot.settings import Settings
 
 Documenter = Callable[[Target], FunctionResult]
@@ -77,11 +76,14 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
     progress = _Progress(emit, sum(len(m.plan.targets) for m in modules), started, settings.time_budget_s, clock)
     for module in modules:
         _document_module(module, results_by_module[module.plan.name], documenter, progress)
-        results, written = _write_module(module, results_by_module[module.plan.name], repo_root)
+        results, written, notices = _write_module(module, results_by_module[module.plan.name], repo_root)
         for result in results:
             emit(Event(RESULT, _describe(result), result.to_json()))
+        for notice in notices:
+            emit(Event(WARNING, notice.describe(), notice.to_json()))
         report.results += results
         report.written += written
+        report.notices += notices
     return report
 
 
@@ -144,8 +146,9 @@ def _document_one(documenter: Documenter, target: Target) -> FunctionResult:
 
 
 def _write_module(module: _Module, results: dict[str, FunctionResult],
-                  repo_root: Path) -> tuple[list[FunctionResult], list[str]]:
-    """Merge the module's results into its doc file; returns the final results and the files written."""
+                  repo_root: Path) -> tuple[list[FunctionResult], list[str], list[DocNotice]]:
+    """Merge the module's results into its doc file; returns the final results, the files written and
+    the notices for a person (kept edits, duplicates, removals)."""
     plan = module.plan
     hashes = {target.qualname: hash_ for target, hash_ in module.to_document}
     updates = {q: (hashes[q], r.markdown) for q, r in results.items() if q in hashes and r.status == "updated"}
@@ -155,18 +158,26 @@ def _write_module(module: _Module, results: dict[str, FunctionResult],
     else:
         order = plan.order if plan.order is not None else list(plan.existing.sections if plan.existing else [])
         text = docs_api.merge(plan.existing, plan.name, order, updates, removals)
-    written = []
+        text = docs_api.keep_if_same(plan.old_text, plan.existing, text)
+    written, notices = [], doc_files.notices(plan.doc_rel, plan.existing, text)
     if text != plan.old_text:
-        try:
-            docs_api.write_atomic(repo_root / plan.doc_rel, text)
-        except OSError as err:
-            raise RepoError(f"{plan.doc_rel}: cannot write the doc file ({err.strerror}); check the "
-                            "permissions of the docs folder and run again.") from err
-        written.append(plan.doc_rel)
+        if doc_files.write_text(repo_root, plan.doc_rel, text, read_as=plan.old_text):
+            written.append(plan.doc_rel)
+        else:  # a person edited the file meanwhile: their version stands
+            results, notice = _kept_edit(plan, results)
+            notices, text = [notice], plan.old_text
     final_sections = docs_api.parse_doc_file(text).sections if text is not None else {}
     final = [replace(results[t.qualname], doc_path=plan.doc_rel if t.qualname in final_sections else "")
              for t in plan.targets]
-    return final + _orphan_results(plan, final_sections), written
+    return final + _orphan_results(plan, final_sections), written, notices
+
+
+def _kept_edit(plan: ModuleDocs, results: dict[str, FunctionResult]) -> tuple[dict[str, FunctionResult], DocNotice]:
+    """Every change this run meant to make to the module's file, turned into a failure saying why."""
+    unwritten = tuple(q for q, r in results.items() if r.status == "updated")
+    reason = f"{plan.doc_rel} was edited while docbot ran: that version is kept and nothing was written"
+    kept = {q: replace(r, status="failed", reason=reason) if q in unwritten else r for q, r in results.items()}
+    return kept, DocNotice(NoticeKind.EDITED_DURING_RUN, plan.doc_rel, unwritten)
 
 
 def _orphan_results(plan: ModuleDocs, final_sections: dict[str, docs_api.Section]) -> list[FunctionResult]:

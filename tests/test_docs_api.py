@@ -53,12 +53,16 @@ EXPECTED = (
     "\n"
     "Area of a circle.\n"
     "\n"
+    "<!-- docbot:end area -->\n"
+    "\n"
     "<!-- docbot:section Shape.scale hash=bbbbbbbbbbbb -->\n"
     "## Shape.scale\n"
     "\n"
     "| p | t |\n"
     "|---|---|\n"
     "| k | float |\n"
+    "\n"
+    "<!-- docbot:end Shape.scale -->\n"
 )
 
 
@@ -90,7 +94,7 @@ BODY_CASES = [
 @pytest.mark.parametrize("description,body,rendered", BODY_CASES, ids=[c[0] for c in BODY_CASES])
 def test_render_normalises_body_whitespace(description: str, body: str, rendered: str) -> None:
     text = render_doc_file("m", {"f": ("h", body)})
-    assert text == f"# m\n\n<!-- docbot:section f hash=h -->\n{rendered}\n"
+    assert text == f"# m\n\n<!-- docbot:section f hash=h -->\n{rendered}\n\n<!-- docbot:end f -->\n"
     assert parse_doc_file(text).sections["f"].body == rendered
 
 
@@ -100,13 +104,17 @@ def test_parse_keeps_a_hand_written_intro_and_tolerates_crlf() -> None:
     parsed = parse_doc_file(text)
     assert parsed == DocFile("geo.shapes", "Hand-written overview.", {"area": Section("abc", "## area")})
     rendered = render_doc_file("geo.shapes", parsed.sections, parsed.intro)
-    assert rendered == "# geo.shapes\n\nHand-written overview.\n\n<!-- docbot:section area hash=abc -->\n## area\n"
+    assert rendered == ("# geo.shapes\n\nHand-written overview.\n\n<!-- docbot:section area hash=abc -->\n## area\n"
+                        "\n<!-- docbot:end area -->\n")
 
 
-def test_parse_first_duplicate_section_wins() -> None:
+def test_parse_first_duplicate_section_wins_and_the_copy_is_reported_and_kept() -> None:
     text = ("# m\n\n<!-- docbot:section f hash=1 -->\nfirst\n\n"
             "<!-- docbot:section f hash=2 -->\nsecond\n")
-    assert parse_doc_file(text).sections == {"f": Section("1", "first")}
+    parsed = parse_doc_file(text)
+    assert parsed.sections == {"f": Section("1", "first")}
+    assert parsed.duplicates == ["f"]
+    assert parsed.notes == {"f": "<!-- docbot:section f hash=2 -->\nsecond"}
 
 
 def test_parse_text_without_markers_has_no_sections() -> None:
@@ -227,3 +235,20 @@ def test_write_atomic_crash_while_writing_leaves_no_partial_file(
         docs_api.write_atomic(target, "new\n")
     assert target.read_bytes() == b"old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["m.md"]
+
+
+@pytest.mark.parametrize("text", ["# m\n\nnew\n", None], ids=["replace", "remove"])
+def test_write_atomic_writes_nothing_when_the_file_changed_meanwhile(tmp_path: Path, text: str | None) -> None:
+    target = tmp_path / "m.md"
+    target.write_bytes(b"# m\n\nedited by a person\n")
+    asked: list[bool] = []
+
+    def unchanged() -> bool:
+        asked.append(True)
+        return False
+
+    assert docs_api.write_atomic(target, text, unchanged=unchanged) is False
+    assert asked == [True] and target.read_bytes() == b"# m\n\nedited by a person\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["m.md"]  # no temp file left
+    assert docs_api.write_atomic(target, text, unchanged=lambda: True) is True
+    assert (target.read_text() if text else None) == text

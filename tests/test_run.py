@@ -89,7 +89,8 @@ def test_first_run_writes_sections_in_source_order_with_source_hashes(repo: GitR
     assert all(r.doc_path == DOC and r.path == "pkg/geo.py" for r in report.results)
     assert report.results[0].scores == [90, 96]  # the documenter's own fields travel through
     text = repo.read(DOC)
-    assert text.startswith("# pkg.geo\n\n<!-- docbot:section area hash=") and text.endswith("Doc #3.\n")
+    assert text.startswith("# pkg.geo\n\n<!-- docbot:section area hash=")
+    assert text.endswith("Doc #3.\n\n<!-- docbot:end Shape.scale -->\n")
     hashes = {q: s.hash for q, s in parse_doc_file(text).sections.items()}
     assert hashes == {t.qualname: source_hash(t.source) for t in fake.calls}
     assert [e.data["index"] for e in sink.of_kind(PROGRESS)] == [1, 2, 3]

@@ -1,0 +1,69 @@
+"""Paths docbot reads or writes in a repository: inside it, and never through a symlink.
+
+A doc file path comes from configuration (``docs_dir``) and from the repository's own content, and a
+pull request controls both. A committed symlink ``docs/api/m.md -> ~/.ssh/id_rsa`` would otherwise
+copy the key into a doc, and ``docs_dir: "../x"`` or a symlinked ``docs/api`` would write outside the
+checkout. So every such path is checked here before it is touched, and refused with a ConfigError
+(exit 2) that names it. A symlink that stays inside the repository is refused too: following it is
+never needed, and telling the two apart is where such checks go wrong.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path, PurePosixPath
+
+from docbot.errors import ConfigError
+
+
+def inside_repo(repo_root: Path, rel: str) -> Path:
+    """The absolute path of repo-relative ``rel`` (a file or folder, existing or not).
+
+    ConfigError when ``rel`` is absolute, climbs out with ``..``, or passes through a symlink on disk.
+    """
+    pure = relative(rel)
+    root = repo_root.resolve()
+    current = root
+    for part in pure.parts:
+        current = current / part
+        if current.is_symlink():
+            raise ConfigError(_symlink_message(rel, current.relative_to(root).as_posix(), current))
+        if not current.exists():
+            break  # nothing below a missing folder can be a symlink yet; docbot creates real folders
+    return root.joinpath(*pure.parts)
+
+
+def relative(rel: str) -> PurePosixPath:
+    """``rel`` as a relative path that stays inside the repository; ConfigError for ``..`` or absolute."""
+    pure = PurePosixPath(rel.replace("\\", "/"))
+    if pure.is_absolute() or ".." in pure.parts:
+        raise ConfigError(f"{rel}: this path is outside the repository, and docbot reads and writes only inside "
+                          "it. Set docs_dir to a folder inside the repository (e.g. docs/api) and run again.")
+    return pure
+
+
+def _symlink_message(rel: str, shown: str, link: Path) -> str:
+    try:
+        target = f" -> {os.readlink(link)}"
+    except OSError:
+        target = ""
+    return (f"{rel}: refusing to read or write through a symlink: {shown}{target}. docbot never follows "
+            f"symlinks in the docs folder. Replace {shown} with a regular file or folder (for a committed link: "
+            "`git rm` it), or set docs_dir to a real folder inside the repository, and run again.")
+
+
+def read_bytes_no_follow(path: Path, rel: str) -> bytes | None:
+    """The bytes of the file at ``path`` (already checked by ``inside_repo``), None when it is absent.
+
+    ``O_NOFOLLOW`` refuses a symlink swapped in after the check, as a second layer.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        if path.is_symlink():
+            raise ConfigError(_symlink_message(rel, rel, path)) from err
+        raise
+    with os.fdopen(fd, "rb") as stream:
+        return stream.read()
