@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bench.truth.wild.adapter import Checked, Found, read_output
-from bench.truth.wild.run import HERE, new_fatal, with_section
+from bench.truth.wild.run import HERE, new_fatal, summarise, with_section
 
 MANIFEST: dict[str, Any] = json.loads((HERE / "manifest.json").read_text(encoding="utf-8"))
 DOCS = {d["id"]: d for d in MANIFEST["docs"]}
@@ -138,3 +138,27 @@ def test_a_planted_error_is_detected_by_a_new_fatal_finding(before: list[Checked
 ])
 def test_results_section_is_replaced_and_others_kept(text: str, expected: str) -> None:
     assert with_section(text, "## Wild corpus\nnew\n") == expected
+
+
+def _found(kind: str, fatal: bool = True, gap: bool = False, message: str = "m") -> Found:
+    return Found("f", kind, message, fatal, gap)
+
+
+def test_summary_counts_false_positives_gaps_and_detections() -> None:
+    manifest = {"docs": [{"id": "ok1", "verdict": "correct", "true_errors": []},
+                         {"id": "ok2", "verdict": "correct", "true_errors": []},
+                         {"id": "bad", "verdict": "wrong", "true_errors": [{"class": "example_raises"}]}],
+                "planted": [{"id": "ok1#1", "doc": "ok1", "class": "wrong_default"},
+                            {"id": "ok2#1", "doc": "ok2", "class": "wrong_default"}]}
+    originals = {"ok1": [Checked("f", True, (_found("missing_parameter", gap=True), _found("note", fatal=False)), 1)],
+                 "ok2": [Checked("f", False, (), 0)],
+                 "bad": [Checked("f", True, (_found("example_raises"),), 1)]}
+    planted = {"ok1#1": originals["ok1"], "ok2#1": [Checked("f", True, (_found("wrong_default"),), 1)]}
+    summary = summarise(manifest, originals, planted)
+    assert summary["correct_docs"] == 2
+    assert summary["false_positive_docs"] == ["ok1"]
+    assert (summary["fatal_on_correct"], summary["gaps_reported_fatal"]) == (1, 1)
+    assert summary["false_contradictions"] == {}
+    assert summary["no_section"] == ["ok2"]
+    assert summary["per_class"] == {"wrong_default": [1, 2]} and summary["missed"] == {"wrong_default": ["ok1#1"]}
+    assert summary["true_error_docs"]["bad"]["contradictions"] == ["example_raises: m"]
