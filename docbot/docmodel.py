@@ -1,0 +1,147 @@
+"""The typed doc model: what the writing models fill in, and docbot renders (docs/design.md).
+
+The models never write Markdown structure. They fill this schema; the heading, the signature, the
+types and the defaults come from the code, and ``docbot.render`` turns the two into a section. The
+field descriptions travel to the model as its instructions, so they are short and concrete.
+
+The schema sent to a model (``doc_model_schema``) is deliberately plain: every field required, no
+``$ref``, no defaults, no extra keys. A grammar built from it (llama.cpp, Ollama ``format``, OpenAI
+strict ``json_schema``) is then small and unambiguous even for a 135M model. Parsing is lenient in the
+other direction: a missing field or a ``null`` becomes empty, and parameters given as a mapping are
+accepted.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+__all__ = [
+    "DocModel", "DocModelError", "Example", "ParameterDoc", "RaisesDoc",
+    "doc_model_schema", "param_key", "parse_doc_model", "strip_answer",
+]
+
+_FROZEN = ConfigDict(frozen=True, extra="ignore")
+
+
+class _Part(BaseModel):
+    model_config = _FROZEN
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_is_empty(cls, data: Any) -> Any:
+        """``null`` from a model means "nothing to say": empty text or no items, not an error."""
+        if not isinstance(data, dict):
+            return data
+        empty = {name: "" if field.annotation is str else () for name, field in cls.model_fields.items()}
+        return {key: empty.get(key, value) if value is None else value for key, value in data.items()}
+
+
+class ParameterDoc(_Part):
+    name: str = Field(description="The parameter name exactly as in the signature.")
+    description: str = Field(default="", description="What the parameter means and what values it accepts.")
+
+
+class RaisesDoc(_Part):
+    type: str = Field(description="The exception class the code raises, e.g. ValueError.")
+    message: str = Field(default="", description="The exact error message from the raise statement, or empty.")
+    condition: str = Field(default="", description="When it is raised, e.g. 'rate is negative'.")
+
+
+class Example(_Part):
+    code: str = Field(description="Python code that calls the function; it is run to check it.")
+    output: str = Field(default="", description="Exactly what the code prints, or empty if it prints nothing.")
+
+
+class DocModel(_Part):
+    """One function's documentation as data."""
+
+    summary: str = Field(description="One sentence: what the function does.")
+    description: str = Field(default="", description="A short paragraph with details a caller needs.")
+    parameters: tuple[ParameterDoc, ...] = Field(
+        default=(), description="One entry per parameter of the signature, in order.")
+    returns: str = Field(default="", description="What the function returns, or empty if it returns None.")
+    raises: tuple[RaisesDoc, ...] = Field(
+        default=(), description="One entry per exception the code raises.")
+    examples: tuple[Example, ...] = Field(default=(), description="Short runnable examples.")
+    notes: str = Field(default="", description="Anything else a caller must know, or empty.")
+
+    @field_validator("parameters", mode="before")
+    @classmethod
+    def _mapping_to_list(cls, value: Any) -> Any:
+        """Small models often answer ``{"rate": "the rate"}``; that says the same thing."""
+        if isinstance(value, dict):
+            return [{"name": str(k), "description": v} for k, v in value.items()]
+        return value
+
+
+def doc_model_schema() -> dict[str, Any]:
+    """The JSON schema sent to the model: inlined, every field required, no titles or defaults."""
+    schema = DocModel.model_json_schema()
+    definitions = schema.pop("$defs", {})
+    return _simplify(schema, definitions)
+
+
+def _simplify(node: Any, definitions: dict[str, Any]) -> Any:
+    if isinstance(node, list):
+        return [_simplify(item, definitions) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        target = copy.deepcopy(definitions[node["$ref"].rsplit("/", 1)[-1]])
+        target.update({k: v for k, v in node.items() if k != "$ref"})  # keep the field's own description
+        return _simplify(target, definitions)
+    out = {k: _simplify(v, definitions) for k, v in node.items() if k not in ("title", "default")}
+    if out.get("type") == "object" and "properties" in out and isinstance(out["properties"], dict):
+        out["required"] = list(out["properties"])
+        out["additionalProperties"] = False
+    return out
+
+
+class DocModelError(ValueError):
+    """A model answer that is not a doc model, even after unwrapping; the caller retries."""
+
+
+_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
+_FENCE = re.compile(r"```[ \t]*(?:json)?[ \t]*\n(?P<body>.*?)\n?```", re.DOTALL | re.IGNORECASE)
+
+
+def strip_answer(text: str) -> str:
+    """The JSON object inside a model answer: no ``<think>`` block, no fence, no chatter around it."""
+    text = _THINK.sub("", text).strip()
+    fenced = _FENCE.search(text)
+    if fenced:
+        text = fenced["body"].strip()
+    start, end = text.find("{"), text.rfind("}")
+    return text[start : end + 1] if 0 <= start < end else text
+
+
+def parse_doc_model(text: str) -> DocModel:
+    """A model's answer as a ``DocModel``; raises ``DocModelError`` saying what was wrong."""
+    body = strip_answer(text)
+    try:
+        data = json.loads(body)
+    except json.JSONDecodeError as err:
+        raise DocModelError(f"the answer is not JSON ({err.msg} at character {err.pos})") from err
+    if not isinstance(data, dict):
+        raise DocModelError("the answer is JSON but not an object")
+    try:
+        return DocModel.model_validate(data)
+    except ValidationError as err:
+        raise DocModelError(f"the answer does not fit the doc model: {err.errors()[0]['msg']}") from err
+
+
+_IDENTIFIER = re.compile(r"[\s*`'\"]*([A-Za-z_]\w*)")
+
+
+def param_key(name: str) -> str:
+    """The identifier a model means by a parameter name: ``*args`` / ``rate: float`` / `` `rate` `` -> name.
+
+    Returns "" when the name holds no identifier at all.
+    """
+    match = _IDENTIFIER.match(name)
+    return match.group(1) if match else ""
