@@ -111,8 +111,8 @@ def prose(text: str, limit: int = PROSE_LIMIT) -> str:
 def cell(text: str, limit: int = CELL_LIMIT) -> str:
     """One table cell of model prose: one line, no ``|`` that could end the cell, bounded."""
     body, cut = bounded(" ".join(clean(text).split()), limit)
-    # A character reference, not a backslash: GFM splits a row on the pipe of a doubled backslash
-    # and pipe, and inside code spans Python-Markdown keeps the backslash. A reference never splits.
+    # A character reference rather than a backslash escape: it never splits a row in either parser,
+    # and it reads as "|" where Python-Markdown would show a backslash-escaped one verbatim.
     escaped = escape_inline(body, in_cell=True).replace("|", "&#124;")
     return escaped + (" " + cut_note(cut) if cut else "")
 
