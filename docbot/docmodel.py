@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 __all__ = [
     "DocModel", "DocModelError", "Example", "ParameterDoc", "RaisesDoc",
-    "doc_model_schema", "param_key", "parse_doc_model", "strip_answer",
+    "doc_model_schema", "param_key", "parse_doc_model", "strip_answer", "when_clause",
 ]
 
 _FROZEN = ConfigDict(frozen=True, extra="ignore")
@@ -145,3 +145,11 @@ def param_key(name: str) -> str:
     """
     match = _IDENTIFIER.match(name)
     return match.group(1) if match else ""
+
+
+def when_clause(condition: str) -> str:
+    """A model's condition as a clause: ``rate is negative`` -> ``when rate is negative``; one line."""
+    text = " ".join(condition.split())
+    if not text or re.match(r"(?i)(when|if|whenever|unless|on|for|raised)\b", text):
+        return text
+    return f"when {text}"

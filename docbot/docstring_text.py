@@ -12,7 +12,7 @@ import ast
 from collections.abc import Callable
 from enum import Enum
 
-from docbot.docmodel import DocModel, Example, RaisesDoc, param_key
+from docbot.docmodel import DocModel, Example, RaisesDoc, param_key, when_clause
 from docbot.facts import Facts
 from docbot.mdtext import clean
 from docbot.verify.model_check import agreeing_site
@@ -63,10 +63,8 @@ def _raise_parts(entry: RaisesDoc, facts: Facts) -> tuple[str, str]:
     site = agreeing_site(entry, facts)
     type_text = site.exception if site is not None else _one_line(entry.type)
     message = site.message if site is not None and site.message is not None else _one_line(entry.message)
-    condition = _one_line(entry.condition) or (site.condition if site is not None and site.condition else "")
-    text = " ".join(part for part in (f'"{message}"' if message else "",
-                                      f"when {condition}" if condition and not message else condition) if part)
-    return type_text, text
+    condition = when_clause(entry.condition or (site.condition if site is not None and site.condition else ""))
+    return type_text, " ".join(part for part in (f'"{message}"' if message else "", condition) if part)
 
 
 def _raises(model: DocModel, facts: Facts) -> list[tuple[str, str]]:

@@ -24,7 +24,8 @@ _STYLE_MARKS = {
         r"^[ \t]*(?:Parameters|Returns|Yields|Raises|Examples|Notes|Attributes)[ \t]*\n[ \t]*-{3,}[ \t]*$", re.M),
     DocstringStyle.GOOGLE: re.compile(
         r"^[ \t]*(?:Args|Arguments|Returns|Yields|Raises|Examples?|Attributes|Note|Notes):[ \t]*$", re.M),
-    DocstringStyle.REST: re.compile(r"^[ \t]*:(?:param|parameter|arg|type|returns?|rtype|raises?)\b[^:\n]*:", re.M),
+    DocstringStyle.REST: re.compile(
+        r"^[ \t]*(?:[rRuU]?(?:\"\"\"|'''))?:(?:param|parameter|arg|type|returns?|rtype|raises?)\b[^:\n]*:", re.M),
 }
 
 
@@ -80,14 +81,23 @@ def write_docstring(source: str, qualname: str, model: DocModel, facts: Facts,
 def set_docstring(source: str, qualname: str, text: str) -> str:
     """``source`` with ``qualname``'s docstring set to ``text`` (inserted when it had none).
 
+    With several definitions of one name, the first that is not an ``@overload`` stub gets it (the
+    getter of a property, the implementation of an overloaded function).
     Raises ``ValueError`` when the file has no function of that name (the caller's target is stale).
     """
     module = cst.parse_module(source)
-    setter = _DocstringSetter(qualname.split("."), text, module.default_indent, module.default_newline)
-    changed = module.visit(setter)
-    if not setter.done:
+    finder = _Definitions()
+    module.visit(finder)
+    found = [node for path, node in finder.found if path == tuple(qualname.split("."))]
+    if not found:
         raise ValueError(f"no function {qualname} in this source")
-    return changed.code
+    target = next((node for node in found if not _is_overload(node)), found[0])
+    return module.visit(_DocstringSetter(target, text, module.default_indent, module.default_newline)).code
+
+
+def _is_overload(node: cst.FunctionDef) -> bool:
+    names = {cst.Module([]).code_for_node(d.decorator) for d in node.decorators}
+    return bool(names & {"overload", "typing.overload", "typing_extensions.overload"})
 
 
 def _is_docstring(statement: cst.BaseStatement) -> bool:
@@ -99,25 +109,35 @@ def _is_docstring(statement: cst.BaseStatement) -> bool:
     return isinstance(expr.value.evaluated_value, str)
 
 
-class _DocstringSetter(cst.CSTTransformer):
-    """Finds the first definition at ``path`` (classes and functions by name) and sets its docstring."""
+class _Definitions(cst.CSTVisitor):
+    """Every function definition with its path of class and function names, in file order."""
 
-    def __init__(self, path: list[str], text: str, default_indent: str, newline: str) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self.path, self.text, self.default_indent, self.newline = path, text, default_indent, newline
         self.names: list[str] = []
-        self.indents: list[str] = []
-        self.done = False
+        self.found: list[tuple[tuple[str, ...], cst.FunctionDef]] = []
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.names.append(node.name.value)
 
-    def leave_ClassDef(self, original: cst.ClassDef, updated: cst.ClassDef) -> cst.ClassDef:
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
         self.names.pop()
-        return updated
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self.names.append(node.name.value)
+        self.found.append((tuple(self.names), node))
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.names.pop()
+
+
+class _DocstringSetter(cst.CSTTransformer):
+    """Sets the docstring of one definition (found by identity), indented like its body."""
+
+    def __init__(self, target: cst.FunctionDef, text: str, default_indent: str, newline: str) -> None:
+        super().__init__()
+        self.target, self.text, self.default_indent, self.newline = target, text, default_indent, newline
+        self.indents: list[str] = []
 
     def visit_IndentedBlock(self, node: cst.IndentedBlock) -> None:
         self.indents.append(self.default_indent if node.indent is None else node.indent)
@@ -127,11 +147,8 @@ class _DocstringSetter(cst.CSTTransformer):
         return updated
 
     def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
-        hit = self.names == self.path and not self.done
-        self.names.pop()
-        if not hit:
+        if original is not self.target:
             return updated
-        self.done = True
         body = updated.body
         own = body.indent if isinstance(body, cst.IndentedBlock) and body.indent is not None else self.default_indent
         literal = cst.SimpleString(docstring_literal(self.text, "".join(self.indents) + own, self.newline))

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from docbot.docmodel import DocModel, Example, RaisesDoc, param_key
+from docbot.docmodel import DocModel, Example, RaisesDoc, param_key, when_clause
 from docbot.facts import Facts, Parameter
 from docbot.mdtext import cell, clean, fence, literal_code, prose
 from docbot.verify.model_check import agreeing_site, extra_parameter_allowed
@@ -121,9 +121,8 @@ def _raise_item(entry: RaisesDoc, facts: Facts) -> str:
     line = f"- {literal_code(type_text)}"
     if message.strip():
         line += f": {literal_code(message)}"
-    condition = " ".join(entry.condition.split())
-    if condition:
-        line += f" — {cell(condition)}"
+    if entry.condition.strip():
+        line += f" — {cell(when_clause(entry.condition))}"
     elif site is not None and site.condition:
         line += f" — when {literal_code(site.condition)}"
     return line

@@ -20,7 +20,8 @@ __all__ = ["Claim", "ClaimVerdict", "MIN_QUOTE", "quoted_claims_hold"]
 MIN_QUOTE = 3  # characters: a one-letter "quote" appears on every page and proves nothing
 
 # "double", “curly”, `code`, and 'single' when the quotes are not apostrophes inside words.
-_QUOTES = re.compile(r'"([^"\n]+)"|“([^”\n]+)”|`+([^`\n]+)`+|(?<!\w)\'([^\'\n]+)\'(?!\w)')
+_QUOTES = re.compile(r'"(?P<double>[^"]+)"|“(?P<curly>[^”]+)”|(?P<ticks>`+)(?P<code>.+?)(?P=ticks)'
+                     r"|(?<!\w)'(?P<single>[^'\n]+)'(?!\w)", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,8 @@ class Claim:
     @classmethod
     def from_text(cls, text: str) -> Claim:
         """A claim whose quotes are the quoted spans of its own text."""
-        found = tuple(next(group for group in match.groups() if group) for match in _QUOTES.finditer(text))
+        groups = ("double", "curly", "code", "single")
+        found = tuple(next(m[g] for g in groups if m[g]) for m in _QUOTES.finditer(text))
         return cls(text, found)
 
 
