@@ -18,6 +18,7 @@ from docbot.docmodel import (
     param_key,
     parse_doc_model,
     strip_answer,
+    when_clause,
 )
 
 GOOD = {
@@ -132,3 +133,17 @@ def test_parameters_given_as_a_mapping_are_accepted() -> None:
 ])
 def test_param_key(name: str, key: str) -> None:
     assert param_key(name) == key
+
+
+@pytest.mark.parametrize(("condition", "clause"), [
+    ("rate is negative", "when rate is negative"),
+    ("When rate < 0", "When rate < 0"),
+    ("if the file\n is missing", "if the file is missing"),
+    ("on timeout", "on timeout"),
+    ("", ""),
+    ("   ", ""),
+    ("whenever", "whenever"),
+    ("ifdef set", "when ifdef set"),  # a word that only starts like "if"
+])
+def test_when_clause(condition: str, clause: str) -> None:
+    assert when_clause(condition) == clause

@@ -58,8 +58,8 @@ def test_raises_show_the_codes_exact_message_where_the_model_agrees() -> None:
     body = render_section(model, deposit(), "m")
     assert ("- <code>errors.MemoError</code>: <code>memo too long: &#123;len&#40;memo&#41;&#125; characters</code>"
             " — when <code>memo and len&#40;memo&#41; &#62; 80</code>") in body
-    assert ("- <code>ValueError</code>: <code>amount must be positive</code> — amount is not positive") in body
-    assert "- <code>KeyError</code>: <code>no such account</code> — the id is unknown" in body
+    assert ("- <code>ValueError</code>: <code>amount must be positive</code> — when amount is not positive") in body
+    assert "- <code>KeyError</code>: <code>no such account</code> — when the id is unknown" in body
 
 
 def test_a_model_keyword_carried_by_kwargs_gets_its_own_row() -> None:
