@@ -1,4 +1,4 @@
-"""The typed doc model: what the writing models fill in, and docbot renders (docs/design.md).
+"""The typed doc model: what the writing models fill in, and docbot renders.
 
 The models never write Markdown structure. They fill this schema; the heading, the signature, the
 types and the defaults come from the code, and ``docbot.render`` turns the two into a section. The

@@ -1,5 +1,5 @@
 """Model text made safe for a Markdown page: it can never open a heading, close a fence, forge a
-``<!-- docbot:... -->`` marker, start raw HTML or add table cells (docs/design.md, "Rendering").
+``<!-- docbot:... -->`` marker, start raw HTML or add table cells.
 
 The same text must read the same on GitHub (CommonMark + GFM tables) and under mkdocs
 (Python-Markdown), so escapes are chosen to mean the same in both:

@@ -3,7 +3,7 @@
 docbot writes the structure itself: the anchor and the heading (the qualified name from the code),
 the signature block, the types and defaults of the parameters, the raise sites' exact messages where
 the model agrees with them. The model only supplies prose, and every piece of it goes through
-``docbot.mdtext`` so that it cannot break the page (docs/design.md, "Rendering"). The same inputs give
+``docbot.mdtext`` so that it cannot break the page. The same inputs give
 the same bytes, so a re-run on unchanged code leaves the files as they are.
 
 Also the ``docs/api/index.md`` page: modules, functions and their approval state.

@@ -1,6 +1,6 @@
 """The last resort when the loop ends without a clean draft: repair the final model deterministically.
 
-docbot never ships a contradiction it found (docs/design.md). What its own checks show false is taken
+docbot never ships a contradiction it found. What its own checks show false is taken
 out or replaced by the code's facts, and every change is listed so the report can say what went:
 
 - a parameter the signature does not have is dropped;

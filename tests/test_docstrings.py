@@ -200,7 +200,7 @@ def test_unknown_function_is_an_error() -> None:
         set_docstring("def f():\n    pass\n", "g", "Doc.")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, database=None)
 @given(text=st.text(st.characters(blacklist_categories=("Cs", "Cc")) | st.sampled_from('\\"\'\n '), max_size=60)
        .map(str.strip).filter(bool), indent=st.sampled_from(["", "    ", "\t", "        "]))
 def test_docstring_literal_holds_any_text(text: str, indent: str) -> None:

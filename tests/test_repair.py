@@ -111,7 +111,7 @@ _MODELS = st.builds(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=None, database=None)
 @given(model=_MODELS, which=st.sampled_from(sorted(_FACTS)))
 def test_repaired_model_has_no_contradiction(model: DocModel, which: str) -> None:
     facts = _FACTS[which]

@@ -3,7 +3,7 @@
 A *contradiction* is something the model states that the code or a run shows false: a parameter the
 signature lacks, a raises entry whose type or message differs from the code's raise site for that
 condition, an example that fails. A *gap* is something the code has that the model does not say:
-a parameter, the return value, a raise site. Gaps never block approval (docs/design.md).
+a parameter, the return value, a raise site. Gaps never block approval.
 
 Examples are run by a callable the caller passes in (the sandbox), so this module stays pure.
 """

@@ -1,4 +1,4 @@
-"""The critic's fatal claims must quote the doc they are about (docs/design.md, "Truth checks").
+"""The critic's fatal claims must quote the doc they are about.
 
 A fatal claim holds the gate shut, so it must point at text that is really on the rendered page. A
 claim whose quotes are all absent (a weak critic inventing "the doc says X"), or that quotes nothing,
