@@ -62,9 +62,9 @@ class Repaired:
 def repair(model: DocModel, facts: Facts, outcomes: Sequence[ExampleOutcome]) -> Repaired:
     """``model`` without the contradictions its checks find; ``outcomes`` align with its examples."""
     changes: list[RepairChange] = []
-    invented = set(invented_parameters(model, facts))
+    invented = invented_parameters(model, facts)
     parameters = tuple(p for i, p in enumerate(model.parameters) if i not in invented)
-    changes += [DroppedParameter(model.parameters[i], facts.signature()) for i in sorted(invented)]
+    changes += [DroppedParameter(model.parameters[i], facts.signature()) for i in invented]
     raises = _repaired_raises(model.raises, facts, changes)
     examples: list[Example] = []
     for index, example in enumerate(model.examples):

@@ -167,6 +167,15 @@ def test_tab_indented_docstring_uses_the_files_tabs() -> None:
     assert '\t\t"""Summary.\n\n\t\tMore.\n\t\t"""\n\t\treturn a\n' in new
 
 
+def test_a_body_indented_unlike_the_file_keeps_its_own_indent() -> None:
+    source = "class C:\n    def f(self):\n      return 1\n"
+    assert set_docstring(source, "C.f", "Doc.\n\nMore.") == (
+        'class C:\n    def f(self):\n      """Doc.\n\n      More.\n      """\n      return 1\n')
+    source = "def g():\n    pass\nclass C:\n  def f(self):\n    return 1\n"  # the class body is the odd one
+    assert set_docstring(source, "C.f", "Doc.\n\nMore.").endswith(
+        '  def f(self):\n    """Doc.\n\n    More.\n    """\n    return 1\n')
+
+
 def test_nested_class_method_and_first_of_two_definitions() -> None:
     source = ("class A:\n    class B:\n        def m(self):\n            pass\n"
               "    @property\n    def p(self):\n        return 1\n    @p.setter\n    def p(self, v):\n        pass\n")
@@ -322,3 +331,25 @@ def test_doctest_lines(code: str, output: str, expected: str) -> None:
 ])
 def test_detect_style(source: str, style: DocstringStyle) -> None:
     assert detect_style(source) is style
+
+
+GEN = extract_facts("def count(n: int) -> Iterator[int]:\n    yield n\n", "count")
+NONE = extract_facts("def log(message) -> None:\n    print(message)\n", "log")
+
+
+@pytest.mark.parametrize(("style", "label"), [
+    (DocstringStyle.GOOGLE, "Yields:\n    the numbers"), (DocstringStyle.NUMPY, "Yields\n------\nIterator[int]\n"),
+    (DocstringStyle.REST, ":yields: the numbers"),
+])
+def test_a_generator_yields(style: DocstringStyle, label: str) -> None:
+    assert label in render_docstring(DocModel(summary="S.", returns="the numbers"), GEN, style)
+
+
+def test_none_annotation_is_not_a_return_type_and_undescribed_parameters_are_left_out() -> None:
+    model = DocModel(summary="S.", returns="nothing useful", parameters=(ParameterDoc(name="message"),))
+    assert render_docstring(model, NONE, DocstringStyle.NUMPY) == "S.\n\nReturns\n-------\nobject\n    nothing useful"
+    assert "message" not in render_docstring(model, NONE, DocstringStyle.GOOGLE)
+
+
+def test_an_empty_model_still_gives_a_docstring() -> None:
+    assert render_docstring(DocModel(summary="  "), NONE, DocstringStyle.GOOGLE) == "log"

@@ -60,6 +60,7 @@ RAISES_TABLE = [
     (("builtins.ValueError", "amount must be positive", ""), None),
     (("ValueError", "amount must be > 0", ""), "ValueError"),  # wrong message
     (("ValueError", "Amount must be positive", ""), "ValueError"),  # exact means exact
+    (("ValueError", "'amount must be positive\"", ""), "ValueError"),  # mismatched quotes are part of it
     (("TypeError", "amount must be positive", ""), "ValueError"),  # wrong type, found by its message
     (("TypeError", "", "amount <= 0"), "ValueError"),  # wrong type, found by its condition
     (("TypeError", "", "when amount  <=  0"), "ValueError"),
@@ -98,6 +99,7 @@ def test_wrong_message_is_matched_to_the_site_it_is_closest_to() -> None:
     ((), ["amount", "memo", "**tags"]),  # self is never required
     (("amount", "memo"), ["**tags"]),
     (("amount", "memo", "colour"), []),  # the keywords **tags carries stand for it
+    (("colour",), ["amount", "memo"]),  # ... and only for it
     (("amount", "memo", "**tags"), []),
     (("*amount", "memo", "tags"), []),
 ])
@@ -141,6 +143,14 @@ def test_runner_answering_for_fewer_examples_leaves_the_rest_not_run() -> None:
 
     model = good_deposit().model_copy(update={"examples": (Example(code="a"), Example(code="boom"))})
     assert check_model(model, deposit(), short) == []
+
+
+def test_runner_answering_for_more_examples_than_asked_is_cut_to_the_examples() -> None:
+    def long(examples: Sequence[Example]) -> list[ExampleOutcome]:
+        return [ExampleOutcome(ExampleVerdict.FAILED, "x")] * (len(examples) + 2)
+
+    model = good_deposit().model_copy(update={"examples": (Example(code="a"),)})
+    assert [f.where for f in check_model(model, deposit(), long)] == ["examples[0]"]
 
 
 def test_no_examples_no_run() -> None:

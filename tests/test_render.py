@@ -15,6 +15,7 @@ from markdown_it.token import Token
 
 from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
 from docbot.docs_api import marker_line, parse_doc_file, render_doc_file
+from docbot.facts import extract_facts
 from docbot.render import IndexEntry, SectionStatus, anchor, render_index, render_section
 from tests.support.docmodel_samples import deposit, good_deposit, interest
 
@@ -73,6 +74,26 @@ def test_examples_get_fences_longer_than_any_backtick_run_inside() -> None:
     model = DocModel(summary="s", examples=(Example(code="s = '````'\nprint(s)", output="````"),))
     body = render_section(model, deposit(), "m")
     assert "`````python\ns = '````'\nprint(s)\n`````\n\nOutput:\n\n`````text\n````\n`````" in body
+
+
+def test_returns_block_follows_the_code() -> None:
+    none = extract_facts("def log(message) -> None:\n    print(message)\n", "log")
+    gen = extract_facts("def count(n: int) -> Iterator[int]:\n    yield n\n", "count")
+    assert "**Returns**" not in render_section(DocModel(summary="s"), none, "m")
+    assert "**Yields**\n\n<code>Iterator&#91;int&#93;</code>\n\nthe numbers" in render_section(
+        DocModel(summary="s", returns="the numbers"), gen, "m")
+
+
+def test_first_description_of_a_parameter_wins() -> None:
+    model = DocModel(summary="s", parameters=(ParameterDoc(name="rate", description="first"),
+                                              ParameterDoc(name="*rate", description="second")))
+    assert "| first |" in render_section(model, interest(), "m") and "second" not in render_section(
+        model, interest(), "m")
+
+
+def test_an_empty_example_is_left_out() -> None:
+    body = render_section(DocModel(summary="s", examples=(Example(code="  \n "), Example(code="f()"))), interest(), "m")
+    assert "1 example left out" in body and body.count("```python") == 2  # the signature and f()
 
 
 def test_rendering_is_deterministic() -> None:

@@ -158,7 +158,7 @@ def agreeing_site(entry: RaisesDoc, facts: Facts) -> Raise | None:
 
 def _same_condition(code: str, stated: str) -> bool:
     squash = re.sub(r"\s+|^(?:when|if|raised when)\b", "", stated.strip().lower())
-    return bool(squash) and squash == re.sub(r"\s+", "", code.lower())
+    return squash == re.sub(r"\s+", "", code.lower())
 
 
 def _likeness(a: str, b: str) -> float:
