@@ -5,10 +5,13 @@ types and the defaults come from the code, and ``docbot.render`` turns the two i
 field descriptions travel to the model as its instructions, so they are short and concrete.
 
 The schema sent to a model (``doc_model_schema``) is deliberately plain: every field required, no
-``$ref``, no defaults, no extra keys. A grammar built from it (llama.cpp, Ollama ``format``, OpenAI
-strict ``json_schema``) is then small and unambiguous even for a 135M model. Parsing is lenient in the
-other direction: a missing field or a ``null`` becomes empty, and parameters given as a mapping are
-accepted.
+``$ref``, no defaults, no extra keys. A grammar built from it (llama.cpp, Ollama ``format``, a
+``json_schema`` response format) is then small and unambiguous even for a 135M model. Every string has a
+``maxLength`` and every list a ``maxItems``: without them SmolLM2 repeats list items until it runs out
+of tokens and the answer is cut mid-string (measured: 700 tokens, no closing brace). The bounds are in
+the schema only; parsing does not enforce them (the renderer bounds what it shows). Parsing is lenient in
+the other direction too: a missing field or a ``null`` becomes empty, and parameters given as a
+mapping are accepted.
 """
 
 from __future__ import annotations
@@ -28,6 +31,14 @@ __all__ = [
 _FROZEN = ConfigDict(frozen=True, extra="ignore")
 
 
+def _max(characters: int) -> dict[str, Any]:
+    return {"maxLength": characters}  # in the schema only: see the module docstring
+
+
+def _items(count: int) -> dict[str, Any]:
+    return {"maxItems": count}
+
+
 class _Part(BaseModel):
     model_config = _FROZEN
 
@@ -42,33 +53,42 @@ class _Part(BaseModel):
 
 
 class ParameterDoc(_Part):
-    name: str = Field(description="The parameter name exactly as in the signature.")
-    description: str = Field(default="", description="What the parameter means and what values it accepts.")
+    name: str = Field(description="The parameter name exactly as in the signature.", json_schema_extra=_max(60))
+    description: str = Field(default="", description="What the parameter means and what values it accepts.",
+                             json_schema_extra=_max(240))
 
 
 class RaisesDoc(_Part):
-    type: str = Field(description="The exception class the code raises, e.g. ValueError.")
-    message: str = Field(default="", description="The exact error message from the raise statement, or empty.")
-    condition: str = Field(default="", description="When it is raised, e.g. 'rate is negative'.")
+    type: str = Field(description="The exception class the code raises, e.g. ValueError.", json_schema_extra=_max(60))
+    message: str = Field(default="", description="The exact error message from the raise statement, or empty.",
+                         json_schema_extra=_max(200))
+    condition: str = Field(default="", description="When it is raised, e.g. 'rate is negative'.",
+                           json_schema_extra=_max(160))
 
 
 class Example(_Part):
-    code: str = Field(description="Python code that calls the function; it is run to check it.")
-    output: str = Field(default="", description="Exactly what the code prints, or empty if it prints nothing.")
+    code: str = Field(description="Python code that calls the function; it is run to check it.",
+                      json_schema_extra=_max(600))
+    output: str = Field(default="", description="Exactly what the code prints, or empty if it prints nothing.",
+                        json_schema_extra=_max(300))
 
 
 class DocModel(_Part):
     """One function's documentation as data."""
 
-    summary: str = Field(description="One sentence: what the function does.")
-    description: str = Field(default="", description="A short paragraph with details a caller needs.")
+    summary: str = Field(description="One sentence: what the function does.", json_schema_extra=_max(160))
+    description: str = Field(default="", description="A short paragraph with details a caller needs.",
+                             json_schema_extra=_max(600))
     parameters: tuple[ParameterDoc, ...] = Field(
-        default=(), description="One entry per parameter of the signature, in order.")
-    returns: str = Field(default="", description="What the function returns, or empty if it returns None.")
+        default=(), description="One entry per parameter of the signature, in order.", json_schema_extra=_items(12))
+    returns: str = Field(default="", description="What the function returns, or empty if it returns None.",
+                         json_schema_extra=_max(240))
     raises: tuple[RaisesDoc, ...] = Field(
-        default=(), description="One entry per exception the code raises.")
-    examples: tuple[Example, ...] = Field(default=(), description="Short runnable examples.")
-    notes: str = Field(default="", description="Anything else a caller must know, or empty.")
+        default=(), description="One entry per exception the code raises.", json_schema_extra=_items(6))
+    examples: tuple[Example, ...] = Field(default=(), description="Short runnable examples.",
+                                          json_schema_extra=_items(3))
+    notes: str = Field(default="", description="Anything else a caller must know, or empty.",
+                       json_schema_extra=_max(400))
 
     @field_validator("parameters", mode="before")
     @classmethod

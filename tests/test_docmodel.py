@@ -147,3 +147,16 @@ def test_param_key(name: str, key: str) -> None:
 ])
 def test_when_clause(condition: str, clause: str) -> None:
     assert when_clause(condition) == clause
+
+
+def test_every_string_and_list_in_the_schema_is_bounded() -> None:
+    nodes = _walk(doc_model_schema())
+    strings = [n for n in nodes if n.get("type") == "string"]
+    arrays = [n for n in nodes if n.get("type") == "array"]
+    assert len(strings) == 11 and all(0 < n["maxLength"] <= 600 for n in strings)
+    assert len(arrays) == 3 and all(0 < n["maxItems"] <= 12 for n in arrays)
+
+
+def test_bounds_are_not_enforced_on_parse() -> None:
+    model = parse_doc_model(json.dumps({"summary": "x" * 5000, "examples": [{"code": "f()"}] * 10}))
+    assert len(model.summary) == 5000 and len(model.examples) == 10
