@@ -22,7 +22,7 @@ def test_llama_cpp_builds_a_grammar_from_the_schema(smollm_path: Path) -> None:
     bounded = LlamaGrammar.from_json_schema(json.dumps(doc_model_schema()), verbose=False)._grammar
     free = json.dumps(doc_model_schema()).replace('"maxLength"', '"x-max"').replace('"maxItems"', '"x-items"')
     unbounded = LlamaGrammar.from_json_schema(free, verbose=False)._grammar
-    assert '"\\"summary\\""' in bounded or "summary" in bounded
+    assert "summary" in bounded
     assert "(char (char" in bounded and "(char (char" not in unbounded  # the bounds became grammar rules
     assert len(bounded) < 100_000  # still a small grammar
 
