@@ -1,0 +1,175 @@
+"""The typed doc model: what the writing models fill in, and docbot renders.
+
+The models never write Markdown structure. They fill this schema; the heading, the signature, the
+types and the defaults come from the code, and ``docbot.render`` turns the two into a section. The
+field descriptions travel to the model as its instructions, so they are short and concrete.
+
+The schema sent to a model (``doc_model_schema``) is deliberately plain: every field required, no
+``$ref``, no defaults, no extra keys. A grammar built from it (llama.cpp, Ollama ``format``, a
+``json_schema`` response format) is then small and unambiguous even for a 135M model. Every string has a
+``maxLength`` and every list a ``maxItems``: without them SmolLM2 repeats list items until it runs out
+of tokens and the answer is cut mid-string (measured: 700 tokens, no closing brace). The bounds are in
+the schema only; parsing does not enforce them (the renderer bounds what it shows). Parsing is lenient in
+the other direction too: a missing field or a ``null`` becomes empty, and parameters given as a
+mapping are accepted.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+__all__ = [
+    "DocModel", "DocModelError", "Example", "ParameterDoc", "RaisesDoc",
+    "doc_model_schema", "param_key", "parse_doc_model", "strip_answer", "when_clause",
+]
+
+_FROZEN = ConfigDict(frozen=True, extra="ignore")
+
+
+def _max(characters: int) -> dict[str, Any]:
+    return {"maxLength": characters}  # in the schema only: see the module docstring
+
+
+def _items(count: int) -> dict[str, Any]:
+    return {"maxItems": count}
+
+
+class _Part(BaseModel):
+    model_config = _FROZEN
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_is_empty(cls, data: Any) -> Any:
+        """``null`` from a model means "nothing to say": empty text or no items, not an error."""
+        if not isinstance(data, dict):
+            return data
+        empty = {name: "" if field.annotation is str else () for name, field in cls.model_fields.items()}
+        return {key: empty.get(key, value) if value is None else value for key, value in data.items()}
+
+
+class ParameterDoc(_Part):
+    name: str = Field(description="The parameter name exactly as in the signature.", json_schema_extra=_max(60))
+    description: str = Field(default="", description="What the parameter means and what values it accepts.",
+                             json_schema_extra=_max(240))
+
+
+class RaisesDoc(_Part):
+    type: str = Field(description="The exception class the code raises, e.g. ValueError.", json_schema_extra=_max(60))
+    message: str = Field(default="", description="The exact error message from the raise statement, or empty.",
+                         json_schema_extra=_max(200))
+    condition: str = Field(default="", description="When it is raised, e.g. 'rate is negative'.",
+                           json_schema_extra=_max(160))
+
+
+class Example(_Part):
+    code: str = Field(description="Python code that calls the function; it is run to check it.",
+                      json_schema_extra=_max(600))
+    output: str = Field(default="", description="Exactly what the code prints, or empty if it prints nothing.",
+                        json_schema_extra=_max(300))
+
+
+class DocModel(_Part):
+    """One function's documentation as data."""
+
+    summary: str = Field(description="One sentence: what the function does.", json_schema_extra=_max(160))
+    description: str = Field(default="", description="A short paragraph with details a caller needs.",
+                             json_schema_extra=_max(600))
+    parameters: tuple[ParameterDoc, ...] = Field(
+        default=(), description="One entry per parameter of the signature, in order.", json_schema_extra=_items(12))
+    returns: str = Field(default="", description="What the function returns, or empty if it returns None.",
+                         json_schema_extra=_max(240))
+    raises: tuple[RaisesDoc, ...] = Field(
+        default=(), description="One entry per exception the code raises.", json_schema_extra=_items(6))
+    examples: tuple[Example, ...] = Field(default=(), description="Short runnable examples.",
+                                          json_schema_extra=_items(3))
+    notes: str = Field(default="", description="Anything else a caller must know, or empty.",
+                       json_schema_extra=_max(400))
+
+    @field_validator("parameters", mode="before")
+    @classmethod
+    def _mapping_to_list(cls, value: Any) -> Any:
+        """Small models often answer ``{"rate": "the rate"}``; that says the same thing."""
+        if isinstance(value, dict):
+            return [{"name": str(k), "description": v} for k, v in value.items()]
+        return value
+
+
+def doc_model_schema() -> dict[str, Any]:
+    """The JSON schema sent to the model: inlined, every field required, no titles or defaults."""
+    schema = DocModel.model_json_schema()
+    definitions = schema.pop("$defs", {})
+    return _simplify(schema, definitions)
+
+
+def _simplify(node: Any, definitions: dict[str, Any]) -> Any:
+    if isinstance(node, list):
+        return [_simplify(item, definitions) for item in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        target = copy.deepcopy(definitions[node["$ref"].rsplit("/", 1)[-1]])
+        target.update({k: v for k, v in node.items() if k != "$ref"})  # keep the field's own description
+        return _simplify(target, definitions)
+    out = {k: _simplify(v, definitions) for k, v in node.items() if k not in ("title", "default")}
+    if out.get("type") == "object" and "properties" in out and isinstance(out["properties"], dict):
+        out["required"] = list(out["properties"])
+        out["additionalProperties"] = False
+    return out
+
+
+class DocModelError(ValueError):
+    """A model answer that is not a doc model, even after unwrapping; the caller retries."""
+
+
+_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
+_FENCE = re.compile(r"```[ \t]*(?:json)?[ \t]*\n(?P<body>.*?)\n?```", re.DOTALL | re.IGNORECASE)
+
+
+def strip_answer(text: str) -> str:
+    """The JSON object inside a model answer: no ``<think>`` block, no fence, no chatter around it."""
+    text = _THINK.sub("", text).strip()
+    fenced = _FENCE.search(text)
+    if fenced:
+        text = fenced["body"].strip()
+    start, end = text.find("{"), text.rfind("}")
+    return text[start : end + 1] if 0 <= start < end else text
+
+
+def parse_doc_model(text: str) -> DocModel:
+    """A model's answer as a ``DocModel``; raises ``DocModelError`` saying what was wrong."""
+    body = strip_answer(text)
+    try:
+        data = json.loads(body)
+    except json.JSONDecodeError as err:
+        raise DocModelError(f"the answer is not JSON ({err.msg} at character {err.pos})") from err
+    if not isinstance(data, dict):
+        raise DocModelError("the answer is JSON but not an object")
+    try:
+        return DocModel.model_validate(data)
+    except ValidationError as err:
+        raise DocModelError(f"the answer does not fit the doc model: {err.errors()[0]['msg']}") from err
+
+
+_IDENTIFIER = re.compile(r"[\s*`'\"]*([A-Za-z_]\w*)")
+
+
+def param_key(name: str) -> str:
+    """The identifier a model means by a parameter name: ``*args`` / ``rate: float`` / `` `rate` `` -> name.
+
+    Returns "" when the name holds no identifier at all.
+    """
+    match = _IDENTIFIER.match(name)
+    return match.group(1) if match else ""
+
+
+def when_clause(condition: str) -> str:
+    """A model's condition as a clause: ``rate is negative`` -> ``when rate is negative``; one line."""
+    text = " ".join(condition.split())
+    if not text or re.match(r"(?i)(when|if|whenever|unless|on|for|raised)\b", text):
+        return text
+    return f"when {text}"

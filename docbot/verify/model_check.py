@@ -1,0 +1,186 @@
+"""Exact truth checks of a ``DocModel`` against the code's ``Facts``: no Markdown is parsed.
+
+A *contradiction* is something the model states that the code or a run shows false: a parameter the
+signature lacks, a raises entry whose type or message differs from the code's raise site for that
+condition, an example that fails. A *gap* is something the code has that the model does not say:
+a parameter, the return value, a raise site. Gaps never block approval.
+
+Examples are run by a callable the caller passes in (the sandbox), so this module stays pure.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from docbot.docmodel import DocModel, Example, RaisesDoc, param_key
+from docbot.facts import Facts, Raise
+
+__all__ = [
+    "ExampleOutcome", "ExampleRunner", "ExampleVerdict", "FindingKind", "ModelFinding",
+    "agreeing_site", "check_model", "conflicting_site", "extra_parameter_allowed", "invented_parameters",
+]
+
+
+class FindingKind(Enum):
+    CONTRADICTION = "contradiction"  # fatal: the doc states something false
+    GAP = "gap"  # not fatal: the doc leaves out something true
+
+
+@dataclass(frozen=True)
+class ModelFinding:
+    kind: FindingKind
+    message: str  # one line the reviser and a person can act on
+    evidence: str  # the fact from the code or the run that decides it
+    where: str  # the model field, e.g. "parameters[2]", "raises[0]", "examples[1]", "returns"
+
+    @property
+    def fatal(self) -> bool:
+        return self.kind is FindingKind.CONTRADICTION
+
+
+class ExampleVerdict(Enum):
+    PASSED = "passed"
+    FAILED = "failed"  # raised, or printed something other than the stated output
+    NONDETERMINISTIC = "nondeterministic"  # two runs disagree: a note, never a contradiction
+    NOT_RUN = "not_run"  # execution off (fork PR), or the runner gave no answer for it
+
+
+@dataclass(frozen=True)
+class ExampleOutcome:
+    verdict: ExampleVerdict
+    evidence: str = ""  # e.g. "prints 0.5, the doc says 0.6"
+
+
+# Runs the examples in order (one session) and returns one outcome per example.
+ExampleRunner = Callable[[Sequence[Example]], Sequence[ExampleOutcome]]
+
+
+def check_model(model: DocModel, facts: Facts, run_examples: ExampleRunner) -> list[ModelFinding]:
+    """Every contradiction and gap of ``model`` against ``facts`` and a run of its examples."""
+    findings = _parameter_findings(model, facts) + _raises_findings(model, facts)
+    if facts.returns_value and not model.returns.strip():
+        word = "yields" if facts.is_generator else "returns"
+        findings.append(ModelFinding(FindingKind.GAP, f"what {facts.name} {word} is not documented",
+                                     f"the code {word} a value", "returns"))
+    outcomes = example_outcomes(model, run_examples)
+    for index, outcome in enumerate(outcomes):
+        if outcome.verdict is ExampleVerdict.FAILED:
+            findings.append(ModelFinding(FindingKind.CONTRADICTION, f"example {index + 1} fails when run",
+                                         outcome.evidence, f"examples[{index}]"))
+    return findings
+
+
+def example_outcomes(model: DocModel, run_examples: ExampleRunner) -> list[ExampleOutcome]:
+    """One outcome per example; a runner that answers for fewer examples leaves the rest not run."""
+    if not model.examples:
+        return []
+    outcomes = list(run_examples(list(model.examples)))[: len(model.examples)]
+    return outcomes + [ExampleOutcome(ExampleVerdict.NOT_RUN)] * (len(model.examples) - len(outcomes))
+
+
+def extra_parameter_allowed(facts: Facts) -> bool:
+    """A ``**kwargs`` function may document the keywords it carries under their own names."""
+    return any(p.kind == "var-keyword" for p in facts.parameters)
+
+
+def invented_parameters(model: DocModel, facts: Facts) -> list[int]:
+    """Indexes of model parameters the signature does not have."""
+    names = {p.name for p in facts.parameters}
+    loose = extra_parameter_allowed(facts)
+    return [index for index, param in enumerate(model.parameters)
+            if not param_key(param.name) or (param_key(param.name) not in names and not loose)]
+
+
+def _parameter_findings(model: DocModel, facts: Facts) -> list[ModelFinding]:
+    findings = [
+        ModelFinding(FindingKind.CONTRADICTION, f"parameter {model.parameters[i].name!r} is not in the signature",
+                     f"signature: {facts.signature()}", f"parameters[{i}]")
+        for i in invented_parameters(model, facts)
+    ]
+    documented = {param_key(p.name) for p in model.parameters}
+    carried = bool(documented - {p.name for p in facts.parameters})
+    for param in facts.documentable_parameters:
+        if param.name in documented or (param.kind == "var-keyword" and carried):
+            continue
+        findings.append(ModelFinding(FindingKind.GAP, f"parameter {param.starred_name} is not documented",
+                                     f"signature: {facts.signature()}", "parameters"))
+    return findings
+
+
+def _raises_findings(model: DocModel, facts: Facts) -> list[ModelFinding]:
+    findings: list[ModelFinding] = []
+    for index, entry in enumerate(model.raises):
+        site = conflicting_site(entry, facts)
+        if site is not None:
+            findings.append(ModelFinding(
+                FindingKind.CONTRADICTION, f"raises entry {entry.type}({entry.message!r}) differs from the code",
+                f"the code raises {site.describe()}", f"raises[{index}]"))
+    documented = {_type_name(entry.type) for entry in model.raises}
+    for site in _sites(facts):
+        if site.type_name not in documented:
+            findings.append(ModelFinding(FindingKind.GAP, f"{site.type_name} is not documented",
+                                         f"the code raises {site.describe()}", "raises"))
+    return findings
+
+
+def _sites(facts: Facts) -> tuple[Raise, ...]:
+    return tuple(r for r in facts.propagated_raises if r.exception)
+
+
+def _type_name(text: str) -> str:
+    return text.strip().strip("`'\"").rsplit(".", 1)[-1]
+
+
+def _message_forms(entry: RaisesDoc) -> list[str]:
+    """The message as written, and without the quotes or ``Type:`` prefix models wrap it in."""
+    bare = entry.message.strip()
+    bare = re.sub(rf"^{re.escape(_type_name(entry.type))}\s*:\s*", "", bare) if entry.type.strip() else bare
+    if len(bare) >= 2 and bare[0] == bare[-1] and bare[0] in "'\"`":
+        bare = bare[1:-1]
+    return [entry.message, bare]
+
+
+def _message_agrees(entry: RaisesDoc, site: Raise) -> bool:
+    if not entry.message.strip() or site.message is None:
+        return True  # nothing stated, or nothing knowable: no claim to contradict
+    return any(form == site.message or site.matches_message(form) for form in _message_forms(entry))
+
+
+def agreeing_site(entry: RaisesDoc, facts: Facts) -> Raise | None:
+    """The code raise site this entry states correctly (same type, message matches or unstated)."""
+    return next((site for site in _sites(facts)
+                 if site.type_name == _type_name(entry.type) and _message_agrees(entry, site)), None)
+
+
+def _same_condition(code: str, stated: str) -> bool:
+    squash = re.sub(r"\s+|^(?:when|if|raised when)\b", "", stated.strip().lower())
+    return squash == re.sub(r"\s+", "", code.lower())
+
+
+def _likeness(a: str, b: str) -> float:
+    return difflib.SequenceMatcher(None, a, b).ratio()
+
+
+def conflicting_site(entry: RaisesDoc, facts: Facts) -> Raise | None:
+    """The code raise site ``entry`` is about but misstates, or None.
+
+    The entry is about a site when it names the same type (then its message is wrong), or when its
+    message or its condition is the site's own (then its type is wrong). An entry about no site of
+    this function is not a contradiction: the exception may come from a callee.
+    """
+    if agreeing_site(entry, facts) is not None:
+        return None
+    sites = _sites(facts)
+    same_type = [site for site in sites if site.type_name == _type_name(entry.type)]
+    if same_type:  # the site with the stated condition, else the one whose message is closest
+        return max(same_type, key=lambda s: (bool(s.condition and _same_condition(s.condition, entry.condition)),
+                                             _likeness(s.message or "", entry.message)))
+    for site in sites:
+        message_is_sites = site.message is not None and entry.message.strip() and _message_agrees(entry, site)
+        if message_is_sites or (site.condition and _same_condition(site.condition, entry.condition)):
+            return site
+    return None

@@ -1,0 +1,162 @@
+"""The doc model: the schema a model fills, and the lenient parse of what it answers."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from docbot.docmodel import (
+    DocModel,
+    DocModelError,
+    Example,
+    ParameterDoc,
+    RaisesDoc,
+    doc_model_schema,
+    param_key,
+    parse_doc_model,
+    strip_answer,
+    when_clause,
+)
+
+GOOD = {
+    "summary": "Add interest.", "description": "", "parameters": [{"name": "rate", "description": "the rate"}],
+    "returns": "the new balance", "raises": [{"type": "ValueError", "message": "bad", "condition": "rate < 0"}],
+    "examples": [{"code": "print(1)", "output": "1"}], "notes": "",
+}
+
+
+def _walk(node: Any) -> list[dict[str, Any]]:
+    if isinstance(node, list):
+        return [d for item in node for d in _walk(item)]
+    if isinstance(node, dict):
+        return [node] + [d for value in node.values() for d in _walk(value)]
+    return []
+
+
+def test_schema_is_inlined_strict_and_small() -> None:
+    schema = doc_model_schema()
+    text = json.dumps(schema)
+    for key in ("$ref", "$defs", '"title"', '"default"', "anyOf"):
+        assert key not in text, key
+    objects = [d for d in _walk(schema) if d.get("type") == "object"]
+    assert len(objects) == 4  # the model and its three item kinds
+    for obj in objects:
+        assert obj["required"] == list(obj["properties"])
+        assert obj["additionalProperties"] is False
+    assert len(text) < 3000  # a grammar a 135M model can follow
+
+
+def test_schema_lists_the_fields_with_their_descriptions() -> None:
+    props = doc_model_schema()["properties"]
+    assert list(props) == ["summary", "description", "parameters", "returns", "raises", "examples", "notes"]
+    assert all(prop["description"] for prop in props.values())
+    param_props = props["parameters"]["items"]["properties"]
+    assert list(param_props) == ["name", "description"]  # type and default come from the code
+    assert list(props["raises"]["items"]["properties"]) == ["type", "message", "condition"]
+    assert list(props["examples"]["items"]["properties"]) == ["code", "output"]
+    assert "exact" in props["raises"]["items"]["properties"]["message"]["description"]
+
+
+def test_schema_is_a_fresh_copy_each_time() -> None:
+    first = doc_model_schema()
+    first["properties"].clear()
+    assert doc_model_schema()["properties"]
+
+
+def test_model_is_frozen() -> None:
+    model = DocModel.model_validate(GOOD)
+    with pytest.raises(ValidationError):
+        model.summary = "x"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("wrapped", [
+    json.dumps(GOOD),
+    "```json\n" + json.dumps(GOOD) + "\n```",
+    "```\n" + json.dumps(GOOD, indent=2) + "\n```\nHope this helps!",
+    "<think>the user wants {json}</think>\n" + json.dumps(GOOD),
+    "<THINK>unclosed thoughts } {",  # cut off mid-thought: nothing usable (checked below)
+    "Sure! Here is the doc:\n" + json.dumps(GOOD) + "\nLet me know.",
+])
+def test_parse_unwraps_fences_think_blocks_and_chatter(wrapped: str) -> None:
+    if "unclosed" in wrapped:
+        with pytest.raises(DocModelError):
+            parse_doc_model(wrapped)
+        return
+    assert parse_doc_model(wrapped) == DocModel.model_validate(GOOD)
+
+
+def test_strip_answer_keeps_a_bare_object_as_it_is() -> None:
+    assert strip_answer('  {"a": "}"}  ') == '{"a": "}"}'
+
+
+@pytest.mark.parametrize(("answer", "reason"), [
+    ("not json at all", "not JSON"),
+    ("[1, 2]", "not an object"),
+    ('"just a string"', "not an object"),
+    ('{"description": "no summary"}', "does not fit"),
+    ('{"summary": "s", "parameters": [{"description": "no name"}]}', "does not fit"),
+    ('{"summary": 3}', "does not fit"),
+])
+def test_parse_rejects_what_is_not_a_doc_model(answer: str, reason: str) -> None:
+    with pytest.raises(DocModelError, match=reason):
+        parse_doc_model(answer)
+
+
+def test_parse_rejects_a_json_array_wrapped_object() -> None:
+    with pytest.raises(DocModelError, match="not an object|does not fit|not JSON"):
+        parse_doc_model('[{"summary": "s"}, {"summary": "t"}]')
+
+
+def test_nulls_and_missing_fields_are_empty() -> None:
+    model = parse_doc_model('{"summary": "s", "description": null, "raises": null, "examples": null,'
+                            ' "parameters": [{"name": "x", "description": null}], "extra": 1}')
+    assert model.description == "" and model.raises == () and model.examples == () and model.notes == ""
+    assert model.parameters == (ParameterDoc(name="x", description=""),)
+    assert parse_doc_model('{"summary": "s", "raises": [{"type": "E", "message": null}]}').raises == (
+        RaisesDoc(type="E"),)
+    assert parse_doc_model('{"summary": "s", "examples": [{"code": "f()", "output": null}]}').examples == (
+        Example(code="f()"),)
+
+
+def test_parameters_given_as_a_mapping_are_accepted() -> None:
+    model = parse_doc_model('{"summary": "s", "parameters": {"rate": "the rate", "days": "how long"}}')
+    assert [(p.name, p.description) for p in model.parameters] == [("rate", "the rate"), ("days", "how long")]
+
+
+@pytest.mark.parametrize(("name", "key"), [
+    ("rate", "rate"), ("*args", "args"), ("**options", "options"), ("`rate`", "rate"),
+    ("rate: float", "rate"), ("rate (float)", "rate"), ("rate=0.05", "rate"), ("  rate", "rate"),
+    ("", ""), ("123", ""), ("- rate", ""),
+])
+def test_param_key(name: str, key: str) -> None:
+    assert param_key(name) == key
+
+
+@pytest.mark.parametrize(("condition", "clause"), [
+    ("rate is negative", "when rate is negative"),
+    ("When rate < 0", "When rate < 0"),
+    ("if the file\n is missing", "if the file is missing"),
+    ("on timeout", "on timeout"),
+    ("", ""),
+    ("   ", ""),
+    ("whenever", "whenever"),
+    ("ifdef set", "when ifdef set"),  # a word that only starts like "if"
+])
+def test_when_clause(condition: str, clause: str) -> None:
+    assert when_clause(condition) == clause
+
+
+def test_every_string_and_list_in_the_schema_is_bounded() -> None:
+    nodes = _walk(doc_model_schema())
+    strings = [n for n in nodes if n.get("type") == "string"]
+    arrays = [n for n in nodes if n.get("type") == "array"]
+    assert len(strings) == 11 and all(0 < n["maxLength"] <= 600 for n in strings)
+    assert len(arrays) == 3 and all(0 < n["maxItems"] <= 12 for n in arrays)
+
+
+def test_bounds_are_not_enforced_on_parse() -> None:
+    model = parse_doc_model(json.dumps({"summary": "x" * 5000, "examples": [{"code": "f()"}] * 10}))
+    assert len(model.summary) == 5000 and len(model.examples) == 10
