@@ -2,7 +2,8 @@
 
 ``check_doc`` runs every check on one function's Markdown: parameters and defaults, exceptions and
 their messages, the return value, and (given an ``ExampleContext``) the examples, executed in a
-sandbox. Each contradiction is a ``Finding`` with evidence; fatal ones block approval in the loop.
+sandbox. Each ``Finding`` carries its evidence and a ``FindingKind``: only a contradiction is fatal
+and blocks approval in the loop; a gap (an omission) goes to the reviser but never blocks.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from docbot.facts import extract_facts
 from docbot.verify.doccheck import check_parameters, check_returns
 from docbot.verify.docraises import check_raises
 from docbot.verify.example_check import check_examples
-from docbot.verify.findings import ExampleContext, Finding
+from docbot.verify.findings import ExampleContext, Finding, FindingKind, note
 from docbot.verify.sections import find_section
 from docbot.verify.source_doc import FunctionFindings, verify_source_doc
 
-__all__ = ["ExampleContext", "Finding", "FunctionFindings", "check_doc", "find_section", "verify_source_doc"]
+__all__ = ["ExampleContext", "Finding", "FindingKind", "FunctionFindings", "check_doc", "find_section",
+           "verify_source_doc"]
 
 
 def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | None = None) -> list[Finding]:
@@ -23,8 +25,8 @@ def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | N
     try:
         facts = extract_facts(source, qualname)
     except (SyntaxError, ValueError) as error:
-        return [Finding("source_unreadable", f"the source of {qualname} could not be read ({error}); "
-                        "nothing was checked", fatal=False)]
+        return [note("source_unreadable", f"the source of {qualname} could not be read ({error}); "
+                     "nothing was checked")]
     findings = check_parameters(doc, facts) + check_raises(doc, facts, source) + check_returns(doc, facts)
     if examples is not None:
         findings += check_examples(doc, qualname, examples)

@@ -38,16 +38,29 @@ def main() -> None:
     _limit(plan["memory_mb"], plan["cpu_s"], plan["nproc"])
     sys.path[:0] = plan["sys_path"]
     _install_guard(os.getcwd())
-    namespace: dict[str, Any] = {"__name__": "__example__"}
     try:
-        module = importlib.import_module(plan["module"])
-        namespace[plan["name"]] = getattr(module, plan["name"])
+        namespace = _namespace(importlib.import_module(plan["module"]), plan["module"], plan["name"])
     except BaseException as error:  # noqa: BLE001 - whatever the module does on import, report it
         _emit(results, plan["nonce"], {"import_error": _last_line(error)})
         return
     _emit(results, plan["nonce"], {"ready": True})
     for index, step in enumerate(plan["steps"]):
         _emit(results, plan["nonce"], {"index": index, **_run_step(step, namespace)})
+
+
+def _namespace(module: Any, dotted: str, name: str) -> dict[str, Any]:
+    """Where the examples run: as the doc's reader runs them, with the module's names at hand.
+
+    A copy of the module's namespace (as doctest gives a docstring's examples), plus the module under
+    its own name and its top package (``mod.f(...)``, ``pkg.mod.f(...)``), unless the module defines
+    that name itself (``slugify.slugify`` stays the function).
+    """
+    namespace = dict(vars(module))
+    namespace["__name__"] = "__main__"  # a reader's snippet runs as a script; dataclasses look it up
+    namespace[name] = getattr(module, name)
+    namespace.setdefault(dotted.rsplit(".", 1)[-1], module)
+    namespace.setdefault(dotted.split(".")[0], sys.modules[dotted.split(".")[0]])
+    return namespace
 
 
 def _limit(memory_mb: int, cpu_s: int, nproc: int | None) -> None:
@@ -82,6 +95,8 @@ def _install_guard(folder: str) -> None:
             if not all(inside(args[i]) for i in _PATH_EVENTS[event] if i < len(args)):
                 raise PermissionError(f"the docbot sandbox refuses {event} outside the example folder")
         elif event.startswith("socket."):
+            if event == "socket.gethostname":
+                return  # reads the local name (libraries call it on import); no network involved
             if event == "socket.__new__" and len(args) > 1 and args[1] == socket.AF_UNIX:
                 return  # socketpair() for asyncio's own wake-up pipe, not network
             raise PermissionError(f"the docbot sandbox refuses network access ({event})")
@@ -105,7 +120,8 @@ def _run_step(step: dict[str, Any], namespace: dict[str, Any]) -> dict[str, Any]
 def _execute(step: dict[str, Any], namespace: dict[str, Any], echoed: list[tuple[Any, int]]) -> Any:
     code = step["code"]
     if step["expect"] == "value" and not step["target"]:
-        return _run(compile(code.strip(), "<example>", "eval", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT), namespace)
+        return _run(compile(code.strip(), "<example>", "eval", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
+                            dont_inherit=True), namespace)
     tree = ast.parse(code, mode="exec")
     # Like the interactive prompt, doctests echo a bare expression's value (None is not echoed); a block
     # followed by an output block may echo its last expression, as a notebook cell would.
@@ -113,7 +129,9 @@ def _execute(step: dict[str, Any], namespace: dict[str, Any], echoed: list[tuple
     for index, node in enumerate(tree.body):
         echo = isinstance(node, ast.Expr) and (echo_all or (step["echo_last"] and index == len(tree.body) - 1))
         source: Any = ast.Interactive([node]) if echo else ast.Module([node], [])
-        compiled = compile(source, "<example>", "single" if echo else "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        # dont_inherit: this file's `from __future__ import annotations` must not reach the example
+        compiled = compile(source, "<example>", "single" if echo else "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
+                           dont_inherit=True)
         _run(compiled, namespace, echo=echoed if echo else None)
     return namespace.get(step["target"]) if step["target"] else None
 
