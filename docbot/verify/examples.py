@@ -12,6 +12,7 @@ import ast
 import doctest
 import io
 import re
+import textwrap
 import tokenize
 from dataclasses import asdict, dataclass, replace
 from typing import Any
@@ -195,8 +196,17 @@ def _is_print(node: ast.stmt) -> bool:
             and isinstance(node.value.func, ast.Name) and node.value.func.id == "print")
 
 
+def _segment(text: str, node: ast.stmt) -> str:
+    """A statement's source, with its decorators (``ast.get_source_segment`` starts at ``class``)."""
+    decorators = getattr(node, "decorator_list", [])
+    if not decorators:
+        return ast.get_source_segment(text, node) or ""
+    lines = text.splitlines()[min(d.lineno for d in decorators) - 1 : node.end_lineno]
+    return textwrap.dedent("\n".join(lines))
+
+
 def _shown(text: str, node: ast.stmt) -> str:
-    segment = ast.get_source_segment(text, node) or ""
+    segment = _segment(text, node)
     return segment.strip().splitlines()[0] if segment.strip() else ""
 
 
@@ -250,7 +260,7 @@ def _claim(comments: list[str]) -> str | None:
 
 
 def _marked_step(text: str, node: ast.stmt, claim: str | None) -> Step:
-    code, shown = ast.get_source_segment(text, node) or "", _shown(text, node)
+    code, shown = _segment(text, node), _shown(text, node)
     if claim is None:
         return Step(code, "none", shown=shown)
     if claim.startswith("!raises ") or _EXCEPTION.match(claim):
