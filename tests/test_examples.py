@@ -44,6 +44,7 @@ EXTRACT_CASES = [
     pytest.param("This call fails:\n\n" + block("value = f(-1)"), [("none", "", "", None, "", False)],
                  id="a block the text says fails is not presented as working"),
     pytest.param(block("def f(a, b=1) -> int: ..."), [], id="a signature stub is not run"),
+    pytest.param(block(">>> f(1)  # doctest: +SKIP\n2"), [], id="a doctest marked +SKIP is not run"),
     pytest.param(block("f(principal: float, rate: float) -> float"), [], id="pseudo-code is not run"),
     pytest.param(block("f(1,  # -> 2"), [("none", "", "", None, "", True)],
                  id="a broken block that states a result is run (and fails)"),

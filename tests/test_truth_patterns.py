@@ -315,3 +315,10 @@ def test_a_wrong_exception_message_is_a_contradiction(package: Path) -> None:
 def test_an_integer_claim_is_exact(package: Path) -> None:
     assert [f.kind for f in run(package, block(">>> around()\n110"))] == ["example_mismatch"]
     assert [f.kind for f in run(package, block("print(around())  # Output: 110"))] == ["example_mismatch"]
+
+
+def test_doctest_directives_skip_and_normalize_whitespace_are_honoured(package: Path) -> None:
+    doc = block(">>> token()  # doctest: +SKIP\n'abc'\n>>> config()  # doctest: +NORMALIZE_WHITESPACE\n"
+                "{'a': 1,\n 'b':   2}\n>>> table()  # doctest: +NORMALIZE_WHITESPACE\n'name qty\\napple 3'")
+    assert run(package, doc) == []
+    assert [f.kind for f in run(package, block(">>> table()\n'name qty\\napple 3'"))] == ["example_mismatch"]

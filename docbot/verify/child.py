@@ -169,7 +169,7 @@ def _judge(step: dict[str, Any], value: Any, printed: str, echoed: list[tuple[An
     if expect == "value":
         ok = value_matches(value, want, namespace)
         return {"status": "ok" if ok else "mismatch", "got": _clip(_repr(value))}
-    ok = output_matches(want, printed)
+    ok = output_matches(want, printed) or (bool(step.get("loose_space")) and want.split() == printed.split())
     if not ok and echoed:
         last, before = echoed[-1]
         prints_only = printed[:before]

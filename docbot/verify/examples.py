@@ -54,6 +54,7 @@ class Step:
     fatal: bool = True  # when it raises, the doc is wrong (it presented the example as working)
     shown: str = ""  # the example as the doc shows it, for messages
     line: int = 0  # the doc line of the example's block
+    loose_space: bool = False  # "# doctest: +NORMALIZE_WHITESPACE": runs of whitespace compare equal
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -138,13 +139,16 @@ def _doctest_steps(text: str) -> list[Step]:
     examples = _doctest_examples(text)
     steps = []
     for example in examples:
+        if example.options.get(doctest.SKIP):
+            continue  # "# doctest: +SKIP": the doc itself says this one is not to be run
         shown = example.source.strip().splitlines()[0] if example.source.strip() else ""
         if example.exc_msg is not None:
             exc_type, exc_message = _exception_claim(example.exc_msg)
             steps.append(Step(example.source, "raises", example.exc_msg.strip(), exc_type, exc_message,
                               shown=shown))
         else:
-            steps.append(Step(example.source, "output", example.want, shown=shown))
+            loose = bool(example.options.get(doctest.NORMALIZE_WHITESPACE))
+            steps.append(Step(example.source, "output", example.want, shown=shown, loose_space=loose))
     return steps
 
 
