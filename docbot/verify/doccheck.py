@@ -42,7 +42,6 @@ def check_parameters(section: str, facts: Facts) -> list[Finding]:
         named |= set(re.findall(r"[A-Za-z_]\w*", prose(section)))
         named |= {name for sig in doc_signatures(section, _call_names(facts)) for name, _ in sig.params}
     extra = [d.name for d in documented if d.name.lower() not in _NOT_PARAMETERS and d.name not in real]
-    extra += [name for name in passed if name not in real]
     for param in real.values():
         # "**options: any of color, size" or a list of the keywords it carries documents **kwargs
         carried = param.kind == "var-keyword" and bool(extra)
