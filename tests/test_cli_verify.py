@@ -62,7 +62,7 @@ def test_correct_doc_passes(tmp_path: Path) -> None:
 def test_wrong_stated_result_is_fatal_with_the_real_value(tmp_path: Path) -> None:
     done = verify(tmp_path, ">>> compound(100, 10, 2)\n120.0")
     assert done.returncode == 1
-    assert "FATAL [example_mismatch]" in done.stdout and "121.0" in done.stdout and "120.0" in done.stdout
+    assert "CONTRADICTION [example_mismatch]" in done.stdout and "121.0" in done.stdout and "120.0" in done.stdout
 
 
 def test_raising_example_is_fatal_quoting_the_traceback(tmp_path: Path) -> None:

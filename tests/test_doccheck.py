@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from docbot.verify import Finding, check_doc, find_section
+from docbot.verify import Finding, FindingKind, check_doc, find_section
 
 SOURCE = '''
 def compound(principal: float, rate: float = 0.05, periods: int = 12) -> float:
@@ -43,18 +43,20 @@ ROW_RATE = "| `rate` | float | `0.05` | Yearly rate. |\n"
 RAISE_PERIODS = '- `ValueError` — `"periods must be positive, got {periods}"` when `periods <= 0`.\n'
 
 
-def fatal_kinds(doc: str, source: str = SOURCE, qualname: str = "compound") -> list[str]:
-    return sorted(f.kind for f in check_doc(doc, textwrap.dedent(source), qualname) if f.fatal)
+def weighed(doc: str, source: str = SOURCE, qualname: str = "compound") -> list[str]:
+    """Contradictions by kind, gaps as "gap:kind" (notes left out)."""
+    found = check_doc(doc, textwrap.dedent(source), qualname)
+    return sorted(f.kind if f.fatal else f"gap:{f.kind}" for f in found if f.severity is not FindingKind.NOTE)
 
 
 def findings(doc: str, source: str, qualname: str = "f") -> list[Finding]:
     return check_doc(textwrap.dedent(doc), textwrap.dedent(source), qualname)
 
 
-# (edit of the correct doc, the fatal finding kinds it must produce)
+# (edit of the correct doc, the findings it must produce: contradictions by kind, omissions as gaps)
 EDIT_CASES = [
     pytest.param(lambda d: d, [], id="correct doc: nothing"),
-    pytest.param(lambda d: d.replace(ROW_RATE, ""), ["missing_parameter"], id="missing parameter"),
+    pytest.param(lambda d: d.replace(ROW_RATE, ""), ["gap:missing_parameter"], id="missing parameter"),
     pytest.param(lambda d: d.replace(ROW_RATE, ROW_RATE + "| `years` | int | `1` | Years. |\n"),
                  ["invented_parameter"], id="invented parameter"),
     pytest.param(lambda d: d.replace("`12`", "`4`"), ["wrong_default"], id="wrong default"),
@@ -63,9 +65,9 @@ EDIT_CASES = [
                  id="a default for a required parameter"),
     pytest.param(lambda d: d.replace("`ValueError`", "`TypeError`"), ["wrong_exception_type"],
                  id="wrong exception type"),
-    pytest.param(lambda d: d.replace(RAISE_PERIODS, ""), ["missing_exception"],
+    pytest.param(lambda d: d.replace(RAISE_PERIODS, ""), ["gap:missing_exception"],
                  id="one of two ValueErrors left out"),
-    pytest.param(lambda d: d.split("**Raises**")[0], ["missing_exception"], id="no Raises part at all"),
+    pytest.param(lambda d: d.split("**Raises**")[0], ["gap:missing_exception"], id="no Raises part at all"),
     pytest.param(lambda d: d.replace("must be non-negative", "must be positive"), ["misquoted_message"],
                  id="misquoted message"),
     pytest.param(lambda d: d.replace("got {periods}", "was {periods}"), ["misquoted_message"],
@@ -75,18 +77,18 @@ EDIT_CASES = [
     pytest.param(lambda d: d.replace("`float` — the amount after one year, rounded to cents.", "None."),
                  ["wrong_return"], id="says it returns nothing"),
     pytest.param(lambda d: d.replace("**Returns**\n\n`float` — the amount after one year, rounded to cents.\n", ""),
-                 ["missing_return"], id="never says what it returns"),
+                 ["gap:missing_return"], id="never says what it returns"),
     pytest.param(lambda d: d.replace("**Parameters**", "```python\ndef compound(principal, rate=0.1, periods=12)\n"
                                      "```\n\n**Parameters**"), ["wrong_default"], id="wrong default in a signature"),
     pytest.param(lambda d: d.replace("**Parameters**", "```python\ndef compound(principal, rate=0.05)\n```\n\n"
-                                     "**Parameters**"), ["missing_parameter"], id="signature leaves one out"),
+                                     "**Parameters**"), ["gap:missing_parameter"], id="signature leaves one out"),
 ]
 
 
 @pytest.mark.parametrize("edit, kinds", EDIT_CASES)
-def test_each_kind_of_error_is_found_and_a_correct_doc_is_clean(edit: object, kinds: list[str]) -> None:
+def test_each_contradiction_and_gap_is_found_and_a_correct_doc_is_clean(edit: object, kinds: list[str]) -> None:
     assert callable(edit)
-    assert fatal_kinds(edit(GOOD)) == kinds
+    assert weighed(edit(GOOD)) == kinds
 
 
 def test_findings_quote_the_code_fact_and_the_doc_text() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from docbot.verify import ExampleContext, Finding
+from docbot.verify import ExampleContext, Finding, FindingKind
 from docbot.verify.compare import numbers_equal, output_matches, value_matches
 from docbot.verify.example_check import check_examples
 from docbot.verify.examples import extract_steps
@@ -39,9 +39,12 @@ EXTRACT_CASES = [
                  [("stdout", "2", "", None, "", True)], id="an output block after the code"),
     pytest.param(block("f(1)") + "\n" + block("2", lang=""),
                  [("stdout", "2", "", None, "", True)], id="an unlabelled block that is not code is output"),
-    pytest.param(block("import math\nvalue = f(1)"), [("none", "", "", None, "", False)],
-                 id="a block with no stated output only prepares"),
+    pytest.param(block("import math\nvalue = f(1)"), [("none", "", "", None, "", True)],
+                 id="a block with no stated output is presented as working"),
+    pytest.param("This call fails:\n\n" + block("value = f(-1)"), [("none", "", "", None, "", False)],
+                 id="a block the text says fails is not presented as working"),
     pytest.param(block("def f(a, b=1) -> int: ..."), [], id="a signature stub is not run"),
+    pytest.param(block(">>> f(1)  # doctest: +SKIP\n2"), [], id="a doctest marked +SKIP is not run"),
     pytest.param(block("f(principal: float, rate: float) -> float"), [], id="pseudo-code is not run"),
     pytest.param(block("f(1,  # -> 2"), [("none", "", "", None, "", True)],
                  id="a broken block that states a result is run (and fails)"),
@@ -75,7 +78,7 @@ def test_extract_steps(markdown: str, expected: list[tuple[object, ...]]) -> Non
         ("Total: 110.25 EUR", "Total: 110.25 USD", False),
         ("[1, 2, ...]", "[1, 2, 3, 4]", True),
         ("a\nb", "a\nc", False),
-        ("  spaced   out ", "spaced out", True),
+        ("  spaced   out ", "spaced out", False),
     ],
 )
 def test_output_matches_by_value(want: str, got: str, equal: bool) -> None:
@@ -146,15 +149,18 @@ def test_a_promised_exception_that_does_not_happen_or_differs(module_dir: Path) 
     assert "raises ValueError: principal must be non-negative" in found[1].message
 
 
-def test_an_unmarked_block_that_fails_is_only_a_note(module_dir: Path) -> None:
+def test_an_unmarked_block_that_raises_is_a_contradiction(module_dir: Path) -> None:
     found = run(module_dir, block("total = compound(principal, rate)"))
-    assert [(f.kind, f.fatal) for f in found] == [("example_setup_failed", False)]
+    assert [(f.kind, f.severity) for f in found] == [("example_raises", FindingKind.CONTRADICTION)]
+    assert "the doc presents it as working" in found[0].message
+
+
+def test_an_unmarked_block_the_text_says_fails_is_a_note(module_dir: Path) -> None:
+    found = run(module_dir, "A negative principal is an error:\n\n" + block("total = compound(-1, 0.1)"))
+    assert [(f.kind, f.severity) for f in found] == [("example_shows_failure", FindingKind.NOTE)]
 
 
 def test_an_endless_example_times_out(module_dir: Path) -> None:
-    found = run(module_dir, block(">>> compound(1, 1)\n2.0\n>>> slow()\n1", "python"), timeout_s=2)
-    # the module import gives only `compound`; slow() needs its own import in the doc
-    assert [f.kind for f in found] == ["example_raises"]
     found = run(module_dir, block(">>> from money import slow\n>>> slow()\n1"), timeout_s=2)
     assert [(f.kind, f.fatal) for f in found] == [("example_timeout", True)]
     assert "did not finish within 2s" in found[0].message

@@ -26,6 +26,9 @@ DRAFT_1 = """## `compound_interest`
 
 Computes compound interest.
 
+**Parameters**
+- `amount`: the starting sum.
+
 **Raises**: `ValueError` when an input is negative.
 """
 DRAFT_2 = """## `compound_interest`

@@ -99,7 +99,8 @@ def test_public_functions_follow_all_and_skip_private_ones() -> None:
 
 def test_a_wrong_stated_result_and_a_raising_example_are_reported_with_real_values(repo: Path) -> None:
     report = {r.qualname: r for r in verify_source_doc(SOURCE, DOC, "finance", (str(repo),))}
-    assert set(report) == {"compound", "Account.__init__", "Account.deposit"}  # label has no section
+    assert set(report) == {"compound", "Account.__init__", "Account.label", "Account.deposit"}
+    assert not report["Account.label"].section_found and report["compound"].section_found
     [wrong] = report["compound"].fatal
     assert wrong.kind == "example_mismatch"
     assert wrong.message == "example `compound(100, 0.05, 2)` returns 105.06, the doc says 110.0"

@@ -131,10 +131,24 @@ def _invented_parameter(lines: list[str], facts: Facts) -> Iterator[tuple[str, l
 
 
 def _missing_parameter(lines: list[str], facts: Facts) -> Iterator[tuple[str, list[str]]]:
+    # A parameter an example passes by keyword (`f(x, years=2)`) is documented by that example: taking
+    # its entry out of the list leaves nothing missing.
+    passed = {name for line in _example_lines(lines) for name in re.findall(r"[(,]\s*(\w+)\s*=(?!=)", line)}
     for param in facts.documentable_parameters:
         span = param_entry(lines, param.name)
-        if span is not None:
+        if span is not None and param.name not in passed:
             yield f"removed `{param.name}`", lines[: span[0]] + lines[span[1] :]
+
+
+def _example_lines(lines: list[str]) -> list[str]:
+    """Code lines that call things: doctest lines and fenced lines, signatures (``def``) left out."""
+    found, fenced = [], False
+    for line in lines:
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif (fenced or line.lstrip().startswith(">>>")) and not re.match(r"\s*(?:async\s+)?def\s", line):
+            found.append(line)
+    return found
 
 
 def _wrong_values(param: Parameter) -> list[tuple[str, str]]:

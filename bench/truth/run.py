@@ -25,7 +25,7 @@ sys.path.insert(0, str(HERE))
 from mutate import CLASSES, Mutation, mutations
 
 from docbot.facts import extract_facts
-from docbot.verify import ExampleContext, Finding, check_doc
+from docbot.verify import ExampleContext, Finding, FindingKind, check_doc
 from docbot.verify.sections import find_section
 from docbot.verify.source_doc import public_functions, section_names
 
@@ -42,6 +42,8 @@ EXPECTED = {
     "example_raises": {"example_raises"},
     "invented_return": {"invented_return"},
 }
+# Omissions are gaps, never fatal (docbot.verify.findings): these classes are detected by a gap of their kind.
+GAP_CLASSES = {"missing_raise", "missing_parameter"}
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,9 @@ class Outcome:
     @property
     def detected(self) -> bool:
         assert self.case.mutation is not None
-        return any(f.kind in EXPECTED[self.case.mutation.error_class] for f in self.fatal)
+        error_class = self.case.mutation.error_class
+        pool = [f for f in self.findings if f.severity is FindingKind.GAP] if error_class in GAP_CLASSES else self.fatal
+        return any(f.kind in EXPECTED[error_class] for f in pool)
 
 
 def build_cases() -> tuple[list[Case], int]:
@@ -109,7 +113,7 @@ def summarize(outcomes: list[Outcome], functions: int, seconds: float) -> str:
     modules = len(list(CORPUS.glob("*.py")))
     lines += ["", f"Corpus: {functions} functions in {modules} modules; {mutated} mutated docs.",
               (f"False positives: {len(false_positives)} of {len(clean)} untouched docs had a fatal finding "
-               f"({notes} non-fatal notes)."), f"Time: {seconds:.0f} s."]
+               f"({notes} non-fatal findings)."), f"Time: {seconds:.0f} s."]
     for outcome in false_positives:
         lines.append(f"- false positive: {outcome.case.module}.{outcome.case.qualname}: "
                      + "; ".join(f.message for f in outcome.fatal))
@@ -137,7 +141,9 @@ are doctests, `# ->` comments and output blocks.
 
 `bench/truth/mutate.py` (with `mutate_examples.py`) injects one error per doc, reading the doc with
 its own rules in `doctext.py`, not the checker's. A mutation is detected when a *fatal* finding of
-the matching kind comes back (any other fatal finding does not count). Wrong example outputs change
+the matching kind comes back (any other fatal finding does not count); a left-out parameter or raise
+is an omission, which docbot reports as a *gap* (never fatal), so those two classes are detected by a
+gap of the matching kind. Wrong example outputs change
 one digit or letter of the stated output (or flip a bool); raising examples get an argument list that
 cannot bind (an unknown keyword, or one positional argument too many), so Python itself raises
 `TypeError`. Not generated: an invented parameter for a function taking `**kwargs` (it accepts any

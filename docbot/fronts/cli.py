@@ -134,21 +134,31 @@ def cmd_verify(args: argparse.Namespace) -> int:
             raise ConfigError(f"{path}: no such file.")
     module, sys_path = importable_as(source_path.resolve())
     sandbox = settings_from(args, Path.cwd()).example_sandbox  # config.json may allow the guard alone
+    names = [n.strip() for given in args.function or [] for n in given.split(",") if n.strip()]
     checked = verify_source_doc(source_path.read_text(encoding="utf-8"), doc_path.read_text(encoding="utf-8"),
-                                module=module, sys_path=sys_path, function=args.function,
+                                module=module, sys_path=sys_path, function=names,
                                 run_examples=not args.no_examples, sandbox=sandbox)
-    fatal = 0
     if args.json:
         print(json.dumps([{"qualname": c.qualname, "section_found": c.section_found,
-                           "findings": [vars(f) for f in c.findings]} for c in checked], indent=2))
-    for item in checked:
-        fatal += sum(1 for f in item.findings if f.fatal)
-        if not args.json:
-            state = "no section found" if not item.section_found else f"{len(item.findings)} finding(s)"
+                           "findings": [f.to_json() for f in c.findings]} for c in checked], indent=2))
+    else:
+        for item in checked:
+            state = "no section found in the doc" if not item.section_found else f"{len(item.findings)} finding(s)"
             print(f"{item.qualname}: {state}")
             for finding in item.findings:
-                print(f"  {'FATAL' if finding.fatal else 'note'} [{finding.kind}] {finding.message}")
-    return 1 if fatal else 0
+                print(f"  {_LABELS[finding.severity.value]} [{finding.kind}] {finding.message}")
+    return verify_exit_code(checked, args.strict)
+
+
+_LABELS = {"contradiction": "CONTRADICTION", "gap": "gap", "note": "note", "nondeterministic": "nondeterministic"}
+
+
+def verify_exit_code(checked: Sequence[Any], strict: bool) -> int:
+    """1 on a contradiction or a function without a section; gaps count only with ``--strict``."""
+    missing = any(not c.section_found for c in checked)
+    contradictions = any(c.fatal for c in checked)
+    gaps = strict and any(c.gaps for c in checked)
+    return 1 if missing or contradictions or gaps else 0
 
 
 def reflexion_parser() -> argparse.ArgumentParser:
@@ -211,7 +221,9 @@ def main_parser() -> argparse.ArgumentParser:
     verify = sub.add_parser("verify", help="check an existing Markdown doc against its source")
     verify.add_argument("source")
     verify.add_argument("doc")
-    verify.add_argument("--function", metavar="NAME")
+    verify.add_argument("--function", metavar="NAME", action="append",
+                        help="check only these functions (repeat, or comma-separated); others need no section")
+    verify.add_argument("--strict", action="store_true", help="exit 1 on gaps too (what the doc leaves out)")
     verify.add_argument("--json", action="store_true")
     verify.add_argument("--no-examples", action="store_true")
     verify.set_defaults(func=cmd_verify)

@@ -39,10 +39,9 @@ def main() -> None:
     _limit(plan["memory_mb"], plan["cpu_s"], plan["nproc"])
     sys.path[:0] = plan["sys_path"]
     _install_guard(os.getcwd())
-    namespace: dict[str, Any] = {"__name__": "__example__"}
     try:
         module = importlib.import_module(plan["module"])
-        namespace[plan["name"]] = getattr(module, plan["name"])
+        namespace = _namespace(module, plan["module"], plan["name"])
     except BaseException as error:  # noqa: BLE001 - whatever the module does on import, report it
         _emit(results, plan["nonce"], {"import_error": _last_line(error)})
         return
@@ -80,6 +79,21 @@ def _rebound(name: str, documented: Any, namespace: dict[str, Any], module: Any)
     return namespace.get(name) is not documented or getattr(module, name, None) is not documented
 
 
+def _namespace(module: Any, dotted: str, name: str) -> dict[str, Any]:
+    """Where the examples run: as the doc's reader runs them, with the module's names at hand.
+
+    A copy of the module's namespace (as doctest gives a docstring's examples), plus the module under
+    its own name and its top package (``mod.f(...)``, ``pkg.mod.f(...)``), unless the module defines
+    that name itself (``slugify.slugify`` stays the function).
+    """
+    namespace = dict(vars(module))
+    namespace["__name__"] = "__main__"  # a reader's snippet runs as a script; dataclasses look it up
+    namespace[name] = getattr(module, name)
+    namespace.setdefault(dotted.rsplit(".", 1)[-1], module)
+    namespace.setdefault(dotted.split(".")[0], sys.modules[dotted.split(".")[0]])
+    return namespace
+
+
 def _limit(memory_mb: int, cpu_s: int, nproc: int | None) -> None:
     memory = memory_mb * 1024 * 1024
     for limit, value in ((resource.RLIMIT_AS, memory), (resource.RLIMIT_CPU, cpu_s),
@@ -112,6 +126,8 @@ def _install_guard(folder: str) -> None:
             if not all(inside(args[i]) for i in _PATH_EVENTS[event] if i < len(args)):
                 raise PermissionError(f"the docbot sandbox refuses {event} outside the example folder")
         elif event.startswith("socket."):
+            if event == "socket.gethostname":
+                return  # reads the local name (libraries call it on import); no network involved
             if event == "socket.__new__" and len(args) > 1 and args[1] == socket.AF_UNIX:
                 return  # socketpair() for asyncio's own wake-up pipe, not network
             raise PermissionError(f"the docbot sandbox refuses network access ({event})")
@@ -135,7 +151,8 @@ def _run_step(step: dict[str, Any], namespace: dict[str, Any]) -> dict[str, Any]
 def _execute(step: dict[str, Any], namespace: dict[str, Any], echoed: list[tuple[Any, int]]) -> Any:
     code = step["code"]
     if step["expect"] == "value" and not step["target"]:
-        return _run(compile(code.strip(), "<example>", "eval", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT), namespace)
+        return _run(compile(code.strip(), "<example>", "eval", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
+                            dont_inherit=True), namespace)
     tree = ast.parse(code, mode="exec")
     # Like the interactive prompt, doctests echo a bare expression's value (None is not echoed); a block
     # followed by an output block may echo its last expression, as a notebook cell would.
@@ -143,7 +160,9 @@ def _execute(step: dict[str, Any], namespace: dict[str, Any], echoed: list[tuple
     for index, node in enumerate(tree.body):
         echo = isinstance(node, ast.Expr) and (echo_all or (step["echo_last"] and index == len(tree.body) - 1))
         source: Any = ast.Interactive([node]) if echo else ast.Module([node], [])
-        compiled = compile(source, "<example>", "single" if echo else "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        # dont_inherit: this file's `from __future__ import annotations` must not reach the example
+        compiled = compile(source, "<example>", "single" if echo else "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
+                           dont_inherit=True)
         _run(compiled, namespace, echo=echoed if echo else None)
     return namespace.get(step["target"]) if step["target"] else None
 
@@ -181,7 +200,7 @@ def _judge(step: dict[str, Any], value: Any, printed: str, echoed: list[tuple[An
     if expect == "value":
         ok = value_matches(value, want, namespace)
         return {"status": "ok" if ok else "mismatch", "got": _clip(_repr(value))}
-    ok = output_matches(want, printed)
+    ok = output_matches(want, printed) or (bool(step.get("loose_space")) and want.split() == printed.split())
     if not ok and echoed:
         last, before = echoed[-1]
         prints_only = printed[:before]

@@ -1,18 +1,22 @@
 """Parameter, default and return checks: what the doc says against the facts of the code.
 
-Omissions are fatal like contradictions (a doc that leaves out a parameter is wrong), but only where
-the doc is structured enough to tell: a doc with a Parameters list must list every parameter; a doc
-without one must at least name each parameter somewhere.
+A parameter the doc names that the function does not take, or a default it states wrongly, is a
+contradiction. A parameter the doc leaves out is a gap, never fatal: a usage guide need not list
+everything. A parameter counts as documented when the doc lists it, names it in its prose or
+signature, or passes it by keyword in an example; ``**kwargs`` counts as documented when the doc lists
+keywords it carries.
 """
 
 from __future__ import annotations
 
+import ast
 import re
+import textwrap
 
 from docbot.facts import Facts, Parameter
 from docbot.verify.docparams import DocParam, doc_signatures, documented_params, same_default
-from docbot.verify.findings import Finding
-from docbot.verify.markdown import parts_labelled, prose
+from docbot.verify.findings import Finding, FindingKind, gap
+from docbot.verify.markdown import code_blocks, parts_labelled, prose
 
 _NOT_PARAMETERS = {"self", "cls", "return", "returns", "none", "raises", "yields"}
 _SAYS_NOTHING = re.compile(
@@ -29,15 +33,20 @@ _RETURN_PHRASE = re.compile(
 
 def check_parameters(section: str, facts: Facts) -> list[Finding]:
     real = {p.name: p for p in facts.documentable_parameters}
-    documented = documented_params(section)
+    listed = documented_params(section)
+    documented = listed or []
     findings = _check_signatures(section, facts, real)
-    if documented is None:
-        mentioned = set(re.findall(r"[A-Za-z_]\w*", prose(section)))
-        mentioned |= {name for sig in doc_signatures(section, _call_names(facts)) for name, _ in sig.params}
-        findings += [_missing(p, facts) for p in real.values() if p.name not in mentioned]
-        return _unique(findings)
-    names = {d.name for d in documented}
-    findings += [_missing(p, facts) for p in real.values() if p.name not in names]
+    passed = keywords_in_examples(section, _call_names(facts))
+    named = {d.name for d in documented} | passed
+    if listed is None:  # no Parameters list: naming it in the prose or a signature is documenting it
+        named |= set(re.findall(r"[A-Za-z_]\w*", prose(section)))
+        named |= {name for sig in doc_signatures(section, _call_names(facts)) for name, _ in sig.params}
+    extra = [d.name for d in documented if d.name.lower() not in _NOT_PARAMETERS and d.name not in real]
+    for param in real.values():
+        # "**options: any of color, size" or a list of the keywords it carries documents **kwargs
+        carried = param.kind == "var-keyword" and bool(extra)
+        if param.name not in named and not carried:
+            findings.append(_missing(param, facts))
     for doc_param in documented:
         if doc_param.name.lower() in _NOT_PARAMETERS or doc_param.name in {p.name for p in facts.parameters}:
             findings += _check_default(doc_param, real.get(doc_param.name))
@@ -46,26 +55,39 @@ def check_parameters(section: str, facts: Facts) -> list[Finding]:
     return _unique(findings)
 
 
+def keywords_in_examples(section: str, names: set[str]) -> set[str]:
+    """Keyword arguments the doc's code passes in calls to the function (``f(x, rate=0.05)``)."""
+    found: set[str] = set()
+    for block in code_blocks(section):
+        source = "\n".join(re.sub(r"^\s*(?:>>>|\.\.\.) ?", "", line) for line in block.text.splitlines()
+                           if not line.strip() or line.lstrip().startswith((">>>", "...")) or ">>>" not in block.text)
+        try:
+            tree = ast.parse(textwrap.dedent(source))
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _called_name(node.func) in names:
+                found |= {k.arg for k in node.keywords if k.arg}
+    return found
+
+
+def _called_name(func: ast.expr) -> str:
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+
 def _missing(param: Parameter, facts: Facts) -> Finding:
     default = f" (default {param.default})" if param.default is not None else ""
-    return Finding(
-        "missing_parameter",
-        f"parameter `{param.starred_name}`{default} of {facts.name}() is not documented",
-        code_fact=param.display(),
-    )
+    return gap("missing_parameter", f"parameter `{param.starred_name}`{default} of {facts.name}() is not documented",
+               param.display())
 
 
 def _invented(name: str, doc_text: str, facts: Facts) -> Finding:
     real = ", ".join(p.name for p in facts.documentable_parameters) or "none"
     takes_kwargs = any(p.kind == "var-keyword" for p in facts.parameters)
     note = " (it may be passed through **kwargs; say so)" if takes_kwargs else ""
-    return Finding(
-        "invented_parameter",
-        f"the doc documents a parameter `{name}` that {facts.name}() does not take (its parameters: {real}){note}",
-        doc_text=doc_text,
-        code_fact=facts.signature(),
-        fatal=not takes_kwargs,
-    )
+    return Finding("invented_parameter", f"the doc documents a parameter `{name}` that {facts.name}() does not "
+                   f"take (its parameters: {real}){note}", doc_text, facts.signature(),
+                   FindingKind.NOTE if takes_kwargs else FindingKind.CONTRADICTION)
 
 
 def _check_default(doc_param: DocParam, param: Parameter | None) -> list[Finding]:
@@ -162,8 +184,7 @@ def check_returns(section: str, facts: Facts) -> list[Finding]:
     # Omission is judged leniently ("Returns x." talks about the return); contradictions strictly.
     mentions = re.search(r"\b(?:[Rr]eturn(?:s|ed|ing)?|[Yy]ield(?:s|ed|ing)?)\b|->|→", prose(section))
     if not claims and not mentions and facts.kind != "property":
-        return [Finding("missing_return", f"{facts.name}() {what} but the doc never says what it returns",
-                        "", what)]
+        return [gap("missing_return", f"{facts.name}() {what} but the doc never says what it returns", what)]
     return []
 
 

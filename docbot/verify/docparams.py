@@ -121,7 +121,7 @@ def doc_signatures(section: str, names: set[str]) -> list[DocSignature]:
     for block in code_blocks(section):
         if ">>>" in block.text:
             continue
-        for line in block.text.splitlines():
+        for line in _joined_lines(block.text):
             # A call in an example looks like a signature; only `def`, annotations or `->` make one.
             if line.lstrip().startswith(("def ", "async def ")) or "->" in line or re.search(r"\(\s*\w+\s*:", line):
                 candidates.append(line)
@@ -131,6 +131,18 @@ def doc_signatures(section: str, names: set[str]) -> list[DocSignature]:
         if signature and signature.name.rsplit(".", 1)[-1] in names:
             found.append(signature)
     return found
+
+
+def _joined_lines(code: str) -> list[str]:
+    """Lines of a code block, a signature split over several lines joined into one."""
+    joined: list[str] = []
+    pending = ""
+    for line in code.splitlines():
+        pending = f"{pending} {line.strip()}" if pending else line
+        if pending.count("(") <= pending.count(")") or len(pending) > 2000:
+            joined.append(pending.replace("( ", "(").replace(", )", ")").replace(" )", ")"))
+            pending = ""
+    return joined + ([pending] if pending else [])
 
 
 def _parse_signature(text: str) -> DocSignature | None:

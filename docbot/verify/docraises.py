@@ -1,8 +1,9 @@
-"""Exception checks: every raise documented with its exact type and, when quoted, its exact message.
+"""Exception checks: a stated exception must have the code's type and, when quoted, its exact message.
 
-A doc "documents" an exception in a Raises part or in a prose sentence that says it raises it; an
-example's traceback alone does not count when the doc has labelled parts (a reader scanning the
-Raises list would never learn of it).
+A wrong type or a misquoted message is a contradiction; an exception the doc does not mention, or a
+message it does not quote, is a gap. A doc "documents" an exception in a Raises part or in a prose
+sentence that says it raises it; an example's traceback alone does not count when the doc has
+labelled parts (a reader scanning the Raises list would never learn of it).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from docbot.facts import Facts, Raise
-from docbot.verify.findings import Finding
+from docbot.verify.findings import Finding, FindingKind, gap
 from docbot.verify.markdown import entries, paragraphs, prose, split_parts
 
 _EXCEPTION_NAME = re.compile(
@@ -146,10 +147,15 @@ def _type_findings(missing: list[Raise], invented: list[str], doc_entries: list[
             findings.append(Finding("wrong_exception_type", f"the doc says {facts.name}() raises {wrong}, but "
                                     f"the code raises {raise_.describe()}", text, raise_.describe()))
         else:
-            findings.append(Finding("missing_exception", f"{facts.name}() raises {raise_.describe()}, "
-                                    "which the doc does not mention", "", raise_.describe()))
+            findings.append(gap("missing_exception", f"{facts.name}() raises {raise_.describe()}, "
+                                "which the doc does not mention", raise_.describe()))
     for name in unpaired:
         text = next(e.text for e in doc_entries if name in e.types)
+        quoted = _raise_quoted(next(e for e in doc_entries if name in e.types), facts)
+        if quoted is not None:  # "TypeError('amount must be positive')" where the code raises ValueError(...)
+            findings.append(Finding("wrong_exception_type", f"the doc says {facts.name}() raises {name}, but "
+                                    f"the code raises {quoted.describe()}", text, quoted.describe()))
+            continue
         # A builtin error can come from an operation (a division, an index) rather than a raise, and any
         # exception may come from a callee: then it is worth a look, not proven wrong.
         provable = not is_builtin_exception(name) and not re.search(rf"\b{re.escape(name)}\b", source) and (
@@ -158,8 +164,17 @@ def _type_findings(missing: list[Raise], invented: list[str], doc_entries: list[
         advice = "" if provable else "; make sure a callee or an operation really raises it"
         findings.append(Finding("invented_exception", f"the doc says {facts.name}() raises {name}, but the code "
                                 f"never raises it explicitly (it raises: {raised}){advice}", text, raised,
-                                fatal=provable))
+                                FindingKind.CONTRADICTION if provable else FindingKind.NOTE))
     return findings
+
+
+def _raise_quoted(entry: RaiseEntry, facts: Facts) -> Raise | None:
+    """The code's raise site whose message the entry quotes, when it is of another type than stated."""
+    for raise_ in facts.raises:
+        if raise_.exception and raise_.type_name not in entry.types and raise_.message:
+            if any(len(q.split()) >= 2 and _matches(q, raise_) for q in entry.quotes):
+                return raise_
+    return None
 
 
 # Methods of builtin types: calling them cannot raise a project's own exception classes.
@@ -223,11 +238,11 @@ def _message_findings(searchable: str, doc_entries: list[RaiseEntry], required: 
             if any(_matches(q, raise_) for q in quotes) or _message_in(everywhere, raise_) or raise_ in misquoted:
                 continue
             if quoted_some:  # the doc quotes this type's messages, so leaving one out hides a case
-                findings.append(Finding("missing_exception", f"{raise_.describe()} is not documented (the doc "
-                                        f"quotes other {type_name} messages)", "", raise_.describe()))
+                findings.append(gap("missing_exception", f"{raise_.describe()} is not documented (the doc "
+                                    f"quotes other {type_name} messages)", raise_.describe()))
             else:
-                findings.append(Finding("message_not_quoted", f"the doc does not quote the message of "
-                                        f"{raise_.describe()}", "", raise_.describe(), fatal=False))
+                findings.append(gap("message_not_quoted", f"the doc does not quote the message of "
+                                    f"{raise_.describe()}", raise_.describe()))
     return findings
 
 

@@ -6,28 +6,43 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from docbot.verify.examples import Step, extract_steps
-from docbot.verify.findings import ExampleContext, Finding
+from docbot.verify.findings import ExampleContext, Finding, FindingKind, note
 from docbot.verify.sandbox import SandboxRun, describe_exit, run_steps
+
+# Errors that say the example cannot run *here* (no optional dependency, no data file, the sandbox
+# refusing network or writes), not that the doc is wrong.
+_ENVIRONMENT = ("ModuleNotFoundError", "ImportError", "FileNotFoundError")
 
 
 def check_examples(section: str, qualname: str, context: ExampleContext) -> list[Finding]:
-    steps = extract_steps(section)
+    return check_steps(extract_steps(section), qualname.split(".")[0], context)
+
+
+def check_steps(steps: list[Step], name: str, context: ExampleContext) -> list[Finding]:
+    """Run ``steps`` as one session; a mismatch is run a second time to tell a random output apart."""
     if not steps:
         return []
-    run = run_steps(steps, context.module, qualname.split(".")[0], context.sys_path, context.timeout_s,
-                    context.memory_mb, context.sandbox)
-    return findings_from_run(steps, run, context.timeout_s)
+    def run() -> SandboxRun:
+        return run_steps(steps, context.module, name, context.sys_path, context.timeout_s, context.memory_mb,
+                         context.sandbox)
+
+    first = run()
+    second = run() if any(r.get("status") == "mismatch" for r in first.results) else None
+    return findings_from_run(steps, first, context.timeout_s, second)
 
 
-def findings_from_run(steps: list[Step], run: SandboxRun, timeout_s: float) -> list[Finding]:
+def findings_from_run(steps: list[Step], run: SandboxRun, timeout_s: float,
+                      second: SandboxRun | None = None) -> list[Finding]:
     if run.untrusted is not None:
         return [Finding("example_untrusted", f"the examples wrote to docbot's result channel ({run.untrusted}); "
                         "none of their results is trusted", code_fact=run.untrusted)]
     if run.import_error is not None or not run.ready:
         return [_not_run(run)]
+    again = {r["index"]: r for r in second.results} if second is not None else {}
     findings: list[Finding] = []
     failed_before = False
     for result in run.results:
@@ -41,17 +56,23 @@ def findings_from_run(steps: list[Step], run: SandboxRun, timeout_s: float) -> l
         if failed_before and result.get("error", "").startswith("NameError"):
             continue
         failed_before = True
-        findings.append(finding)
+        other = again.get(result["index"])
+        if result["status"] == "mismatch" and other is not None and other.get("got") != result.get("got"):
+            finding = Finding("example_nondeterministic", f"example `{step.shown or step.code.strip()}` prints "
+                              "something different on each run; its stated output cannot be checked",
+                              step.want, f"{_inline(result.get('got', ''))} / {_inline(other.get('got', ''))}",
+                              FindingKind.NONDETERMINISTIC)
+        findings.append(replace(finding, line=step.line))
     if len(run.results) < len(steps):
-        findings.append(_unfinished(steps[len(run.results)], run, timeout_s))
+        step = steps[len(run.results)]
+        findings.append(replace(_unfinished(step, run, timeout_s), line=step.line))
     return findings
 
 
 def _not_run(run: SandboxRun) -> Finding:
     """Not the doc's fault: no sandbox here, the module does not import, or the sandbox died early."""
     if run.not_run is not None:
-        return Finding("examples_not_run", f"the examples were not run: {run.not_run}", code_fact=run.not_run,
-                       fatal=False)
+        return note("examples_not_run", f"the examples were not run: {run.not_run}", code_fact=run.not_run)
     if run.import_error is not None:
         why = f"importing the module failed with {run.import_error}"
     elif run.timed_out:
@@ -60,7 +81,7 @@ def _not_run(run: SandboxRun) -> Finding:
         why = f"importing the module {run.overflow}"
     else:
         why = f"the sandbox ended early ({describe_exit(run.exit_code)}: {_last(run.stderr_tail)})"
-    return Finding("examples_not_run", f"the examples could not run: {why}", code_fact=why, fatal=False)
+    return note("examples_not_run", f"the examples could not run: {why}", code_fact=why)
 
 
 def _finding(step: Step, result: dict[str, Any]) -> Finding | None:
@@ -73,15 +94,24 @@ def _finding(step: Step, result: dict[str, Any]) -> Finding | None:
         return Finding("example_mismatch", f"example `{shown}` {verb} {_inline(got) or 'nothing'}, the doc says "
                        f"{_inline(step.want)}", step.want, got)
     if status == "raised":
-        said = f"shows {_inline(step.want)}" if step.want.strip() else "implies it runs"
-        return Finding("example_raises" if step.fatal else "example_setup_failed",
-                       f"example `{shown}` raises {error}; the doc {said}", step.want or step.code, error,
-                       fatal=step.fatal)
+        return _raised(step, shown, error)
     if status == "no_exception":
         return Finding("example_no_exception", f"example `{shown}` returns {_inline(got)}, the doc says it raises "
                        f"{_inline(step.want)}", step.want, got)
     return Finding("example_wrong_exception", f"example `{shown}` raises {error}, the doc says "
                    f"{_inline(step.want)}", step.want, error)
+
+
+def _raised(step: Step, shown: str, error: str) -> Finding:
+    said = f"shows {_inline(step.want)}" if step.want.strip() else "presents it as working"
+    message = f"example `{shown}` raises {error}; the doc {said}"
+    if error.startswith(_ENVIRONMENT) or "docbot sandbox refuses" in error:
+        return Finding("example_raises", f"{message}, but that error is about this machine, not the doc",
+                       step.code, error, FindingKind.NOTE)
+    if not step.fatal:
+        return note("example_shows_failure", f"{message}; the text around it says it fails", step.code, error)
+    kind = "example_assert_failed" if error.startswith("AssertionError") else "example_raises"
+    return Finding(kind, message, step.want or step.code, error)
 
 
 def _unfinished(step: Step, run: SandboxRun, timeout_s: float) -> Finding:

@@ -12,8 +12,9 @@ import ast
 import doctest
 import io
 import re
+import textwrap
 import tokenize
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from docbot.verify.compare import literal
@@ -26,6 +27,9 @@ _MARKER = re.compile(
     r"^\s*(?:(?:=>|->|→|==>)|(?i:output|out|prints?|printed|result|returns?|gives|yields?|displays?|shows?)\s*:?)"
     r"\s*(.*)$"
 )
+# Prose just before a block that says it shows a failure: the block is not presented as working.
+_SHOWS_FAILURE = re.compile(r"\b(rais\w*|throws?|fails?|error|exception|traceback|invalid|crash\w*)\b", re.I)
+_WORDS = {"true": "True", "false": "False", "none": "None", "nothing": "None", "null": "None"}
 _RAISES_MARKER = re.compile(r"^\s*(?i:raises?|throws?)\s*:?\s*(.+)$")
 _CLAIM_TAIL = r"\s*(?::\s*(.*)|\(\s*(['\"])(.*)\3\s*\))?\s*$"
 # After "# raises" any class name will do; after "# ->" only a name that reads as an exception.
@@ -47,15 +51,17 @@ class Step:
     exc_message: str | None = None  # for "raises"; None when the doc states no message
     target: str = ""  # for "value" on an assignment: the name whose value is compared
     echo_last: bool = False  # a block followed by an output block: its last expression may be echoed
-    fatal: bool = True  # when it fails, the doc is wrong (it promised something)
+    fatal: bool = True  # when it raises, the doc is wrong (it presented the example as working)
     shown: str = ""  # the example as the doc shows it, for messages
+    line: int = 0  # the doc line of the example's block
+    loose_space: bool = False  # "# doctest: +NORMALIZE_WHITESPACE": runs of whitespace compare equal
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
 
 def extract_steps(section: str) -> list[Step]:
-    """Every example step of a doc section, in document order."""
+    """Every example step of a doc (or one section of it), in document order."""
     blocks = code_blocks(section) + _loose_doctests(section)
     blocks.sort(key=lambda b: b.start)
     lines = section.splitlines()
@@ -64,14 +70,19 @@ def extract_steps(section: str) -> list[Step]:
     for index, block in enumerate(blocks):
         if block.start in used_as_output:
             continue
+        found: list[Step] = []
         if ">>>" in block.text:
-            steps += _doctest_steps(block.text)
+            found = _doctest_steps(block.text)
         elif block.lang in _PYTHON_LANGS:
             following = blocks[index + 1] if index + 1 < len(blocks) else None
             output = following if following and _is_output_block(block, following, lines) else None
             if output is not None:
                 used_as_output.add(output.start)
-            steps += _python_steps(block.text, output.text if output else None)
+            found = _python_steps(block.text, output.text if output else None)
+        before = blocks[index - 1].end + 1 if index else 0
+        shows_failure = bool(_SHOWS_FAILURE.search(" ".join(lines[max(before, block.start - 3) : block.start])))
+        steps += [replace(step, line=block.start, fatal=step.fatal and not (shows_failure and step.expect == "none"))
+                  for step in found]
     return steps
 
 
@@ -108,20 +119,36 @@ def _is_output_block(code: CodeBlock, candidate: CodeBlock, lines: list[str]) ->
     return not any(isinstance(n, (ast.Call, ast.Assign, ast.Import, ast.ImportFrom)) for n in ast.walk(tree))
 
 
-def _doctest_steps(text: str) -> list[Step]:
+def _doctest_examples(text: str) -> list[doctest.Example]:
+    """doctest's own reading; where one example breaks its rules, the others are still read."""
+    text = re.sub(r"^(\s*(?:>>>|\.\.\.))(?=[^\s.])", r"\1 ", _dedent_prompts(text), flags=re.MULTILINE)
     try:
-        examples = doctest.DocTestParser().get_examples(_dedent_prompts(text))
+        return doctest.DocTestParser().get_examples(text)
     except ValueError:
-        return []  # inconsistent indentation: not a doctest we can read
+        pass
+    examples: list[doctest.Example] = []
+    for chunk in re.split(r"\n(?=>>>)", text):  # one example (with its output) at a time
+        try:
+            examples += doctest.DocTestParser().get_examples(chunk)
+        except ValueError:
+            continue  # this one example is unreadable (e.g. a bad continuation indent)
+    return examples
+
+
+def _doctest_steps(text: str) -> list[Step]:
+    examples = _doctest_examples(text)
     steps = []
     for example in examples:
+        if example.options.get(doctest.SKIP):
+            continue  # "# doctest: +SKIP": the doc itself says this one is not to be run
         shown = example.source.strip().splitlines()[0] if example.source.strip() else ""
         if example.exc_msg is not None:
             exc_type, exc_message = _exception_claim(example.exc_msg)
             steps.append(Step(example.source, "raises", example.exc_msg.strip(), exc_type, exc_message,
                               shown=shown))
         else:
-            steps.append(Step(example.source, "output", example.want, shown=shown))
+            loose = bool(example.options.get(doctest.NORMALIZE_WHITESPACE))
+            steps.append(Step(example.source, "output", example.want, shown=shown, loose_space=loose))
     return steps
 
 
@@ -157,7 +184,7 @@ def _python_steps(text: str, output: str | None) -> list[Step]:
             last = tree.body[-1]
             echo = isinstance(last, ast.Expr) and not _is_print(last)
             return [Step(text, "stdout", output, echo_last=echo, shown=_shown(text, last))]
-        return [Step(text, "none", fatal=False, shown=_shown(text, tree.body[0]))]
+        return [Step(text, "none", shown=_shown(text, tree.body[0]))]
     return [_marked_step(text, node, markers.get(index)) for index, node in enumerate(tree.body)]
 
 
@@ -173,8 +200,17 @@ def _is_print(node: ast.stmt) -> bool:
             and isinstance(node.value.func, ast.Name) and node.value.func.id == "print")
 
 
+def _segment(text: str, node: ast.stmt) -> str:
+    """A statement's source, with its decorators (``ast.get_source_segment`` starts at ``class``)."""
+    decorators = getattr(node, "decorator_list", [])
+    if not decorators:
+        return ast.get_source_segment(text, node) or ""
+    lines = text.splitlines()[min(d.lineno for d in decorators) - 1 : node.end_lineno]
+    return textwrap.dedent("\n".join(lines))
+
+
 def _shown(text: str, node: ast.stmt) -> str:
-    segment = ast.get_source_segment(text, node) or ""
+    segment = _segment(text, node)
     return segment.strip().splitlines()[0] if segment.strip() else ""
 
 
@@ -197,7 +233,8 @@ def _comments(text: str) -> dict[int, str]:
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
             if token.type == tokenize.COMMENT:
-                found[token.start[0]] = token.string.lstrip("#").strip()
+                # Only "#" and one space go: the indentation of a multi-line stated output is its text.
+                found[token.start[0]] = re.sub(r"^#+ ?", "", token.string).rstrip()
     except (tokenize.TokenError, IndentationError):
         pass
     return found
@@ -227,13 +264,14 @@ def _claim(comments: list[str]) -> str | None:
 
 
 def _marked_step(text: str, node: ast.stmt, claim: str | None) -> Step:
-    code, shown = ast.get_source_segment(text, node) or "", _shown(text, node)
+    code, shown = _segment(text, node), _shown(text, node)
     if claim is None:
         return Step(code, "none", shown=shown)
     if claim.startswith("!raises ") or _EXCEPTION.match(claim):
         exc_type, message = _exception_claim(claim.removeprefix("!raises "))
         return Step(code, "raises", claim.removeprefix("!raises "), exc_type, _unquote(message), shown=shown)
     want = _drop_remark(claim)
+    want = _WORDS.get(want.strip().rstrip(".").lower(), want)  # "# returns true", "# -> none"
     if _is_print(node) or not isinstance(node, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
         return Step(code, "stdout", want, shown=shown)
     target = ""

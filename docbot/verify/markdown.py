@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-_FENCE = re.compile(r"^\s{0,3}(```+|~~~+)\s*([\w+-]*)")
-_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+_ATX = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$")
 _BOLD_LABEL = re.compile(r"^\s*(?:\*\*|__)([^*_]+?)(?:\*\*|__)\s*:?\s*(.*)$")
 _PLAIN_LABEL = re.compile(r"^\s*([A-Z][A-Za-z ]{1,24}?)\s*:\s*(.*)$")
-_UNDERLINE = re.compile(r"^\s*(-{3,}|={3,})\s*$")
 
 LABELS = {
     "params": ("parameters", "parameter", "params", "param", "args", "arguments", "argument",
@@ -43,6 +45,7 @@ class Heading:
     level: int
     text: str
     line: int
+    lines: int = 1  # 2 for a setext heading (text line + underline)
 
 
 @dataclass
@@ -65,21 +68,35 @@ class Entry:
     cells: dict[str, str] | None = None  # header -> cell, for table rows
 
 
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    return MarkdownIt("commonmark").enable("table")
+
+
+@lru_cache(maxsize=256)
+def tokens(markdown: str) -> tuple[Token, ...]:
+    """markdown-it tokens of ``markdown`` (GFM tables on); treat them as read-only (they are cached)."""
+    return tuple(_parser().parse(_protect_code_pipes(markdown)))
+
+
+def _protect_code_pipes(markdown: str) -> str:
+    """``| `int | None` |``: a pipe inside backticks in a table row is a type, not a cell border."""
+    def protect(line: str) -> str:
+        if not line.lstrip().startswith("|"):
+            return line
+        return re.sub(r"`[^`]*`", lambda m: re.sub(r"(?<!\\)\|", r"\\|", m.group(0)), line)
+
+    return "\n".join(protect(line) for line in markdown.split("\n"))
+
+
 def code_blocks(markdown: str) -> list[CodeBlock]:
-    blocks: list[CodeBlock] = []
-    lines = markdown.splitlines()
-    index = 0
-    while index < len(lines):
-        match = _FENCE.match(lines[index])
-        if not match:
-            index += 1
-            continue
-        fence, end = match.group(1), index + 1
-        while end < len(lines) and not lines[end].strip().startswith(fence):
-            end += 1
-        body = "\n".join(lines[index + 1 : end])
-        blocks.append(CodeBlock(match.group(2).lower(), body, index, min(end, len(lines) - 1)))
-        index = end + 1
+    """Fenced blocks, an unclosed fence running to the end of its container (as CommonMark reads it)."""
+    blocks = []
+    for token in tokens(markdown):
+        if token.type == "fence" and token.map:
+            start, end = token.map
+            lang = token.info.split()[0].lower() if token.info.strip() else ""
+            blocks.append(CodeBlock(lang.strip("{}."), token.content.removesuffix("\n"), start, end - 1))
     return blocks
 
 
@@ -105,11 +122,13 @@ def prose(markdown: str) -> str:
 
 
 def headings(markdown: str) -> list[Heading]:
+    """ATX and setext headings outside code, with their inline text as written (backticks kept)."""
     found = []
-    for index, line in enumerate(prose(markdown).splitlines()):
-        match = _HEADING.match(line)
-        if match:
-            found.append(Heading(len(match.group(1)), match.group(2).strip(), index))
+    stream = tokens(markdown)
+    for index, token in enumerate(stream):
+        if token.type == "heading_open" and token.map and index + 1 < len(stream):
+            found.append(Heading(int(token.tag[1]), stream[index + 1].content.strip(), token.map[0],
+                                 token.map[1] - token.map[0]))
     return found
 
 
@@ -120,37 +139,42 @@ def label_of(text: str) -> str | None:
 
 
 def split_parts(section: str) -> list[Part]:
-    """Cut a section into labelled parts; code blocks stay inside the part they appear in."""
+    """Cut a section into labelled parts; code blocks stay inside the part they appear in.
+
+    A heading opens a part (its label, or "other"); so does a label line outside code. A heading
+    nested below a labelled heading (``### `rate` `` under ``## Parameters``) stays in that part.
+    """
     lines = section.splitlines()
     in_code = code_line_flags(section)
+    by_line = {h.line: h for h in headings(section)}
     parts = [Part("intro")]
+    open_label: Heading | None = None  # the labelled heading whose part is open
     index = 0
     while index < len(lines):
-        line = lines[index]
-        found = None if in_code[index] else _label_line(line, lines[index + 1] if index + 1 < len(lines) else "")
-        if found is None:
-            parts[-1].lines.append(line)
-            index += 1
+        heading = by_line.get(index)
+        if heading is not None and not (open_label and heading.level > open_label.level):
+            label = label_of(heading.text)
+            open_label = heading if label else None
+            parts.append(Part(label or "other"))
+            index += heading.lines
             continue
-        label, rest, underlined = found
-        parts.append(Part(label, [rest] if rest else []))
-        index += 2 if underlined else 1
+        found = None if in_code[index] or heading else _label_line(lines[index])
+        if found is None:
+            parts[-1].lines.append(lines[index])
+        else:
+            parts.append(Part(found[0], [found[1]] if found[1] else []))
+        index += 1
     return parts
 
 
-def _label_line(line: str, next_line: str) -> tuple[str, str, bool] | None:
-    """(label, text after the label, whether the next line is an underline) for a label line."""
-    heading = _HEADING.match(line)
-    if heading:
-        return (label_of(heading.group(2)) or "other", "", False)
+def _label_line(line: str) -> tuple[str, str] | None:
+    """(label, text after the label) for a label line that is not a heading: ``**Args:**``, ``Raises:``."""
     if _BULLET.match(line) or line.lstrip().startswith("|"):
         return None
-    if _UNDERLINE.match(next_line) and label_of(line):
-        return (label_of(line) or "other", "", True)
     for pattern in (_BOLD_LABEL, _PLAIN_LABEL):
         match = pattern.match(line)
         if match and label_of(match.group(1)):
-            return (label_of(match.group(1)) or "other", match.group(2).strip(), False)
+            return (label_of(match.group(1)) or "other", match.group(2).strip())
     return None
 
 
@@ -160,13 +184,36 @@ def parts_labelled(section: str, label: str) -> list[Part]:
 
 def entries(text: str) -> list[Entry]:
     """Table rows, list items and definition paragraphs of a part, outside code blocks."""
+    found = table_rows(text)
+    covered: set[int] = set()
+    for kind, start, end in _blocks(text):
+        if kind in ("table", "list"):
+            covered.update(range(start, end))
     lines = prose(text).splitlines()
-    found: list[Entry] = []
-    table = [line for line in lines if line.lstrip().startswith("|")]
-    found.extend(table_rows(table))
-    rest = [line for line in lines if not line.lstrip().startswith("|")]
-    found.extend(_items(rest))
+    for kind, start, end in _blocks(text):
+        if kind == "list":
+            found += _list_items(text, start, end)
+    found.extend(_items([line for index, line in enumerate(lines) if index not in covered]))
     return found
+
+
+def _blocks(text: str) -> list[tuple[str, int, int]]:
+    """The top-level tables and lists of ``text``: (kind, first line, end line)."""
+    kinds = {"table_open": "table", "bullet_list_open": "list", "ordered_list_open": "list"}
+    return [(kinds[t.type], t.map[0], t.map[1]) for t in tokens(text)
+            if t.type in kinds and t.level == 0 and t.map]
+
+
+def _list_items(text: str, start: int, end: int) -> list[Entry]:
+    """The items of one top-level list, each with its continuation lines and nested lists."""
+    lines = text.splitlines()
+    items = []
+    for token in tokens(text):
+        if token.type == "list_item_open" and token.level == 1 and token.map and start <= token.map[0] < end:
+            body = [line.strip() for line in lines[token.map[0] : token.map[1]] if line.strip()]
+            if body:
+                items.append(Entry("\n".join(body)))
+    return items
 
 
 def paragraphs(text: str) -> list[str]:
@@ -184,23 +231,24 @@ def paragraphs(text: str) -> list[str]:
     return [" ".join(lines) for lines in found]
 
 
-def table_rows(lines: list[str]) -> list[Entry]:
-    rows = [_cells(line) for line in lines]
-    if len(rows) < 2 or not all(re.fullmatch(r":?-{2,}:?", c.strip()) for c in rows[1] if c.strip()):
-        return []
-    header = [re.sub(r"[`*_]", "", h).strip().lower() for h in rows[0]]
-    return [
-        Entry(" | ".join(cells), dict(zip(header, cells)))
-        for cells in rows[2:]
-        if any(c.strip() for c in cells)
-    ]
-
-
-def _cells(line: str) -> list[str]:
-    inner = line.strip().strip("|")
-    # A pipe inside backticks (e.g. `int | None`) does not split cells.
-    protected = re.sub(r"`[^`]*`", lambda m: m.group(0).replace("|", "\0"), inner)
-    return [c.replace("\0", "|").strip() for c in re.split(r"(?<!\\)\|", protected)]
+def table_rows(text: str) -> list[Entry]:
+    """The body rows of the tables in ``text``, as header (lower-cased, markup off) -> cell."""
+    rows: list[Entry] = []
+    header: list[str] = []
+    cells: list[str] = []
+    for token in tokens(text):
+        if token.type == "tr_open":
+            cells = []
+        elif token.type == "inline" and token.level >= 3 and token.map is not None:
+            cells.append(token.content.strip())
+        elif token.type == "tr_close" and cells is not header:
+            if not header:
+                header = [re.sub(r"[`*_]", "", cell).strip().lower() for cell in cells]
+            elif any(cells):
+                rows.append(Entry(" | ".join(cells), dict(zip(header, cells))))
+        elif token.type == "table_close":
+            header = []
+    return rows
 
 
 _DEFINITION_START = re.compile(r"^\s*(?:\*\*|__|`|\*)?\**[A-Za-z_][\w.]*[`*_]*\s*(?:\(|:|—|–|=|\s-\s|$)")
@@ -215,6 +263,9 @@ def _items(lines: list[str]) -> list[Entry]:
         if not line.strip():
             previous_blank = True
             continue
+        heading = _ATX.match(line)  # "### `threshold: float = 0.75`" under Parameters: one entry each
+        if heading:
+            line, previous_blank = heading.group(1), True
         indent = len(line) - len(line.lstrip())
         bullet = _BULLET.match(line)
         if base_indent is None:

@@ -1,4 +1,4 @@
-"""Find one function's section in any Markdown doc by its heading.
+"""Find one function's section in a Markdown doc: by docbot's section marker, else by its heading.
 
 Docs docbot did not write name a function in many ways: ``## compound_interest``, ``### Class.method``,
 ``## `fn(a, b)` ``, ``# fn()``, ``### async def fn(...)``, ``## mod.fn``. A heading names the function
@@ -12,6 +12,7 @@ import re
 
 from docbot.verify.markdown import Heading, headings, label_of
 
+_MARKER = re.compile(r"^\s*<!--\s*docbot:section\s+(\S+)[^>]*-->\s*$")
 _NAME_IN_HEADING = re.compile(
     r"^(?:(?:async\s+)?def\s+|class\s+|(?:function|method|property|classmethod|staticmethod)\s*:?\s+)?"
     r"([A-Za-z_][\w.]*)"
@@ -38,18 +39,46 @@ def _names_function(name: str, qualname: str) -> bool:
     return name == qualname or name.endswith("." + qualname)
 
 
-def find_section(markdown: str, name: str) -> str | None:
-    """The section documenting ``name`` ("fn" or "Class.method"), heading line included, or None."""
+def marked_sections(markdown: str) -> dict[str, tuple[int, int]]:
+    """docbot's own sections: qualname -> (marker line, end line), each running to the next marker."""
+    lines = markdown.splitlines()
+    starts = [(i, m.group(1)) for i, line in enumerate(lines) if (m := _MARKER.match(line))]
+    spans: dict[str, tuple[int, int]] = {}
+    for (line, qualname), (end, _) in zip(starts, [*starts[1:], (len(lines), "")]):
+        spans.setdefault(qualname, (line, end))
+    return spans
+
+
+def locate_section(markdown: str, name: str, others: frozenset[str] = frozenset()) -> tuple[int, int] | None:
+    """(first line, end line) of the section documenting ``name``, or None.
+
+    docbot's ``<!-- docbot:section NAME -->`` markers come first; other docs are read by their headings.
+    ``others`` are the other public names of the source: a deeper heading ends the section only when it
+    names one of them (or looks like an API: a call, a dotted or code-marked name).
+    """
+    marked = marked_sections(markdown)
+    if name in marked:
+        return marked[name]
     all_headings = headings(markdown)
     named = [(h, heading_name(h.text)) for h in all_headings]
     matches = [h for h, n in named if n and _names_function(n, name)]
+    if len(matches) > 1 and all_headings and matches[0] is all_headings[0] and matches[0].level == 1:
+        matches = matches[1:]  # "# slugify" titles the module's page; "## slugify" is the function
     # "## class Account" then "### Account(owner, balance=0.0)": the one with a signature documents the call.
     match = next((h for h in matches if "(" in h.text), matches[0] if matches else None)
     if match is None and "." in name:
         match = _method_under_class(named, name)
     if match is None:
         return None
-    return _section_text(markdown, all_headings, match)
+    return match.line, _section_end(markdown, all_headings, match, others - {name}, name)
+
+
+def find_section(markdown: str, name: str, others: frozenset[str] = frozenset()) -> str | None:
+    """The section documenting ``name`` ("fn" or "Class.method"), heading line included, or None."""
+    span = locate_section(markdown, name, others)
+    if span is None:
+        return None
+    return "\n".join(markdown.splitlines()[span[0] : span[1]]).rstrip() + "\n"
 
 
 def _method_under_class(named: list[tuple[Heading, str | None]], qualname: str) -> Heading | None:
@@ -66,16 +95,33 @@ def _method_under_class(named: list[tuple[Heading, str | None]], qualname: str) 
     return None
 
 
-def _section_text(markdown: str, all_headings: list[Heading], start: Heading) -> str:
-    """From the heading to the next heading at its level or above (labels aside) or naming an API."""
-    lines = markdown.splitlines()
-    end = len(lines)
+def _is_label(text: str) -> bool:
+    return label_of(text) is not None or label_of(text.split(":")[0]) is not None
+
+
+def _section_end(markdown: str, all_headings: list[Heading], start: Heading, others: frozenset[str],
+                 own: str) -> int:
+    """The line where the section from ``start`` ends (see ``locate_section``)."""
+    open_label: Heading | None = None
     for heading in all_headings:
         if heading.line <= start.line:
             continue
-        # "## Parameters" right after "## compound" belongs to it (flat model output); another name ends it.
-        is_label = label_of(heading.text) is not None or label_of(heading.text.split(":")[0]) is not None
-        if (heading.level <= start.level and not is_label) or heading_name(heading.text) is not None:
-            end = heading.line
-            break
-    return "\n".join(lines[start.line : end]).rstrip() + "\n"
+        if open_label is not None and heading.level > open_label.level:
+            continue  # "### `threshold: float = 0.75`" under "## Parameters": an entry, not a new API
+        if _is_label(heading.text):
+            open_label = heading  # "## Parameters" right after "## compound" belongs to it (flat model output)
+            continue
+        open_label = None
+        if heading.level <= start.level or _names_api(heading.text, others, own):
+            return heading.line
+    return len(markdown.splitlines())
+
+
+def _names_api(text: str, others: frozenset[str], own: str) -> bool:
+    """Whether a heading deeper than the section's own names another API (a one-word title does not)."""
+    name = heading_name(text)
+    if name is None or _names_function(name, own):
+        return False
+    if others:
+        return bool({name, name.rsplit(".", 1)[-1]} & {n for o in others for n in (o, o.rsplit(".", 1)[-1])})
+    return "(" in text or "`" in text or "." in name

@@ -1,11 +1,12 @@
-"""``docbot verify``'s core: check every documented public function of a source file against a doc.
+"""``docbot verify``'s core: check every public function of a source file against a doc.
 
-Works on any Markdown doc: each function's section is found by its heading. The source's public
+Works on any Markdown doc: each function's section is found by docbot's marker or by its heading. The source's public
 functions are found with the same rules ``docbot run`` uses (docbot.targets); it needs only two texts.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from docbot import targets
@@ -13,8 +14,13 @@ from docbot.errors import ConfigError
 from docbot.settings import ExampleSandbox
 from docbot.targets import SourceParseError
 from docbot.verify.check import check_doc
-from docbot.verify.findings import ExampleContext, Finding
-from docbot.verify.sections import find_section
+from docbot.verify.example_check import check_steps
+from docbot.verify.examples import extract_steps
+from docbot.verify.findings import ExampleContext, Finding, FindingKind
+from docbot.verify.sections import locate_section
+
+
+DOC_EXAMPLES = "(doc examples)"  # findings of examples outside every function's section
 
 
 @dataclass(frozen=True)
@@ -26,6 +32,10 @@ class FunctionFindings:
     @property
     def fatal(self) -> list[Finding]:
         return [f for f in self.findings if f.fatal]
+
+    @property
+    def gaps(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity is FindingKind.GAP]
 
 
 def public_functions(source_text: str) -> dict[str, str]:
@@ -61,17 +71,37 @@ def select(functions: dict[str, str], name: str) -> str:
 
 
 def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tuple[str, ...],
-                      function: str | None = None, run_examples: bool = True,
+                      function: str | Sequence[str] | None = None, run_examples: bool = True,
                       timeout_s: float = 10.0, sandbox: ExampleSandbox = "os") -> list[FunctionFindings]:
+    """Findings for each public function of the source (or the ones named), in source order.
+
+    A function with no section is reported with ``section_found=False``. The doc's examples run as
+    one session, the way its reader runs them top to bottom; each example's findings go to the
+    section it stands in (those outside every section to ``DOC_EXAMPLES``, unless functions are named).
+    """
     functions = public_functions(source_text)
-    wanted = [select(functions, function)] if function else list(functions)
-    context = ExampleContext(module, sys_path, timeout_s, sandbox=sandbox) if run_examples else None
-    report: list[FunctionFindings] = []
+    named = [function] if isinstance(function, str) else list(function or [])
+    wanted = [select(functions, n) for n in named] or list(functions)
+    others = frozenset(functions) | {q.split(".")[0] for q in functions}
+    spans: dict[str, tuple[int, int]] = {}
     for qualname in wanted:
-        section = next((s for s in (find_section(doc_text, n) for n in section_names(qualname)) if s), None)
-        if section is None:
-            if function:
-                report.append(FunctionFindings(qualname, [], section_found=False))
-            continue
-        report.append(FunctionFindings(qualname, check_doc(section, functions[qualname], qualname, context)))
-    return report
+        span = next((s for s in (locate_section(doc_text, n, others) for n in section_names(qualname)) if s), None)
+        if span is not None:
+            spans[qualname] = span
+    lines = doc_text.splitlines()
+    report = {q: FunctionFindings(q, check_doc("\n".join(lines[spans[q][0] : spans[q][1]]) + "\n", functions[q], q)
+                                  if q in spans else [], q in spans) for q in wanted}
+    if run_examples and functions:
+        context = ExampleContext(module, sys_path, timeout_s, sandbox=sandbox)
+        for finding in check_steps(extract_steps(doc_text), next(iter(functions)).split(".")[0], context):
+            owner = _owner(finding.line, spans)
+            if owner is None and named:
+                continue
+            report.setdefault(owner or DOC_EXAMPLES, FunctionFindings(owner or DOC_EXAMPLES)).findings.append(finding)
+    return list(report.values())
+
+
+def _owner(line: int | None, spans: dict[str, tuple[int, int]]) -> str | None:
+    """The function whose section holds ``line`` (the innermost, when sections nest)."""
+    holding = [(start, q) for q, (start, end) in spans.items() if line is not None and start <= line < end]
+    return max(holding)[1] if holding else None

@@ -1,6 +1,6 @@
 """How the wild benchmark calls ``docbot verify`` and reads its JSON: the one place to adjust when the CLI changes.
 
-Today's output (docbot/cli.py, cmd_verify): a JSON list, one entry per checked function::
+Today's output (docbot/fronts/cli.py, cmd_verify): a JSON list, one entry per checked function::
 
     [{"qualname": "parse", "section_found": true,
       "findings": [{"kind": "...", "message": "...", "doc_text": "...", "code_fact": "...", "fatal": true}]}]
@@ -51,7 +51,7 @@ def docbot_command() -> list[str]:
     script = Path(sys.executable).with_name("docbot")
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-m", "docbot.cli"]
+    return [sys.executable, "-m", "docbot.fronts.cli"]
 
 
 def verify(source: Path, doc: Path, function: str, cwd: Path, timeout_s: float = 300.0) -> Checked:
