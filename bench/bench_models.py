@@ -1,8 +1,8 @@
 """Time and tokens per role for one docbot-size call set: a draft, a critique, an adjudication.
 
-    /work/venv/bin/python bench/bench_models.py                       # embedded SmolLM2, docbot defaults
-    /work/venv/bin/python bench/bench_models.py --max-tokens 256 --num-ctx 4096
-    /work/venv/bin/python bench/bench_models.py --backend ollama --base-url http://gpu-box:11434
+    python -m bench.bench_models                       # embedded SmolLM2, docbot defaults
+    python -m bench.bench_models --max-tokens 256 --num-ctx 4096
+    python -m bench.bench_models --backend ollama --base-url http://gpu-box:11434
 
 Uses docbot's own prompts on a realistic sample function (parameters, defaults, two raises), so the
 prompt sizes are the ones a real run sends. Prints the load time (embedded: loading the GGUF) and,
@@ -13,12 +13,8 @@ for the embedded backend also llama.cpp's raw prompt and generation speed.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from docbot.facts import extract_facts
 from docbot.loop import prompts

@@ -1,6 +1,6 @@
 """What the OS boundary costs per doc: one example run behind bwrap vs the same run under the guard alone.
 
-    .venv/bin/python bench/bench_sandbox.py [RUNS]
+    python -m bench.bench_sandbox [RUNS]
 
 Runs the same three-step doc through ``run_steps`` both ways, interleaved (so machine load hits both
 alike), after one warm-up each (the bwrap probe is paid once per process). Prints the median time of
@@ -14,8 +14,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from docbot.verify.boundary import bwrap_candidates
 from docbot.verify.examples import extract_steps

@@ -1,6 +1,6 @@
 """How long a scan takes when one ~3000-line file changed.
 
-    /work/venv/bin/python bench/bench_targets.py
+    python -m bench.bench_targets
 
 Builds a throwaway git repository in a temporary folder, commits a generated module of about 3000
 lines (module functions and classes with methods, decorators, nested functions), edits one function
@@ -10,12 +10,9 @@ body, and times ``scan`` for ``--base HEAD~1``, ``--staged`` and ``--all``, plus
 from __future__ import annotations
 
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from docbot import targets
 from docbot.repo import DiffSpec, scan

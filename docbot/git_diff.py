@@ -1,7 +1,11 @@
-"""Parse the text of ``git diff`` into files and the line ranges that changed on each side.
+"""Read ``git diff`` output into files and the line ranges that changed on each side.
 
-Pure: text in, values out. ``docbot.repo`` runs git with fixed flags (``--no-color``, ``a/``/``b/``
-prefixes, ``-M``) so the text has one known shape; this module only reads it.
+Pure: bytes in, values out. ``docbot.repo`` runs git with ``DIFF_FLAGS``: ``--raw -z`` records name
+each file and its status with the paths unquoted and NUL-separated, then the ``-U0`` patch follows.
+Paths are never read back out of the patch text, where git C-quotes unusual names and an unquoted
+``diff --git a/x b/y`` line cannot be split when names hold spaces. The patch is read only for its
+hunks: git prints one patch section per raw record, in the same order, except that a type change
+(file <-> symlink) prints two, a deletion and then a creation.
 
 Hunk bodies are walked line by line rather than trusting the ``@@`` header alone: a context line is
 not a change, and a removed line belongs to the *old* side only. A pure deletion at the tail of one
@@ -18,9 +22,19 @@ ChangeStatus = Literal["added", "modified", "deleted", "renamed"]
 LineRange = tuple[int, int]  # 1-based, inclusive
 _HunkLine = tuple[int, str, bool]  # line number, text, "\ No newline at end of file" follows it
 
+# The flags whose output parse_git_diff reads. Each pins something user configuration would change:
+# prefixes and quoting no longer matter (paths come from the raw records), but colour, external
+# drivers, textconv, diff.relative and diff.submodule=log would change or drop patch sections.
+DIFF_FLAGS = ("--raw", "-z", "--patch", "-U0", "--no-color", "--no-ext-diff", "--no-textconv",
+              "--no-relative", "--submodule=short", "-M", "--src-prefix=a/", "--dst-prefix=b/")
+
 _HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-_DEV_NULL = "/dev/null"
-_C_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
+_SECTION_STARTS = ("diff --git ", "* Unmerged path ")
+REGULAR_FILE_MODES = ("100644", "100755")  # not symlinks (120000), submodules (160000) or absent (000000)
+
+
+class DiffShapeError(ValueError):
+    """git's output did not have the shape DIFF_FLAGS asks for (a bug to report, never a user error)."""
 
 
 @dataclass(frozen=True)
@@ -44,63 +58,109 @@ class FileChange:
         return self.new_path or self.old_path or ""
 
 
+@dataclass(frozen=True)
+class _Record:
+    """One ``--raw`` record: ``:oldmode newmode oldsha newsha STATUS`` and one or two paths."""
+
+    old_mode: str
+    new_mode: str
+    letter: str  # A, C, D, M, R, T, U or X; R and C carry a similarity score we do not need
+    old_path: str
+    new_path: str
+
+
 @dataclass
-class _Section:
-    """A file section while it is being read; frozen into a FileChange at the end."""
+class _Lines:
+    """The changed line numbers read from one or two patch sections."""
 
-    git_line: str
-    old_path: str | None = None
-    new_path: str | None = None
-    added: bool = False
-    deleted: bool = False
-    renamed: bool = False
+    old: list[int] = field(default_factory=list)
+    new: list[int] = field(default_factory=list)
     binary: bool = False
-    old_lines: list[int] = field(default_factory=list)
-    new_lines: list[int] = field(default_factory=list)
 
 
-def parse_unified_diff(text: str) -> list[FileChange]:
-    """Every file of a ``git diff`` patch, in the order git printed them."""
-    lines = text.split("\n")  # never splitlines(): it also breaks on \f, \x1c, \u2028 inside code
-    sections: list[_Section] = []
-    index = 0
-    while index < len(lines):
-        line = lines[index]
-        index += 1
-        if line.startswith("diff --git "):
-            sections.append(_Section(git_line=line[len("diff --git "):]))
-        elif line.startswith("diff "):  # "diff --cc" (unmerged paths): nothing we can map, skip it
-            sections.append(_Section(git_line=""))
+def parse_git_diff(output: bytes) -> list[FileChange]:
+    """Every regular file of a ``git diff`` run with ``DIFF_FLAGS``, in the order git printed them.
+
+    Unmerged paths, symlinks and submodules are left out: a side that is not a regular file counts as
+    absent, so a file that became a symlink reads as deleted. DiffShapeError when the output does
+    not have the expected shape.
+    """
+    raw, _, patch = output.partition(b"\0\0")  # the raw part ends with an empty record
+    records = _records(raw.decode("utf-8", "surrogateescape"))
+    sections = _sections(patch.decode("utf-8", "replace"))
+    expected = sum(2 if record.letter == "T" else 1 for record in records)
+    if len(sections) != expected:
+        raise DiffShapeError(f"git diff printed {len(records)} files but {len(sections)} patch sections, "
+                             f"expected {expected}")
+    changes, start = [], 0
+    for record in records:
+        lines, end = _Lines(), start + (2 if record.letter == "T" else 1)
+        for section in sections[start:end]:
+            _read_section(section, lines)
+        change, start = _change(record, lines), end
+        if change is not None:
+            changes.append(change)
+    return changes
+
+
+def _records(raw: str) -> list[_Record]:
+    fields = raw.split("\0") if raw else []
+    records = []
+    while fields:
+        info = fields.pop(0)
+        parts = info.split(" ")
+        if not info.startswith(":") or len(parts) != 5 or not fields:
+            raise DiffShapeError(f"not a git diff --raw record: {info!r}")
+        letter = parts[4][:1]
+        old_path = fields.pop(0)
+        new_path = fields.pop(0) if letter in ("R", "C") and fields else old_path
+        records.append(_Record(parts[0][1:], parts[1], letter, old_path, new_path))
+    return records
+
+
+def _sections(patch: str) -> list[list[str]]:
+    """The patch split into file sections. Body lines start with a tag (``+ - space \\``), so a line
+    starting with a section header is one; split on \\n only (splitlines also breaks on \\f, \\x1c)."""
+    sections: list[list[str]] = []
+    for line in patch.split("\n"):
+        if line.startswith(_SECTION_STARTS):
+            sections.append([line])
         elif sections:
-            index = _read_line(sections[-1], line, lines, index)
-    return [_freeze(s) for s in sections if s.git_line]
+            sections[-1].append(line)
+    return sections
 
 
-def _read_line(section: _Section, line: str, lines: list[str], index: int) -> int:
-    """Apply one header line to ``section``; for a hunk header also consume its body."""
-    hunk = _HUNK_HEADER.match(line)
-    if hunk:
-        return _read_hunk(section, hunk, lines, index)
-    if line.startswith("--- "):
-        section.old_path = _path_after(line[4:], "a/")
-    elif line.startswith("+++ "):
-        section.new_path = _path_after(line[4:], "b/")
-    elif line.startswith(("rename from ", "copy from ")):
-        section.old_path = _unquote(line.split(" ", 2)[2])
-        section.renamed = line.startswith("rename")
-        section.added = line.startswith("copy")
-    elif line.startswith(("rename to ", "copy to ")):
-        section.new_path = _unquote(line.split(" ", 2)[2])
-    elif line.startswith("new file mode"):
-        section.added = True
-    elif line.startswith("deleted file mode"):
-        section.deleted = True
-    elif line.startswith("Binary files "):
-        section.binary = True
-    return index
+def _change(record: _Record, lines: _Lines) -> FileChange | None:
+    """The FileChange a record stands for; None for what docbot does not read."""
+    old_path = record.old_path if record.old_mode in REGULAR_FILE_MODES and record.letter != "C" else None
+    new_path = record.new_path if record.new_mode in REGULAR_FILE_MODES else None
+    if record.letter in ("U", "X") or (old_path is None and new_path is None):
+        return None
+    status: ChangeStatus
+    if old_path is None:
+        status = "added"
+    elif new_path is None:
+        status = "deleted"
+    else:
+        status = "renamed" if old_path != new_path else "modified"
+    return FileChange(old_path=old_path, new_path=new_path, status=status,
+                      old_ranges=to_ranges(lines.old) if old_path else [],
+                      new_ranges=to_ranges(lines.new) if new_path else [], binary=lines.binary)
 
 
-def _read_hunk(section: _Section, hunk: re.Match[str], lines: list[str], index: int) -> int:
+def _read_section(section: list[str], lines: _Lines) -> None:
+    index = 0
+    while index < len(section):
+        line = section[index]
+        index += 1
+        hunk = _HUNK_HEADER.match(line)
+        if hunk:
+            index = _read_hunk(lines, hunk, section, index)
+        elif line.startswith("Binary files "):
+            lines.binary = True
+
+
+def _read_hunk(found: _Lines, hunk: re.Match[str], lines: list[str], index: int) -> int:
     """Record the line numbers of the hunk's removed and added lines; return the index after it."""
     old_no, new_no = int(hunk.group(1)), int(hunk.group(3))
     old_left = 1 if hunk.group(2) is None else int(hunk.group(2))
@@ -127,8 +187,8 @@ def _read_hunk(section: _Section, hunk: re.Match[str], lines: list[str], index: 
             old_left, new_left = old_left - 1, new_left - 1
     if _newline_only(removed, added):
         removed, added = [], added[1:]
-    section.old_lines += [number for number, _, _ in removed]
-    section.new_lines += [number for number, _, _ in added]
+    found.old += [number for number, _, _ in removed]
+    found.new += [number for number, _, _ in added]
     return index
 
 
@@ -146,24 +206,6 @@ def _newline_only(removed: list[_HunkLine], added: list[_HunkLine]) -> bool:
             and removed[0][2] != added[0][2])
 
 
-def _freeze(section: _Section) -> FileChange:
-    old_path, new_path = section.old_path, section.new_path
-    status: ChangeStatus
-    if old_path is None and new_path is None:  # no ---/+++ lines: empty, binary or mode-only change
-        old_path = new_path = _path_from_git_line(section.git_line)
-    if section.added or old_path is None:
-        old_path, status = None, "added"
-    elif section.deleted or new_path is None:
-        new_path, status = None, "deleted"
-    elif section.renamed or old_path != new_path:
-        status = "renamed"
-    else:
-        status = "modified"
-    return FileChange(old_path=old_path, new_path=new_path, status=status,
-                      old_ranges=to_ranges(section.old_lines), new_ranges=to_ranges(section.new_lines),
-                      binary=section.binary)
-
-
 def to_ranges(line_numbers: list[int]) -> list[LineRange]:
     """``[3, 4, 5, 9]`` -> ``[(3, 5), (9, 9)]``."""
     ranges: list[LineRange] = []
@@ -173,49 +215,3 @@ def to_ranges(line_numbers: list[int]) -> list[LineRange]:
         else:
             ranges.append((number, number))
     return ranges
-
-
-def _path_after(token: str, prefix: str) -> str | None:
-    """The path in a ``---``/``+++`` line, without its prefix; None for /dev/null."""
-    if not token.startswith('"'):
-        # git appends a tab to an unquoted name that contains a space (for GNU patch)
-        token = token.removesuffix("\t")
-    path = _unquote(token)
-    if path == _DEV_NULL:
-        return None
-    return path.removeprefix(prefix)
-
-
-def _path_from_git_line(rest: str) -> str:
-    """The path in ``diff --git a/P b/P`` when both sides are the same file (no rename)."""
-    if rest.startswith('"'):
-        path, _ = _read_quoted(rest)
-        return path.removeprefix("a/")
-    # Unquoted names may contain spaces, so split in the middle: "a/P b/P" has 2*len(P) + 5 chars.
-    half = (len(rest) - 5) // 2
-    return rest[2:2 + half]
-
-
-def _unquote(token: str) -> str:
-    """Undo git's C-style quoting (``"a/h\\303\\251llo.py"`` -> ``a/héllo.py``); plain text passes."""
-    if not token.startswith('"'):
-        return token
-    return _read_quoted(token)[0]
-
-
-def _read_quoted(text: str) -> tuple[str, str]:
-    """Read one quoted token from the start of ``text``; return it and the text after it."""
-    data = bytearray()
-    index = 1
-    while index < len(text) and text[index] != '"':
-        char = text[index]
-        if char != "\\":
-            data += char.encode("utf-8")
-            index += 1
-        elif text[index + 1:index + 2].isdigit():  # octal byte, e.g. \303
-            data.append(int(text[index + 1:index + 4], 8))
-            index += 4
-        else:
-            data.append(_C_ESCAPES.get(text[index + 1:index + 2], ord("\\")))
-            index += 2
-    return data.decode("utf-8", errors="replace"), text[index + 1:]

@@ -3,8 +3,8 @@
 Every git call goes through ``Repo(...).git`` (a ``git`` subprocess), never GitPython's ``repo.index``
 object: subprocesses honour ``GIT_INDEX_FILE``, which git points at a temporary index during
 ``git commit -a`` hooks, and the index object does not (docs/design.md#diff-rules). Diffs are asked for
-with explicit flags because user config (``diff.noprefix``, ``color.diff``, ``diff.external``,
-textconv drivers, ``core.quotePath``) otherwise changes the text ``docbot.git_diff`` reads.
+with ``docbot.git_diff.DIFF_FLAGS`` because user config (``color.diff``, ``diff.external``, textconv
+drivers, ``diff.submodule``) otherwise changes the output ``docbot.git_diff`` reads.
 """
 
 from __future__ import annotations
@@ -19,15 +19,12 @@ from pathlib import Path
 from git import GitCommandError, InvalidGitRepositoryError, NoSuchPathError, Repo
 
 from docbot.errors import ConfigError, RepoError
-from docbot.git_diff import FileChange, parse_unified_diff
+from docbot.git_diff import DIFF_FLAGS, REGULAR_FILE_MODES, DiffShapeError, FileChange, parse_git_diff
 from docbot.results import Target
 from docbot.targets import SourceParseError, changed_targets, module_name, public_functions
 
 INDEX = "INDEX"
 WORKTREE = "WORKTREE"
-_DIFF_FLAGS = ("-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-relative", "-M",
-               "--src-prefix=a/", "--dst-prefix=b/")
-_REGULAR_FILE_MODES = ("100644", "100755")  # not symlinks (120000) or submodules (160000)
 
 
 @dataclass(frozen=True)
@@ -93,9 +90,12 @@ def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
     if spec.all:
         return _scan_all(repo, top, wanted, include_dunder)
     plan = _plan(repo, spec)
-    diff = _git(repo, "diff", *plan.diff_args, *_DIFF_FLAGS, "--", "*.py").decode("utf-8", "replace")
+    try:
+        changes = parse_git_diff(_git(repo, "diff", *plan.diff_args, *DIFF_FLAGS, "--", "*.py"))
+    except DiffShapeError as err:
+        raise RepoError(f"cannot read git's diff ({err}); please report this with `git --version`.") from None
     found = Scan(base=plan.base, head=plan.head)
-    for change in parse_unified_diff(diff):
+    for change in changes:
         if _is_python(change) and (wanted(change.old_path) or wanted(change.new_path)):
             _scan_change(repo, top, plan, change, include_dunder, found)
     return found
@@ -111,7 +111,7 @@ def tracked_python_files(repo_root: Path) -> list[str]:
     files = []
     for entry in listing.decode("utf-8", "surrogateescape").split("\0"):
         info, _, path = entry.partition("\t")
-        if path.endswith(".py") and info.split(" ")[0] in _REGULAR_FILE_MODES:
+        if path.endswith(".py") and info.split(" ")[0] in REGULAR_FILE_MODES:
             files.append(path)
     return sorted(set(files))
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from tests.support.manifests import (
     ROOT,
@@ -40,8 +41,12 @@ ACTION = load_yaml(ROOT / "action.yml")
 
 
 def test_action_yml_is_a_valid_composite_action() -> None:
-    assert action_problems(ACTION) == []
+    assert action_problems(ROOT / "action.yml") == []
     assert script_problems("docbot-action") == []
+
+
+def test_the_hook_manifest_is_valid_and_its_entries_are_our_scripts() -> None:
+    assert hook_manifest_problems(ROOT / ".pre-commit-hooks.yaml") == []
 
 
 def test_action_yml_has_the_inputs_and_outputs_the_readme_promises() -> None:
@@ -110,45 +115,63 @@ def test_action_run_step_runs_check_mode_for_real(tmp_path: Path, gh: FakeGitHub
 
 
 GOOD_STEP = {"id": "run", "shell": "bash", "env": {"X": "${{ inputs.x }}"}, "run": 'echo "$X"'}
+NO_SHELL = {key: value for key, value in GOOD_STEP.items() if key != "shell"}
+
+
+def dumped(tmp_path: Path, data: Any) -> Path:
+    path = tmp_path / "file.yml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path
 
 
 @pytest.mark.parametrize("action, problem", [
-    ({"name": "a", "description": "d", "runs": {"using": "node20", "main": "x.js"}}, "expected 'composite'"),
-    ({"description": "d", "runs": {"using": "composite", "steps": []}}, "missing name"),
+    # GitHub's schema (check-jsonschema)
+    ({"description": "d", "runs": {"using": "composite", "steps": []}}, "'name' is a required property"),
     ({"name": "a", "description": "d", "inputs": {"x": {"default": "1"}},
-      "runs": {"using": "composite", "steps": [GOOD_STEP]}}, "input x: no description"),
-    ({"name": "a", "description": "d", "runs": {"using": "composite", "steps": [
-        {**GOOD_STEP, "shell": None}]}, "inputs": {"x": {"description": "x"}}}, "must set shell"),
+      "runs": {"using": "composite", "steps": [GOOD_STEP]}}, "$.inputs.x: 'description' is a required property"),
+    ({"name": "a", "description": "d", "runs": {"using": "composite", "steps": [NO_SHELL]},
+      "inputs": {"x": {"description": "x"}}}, "$.runs.steps[0]"),
+    ({"name": "a", "description": "d", "outputs": {"n": {"description": "n"}},
+      "runs": {"using": "composite", "steps": []}}, "$.outputs.n: 'value' is a required property"),
+    # docbot's rules
+    ({"name": "a", "description": "d", "runs": {"using": "node20", "main": "x.js"}}, "expected 'composite'"),
     ({"name": "a", "description": "d", "inputs": {"x": {"description": "x"}}, "runs": {
         "using": "composite", "steps": [{**GOOD_STEP, "run": "echo ${{ inputs.x }}"}]}}, "spliced into shell"),
     ({"name": "a", "description": "d", "inputs": {"x": {"description": "x"}},
       "outputs": {"n": {"description": "n", "value": "${{ steps.nope.outputs.n }}"}},
       "runs": {"using": "composite", "steps": [GOOD_STEP]}}, "unknown step id 'nope'"),
-    ({"name": "a", "description": "d", "outputs": {"n": {"description": "n"}},
-      "runs": {"using": "composite", "steps": []}}, "composite outputs need a value"),
     ({"name": "a", "description": "d", "runs": {"using": "composite", "steps": [GOOD_STEP]}},
      "unknown input 'x'"),
 ])
-def test_the_action_checker_catches_each_problem(action: dict[str, Any], problem: str) -> None:
-    assert any(problem in p for p in action_problems(action)), action_problems(action)
+def test_the_action_checker_catches_each_problem(tmp_path: Path, action: dict[str, Any], problem: str) -> None:
+    problems = action_problems(dumped(tmp_path, action))
+    assert any(problem in p for p in problems), problems
+
+
+def test_the_action_checker_passes_a_good_action(tmp_path: Path) -> None:
+    action = {"name": "a", "description": "d", "inputs": {"x": {"description": "x"}},
+              "outputs": {"n": {"description": "n", "value": "${{ steps.run.outputs.n }}"}},
+              "runs": {"using": "composite", "steps": [GOOD_STEP]}}
+    assert action_problems(dumped(tmp_path, action)) == []
 
 
 @pytest.mark.parametrize("hooks, problem", [
-    ([], "non-empty list"),
-    ([{"id": "a", "name": "a", "language": "python"}], "a: missing entry"),
-    ([{"id": "a", "name": "a", "entry": "docbot-action", "language": "python", "colour": "red"}],
-     "a: unknown key colour"),
-    ([{"id": "a", "name": "a", "entry": "docbot-action", "language": "python", "stages": ["commit"]}],
-     "a: unknown stage commit"),
-    ([{"id": "a", "name": "a", "entry": "docbot-action", "language": "python"}] * 2, "a: duplicate id"),
+    # pre-commit's schema (pre-commit validate-manifest)
+    ([{"id": "a", "name": "a", "language": "python"}], "Missing required key: entry"),
+    ([{"id": "a", "name": "a", "entry": "docbot-action", "language": "python", "stages": ["nope"]}],
+     "but got: 'nope'"),
+    # docbot's rules
+    ([], "the manifest lists no hooks"),
     ([{"id": "a", "name": "a", "entry": "no-such-script --flag", "language": "python"}],
-     "console script 'no-such-script' is not in [project.scripts]"),
+     "a: console script 'no-such-script' is not in [project.scripts]"),
 ])
-def test_the_hook_manifest_checker_catches_each_problem(hooks: list[dict[str, Any]], problem: str) -> None:
-    assert any(problem in p for p in hook_manifest_problems(hooks)), hook_manifest_problems(hooks)
+def test_the_hook_manifest_checker_catches_each_problem(tmp_path: Path, hooks: list[dict[str, Any]],
+                                                         problem: str) -> None:
+    problems = hook_manifest_problems(dumped(tmp_path, hooks))
+    assert any(problem in p for p in problems), problems
 
 
-def test_the_hook_manifest_checker_passes_a_good_manifest() -> None:
+def test_the_hook_manifest_checker_passes_a_good_manifest(tmp_path: Path) -> None:
     hooks = [{"id": "a", "name": "a", "entry": "docbot-action --x", "language": "python", "types": ["python"],
               "pass_filenames": False, "require_serial": True, "stages": ["pre-commit", "manual"]}]
-    assert hook_manifest_problems(hooks) == []
+    assert hook_manifest_problems(dumped(tmp_path, hooks)) == []

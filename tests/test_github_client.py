@@ -1,10 +1,10 @@
-"""The sticky-comment client against a GitHub API fake served over HTTP on loopback."""
+"""The sticky-comment client against a GitHub API fake, in-process through httpx.MockTransport."""
 
 from __future__ import annotations
 
 import traceback
-from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from docbot.errors import GitHubError
@@ -19,13 +19,13 @@ PR = 7
 
 
 @pytest.fixture
-def gh() -> Iterator[FakeGitHub]:
-    with FakeGitHub(token=TOKEN, repo=REPO) as fake:
-        yield fake
+def gh() -> FakeGitHub:
+    return FakeGitHub(token=TOKEN, repo=REPO)
 
 
 def client(gh: FakeGitHub, **kwargs: object) -> GitHubClient:
-    return GitHubClient(gh.api_url, TOKEN, REPO, timeout=5, backoff_s=0.01, **kwargs)  # type: ignore[arg-type]
+    return GitHubClient(gh.api_url, TOKEN, REPO, timeout=5, backoff_s=0.01,  # type: ignore[arg-type]
+                        transport=gh.transport, **kwargs)
 
 
 def markers(gh: FakeGitHub) -> list[dict]:
@@ -103,16 +103,33 @@ def test_other_refusals_say_what_happened(gh: FakeGitHub, token: str, status: in
                                           expected: str) -> None:
     if status:
         gh.fail("POST", status)
-    with GitHubClient(gh.api_url, token, REPO, backoff_s=0.01) as github, pytest.raises(GitHubError) as caught:
+    with (GitHubClient(gh.api_url, token, REPO, backoff_s=0.01, transport=gh.transport) as github,
+          pytest.raises(GitHubError) as caught):
         github.upsert_sticky_comment(PR, "x")
     assert expected in str(caught.value)
 
 
 def test_server_errors_are_retried_with_backoff(gh: FakeGitHub) -> None:
     gh.fail("GET", 500, times=2)
-    with client(gh) as github:
+    pauses: list[float] = []
+    with client(gh, sleep=pauses.append) as github:
         assert github.upsert_sticky_comment(PR, "x") == "created"
     assert len(gh.calls("GET")) == 3
+    assert pauses == [0.01, 0.02]  # exponential backoff from backoff_s
+
+
+def test_unreachable_github_is_retried_and_explained(gh: FakeGitHub) -> None:
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    pauses: list[float] = []
+    with (GitHubClient(gh.api_url, TOKEN, REPO, retries=3, backoff_s=0.5, sleep=pauses.append,
+                       transport=httpx.MockTransport(refuse)) as github,
+          pytest.raises(GitHubServerError) as caught):
+        github.upsert_sticky_comment(PR, "x")
+    assert str(caught.value) == (f"cannot reach {gh.api_url} (ConnectError: connection refused); "
+                                 "tried 4 times. Re-run the job later.")
+    assert pauses == [0.5, 1.0, 2.0]
 
 
 def test_persistent_server_errors_give_up(gh: FakeGitHub) -> None:
@@ -124,17 +141,27 @@ def test_persistent_server_errors_give_up(gh: FakeGitHub) -> None:
 
 def test_a_failed_post_looks_again_before_posting_twice(gh: FakeGitHub) -> None:
     gh.fail("POST", 500)
-    with client(gh) as github:
+    pauses: list[float] = []
+    with client(gh, sleep=pauses.append) as github:
         assert github.upsert_sticky_comment(PR, "x") == "created"
     assert [r.method for r in gh.requests] == ["GET", "POST", "GET", "POST"]
     assert len(markers(gh)) == 1
+    assert pauses == [0.01]
+
+
+def test_a_post_that_keeps_failing_gives_up_after_the_retries(gh: FakeGitHub) -> None:
+    gh.fail("POST", 502, times=10)
+    with client(gh, retries=1) as github, pytest.raises(GitHubServerError, match="502 to POST .*tried 1 times"):
+        github.upsert_sticky_comment(PR, "x")
+    assert [r.method for r in gh.requests] == ["GET", "POST", "GET", "POST"]
 
 
 def test_refuses_to_follow_pagination_off_the_api_host(gh: FakeGitHub) -> None:
     for i in range(150):
         gh.add_comment(PR, f"comment {i}")
-    other_spelling = gh.api_url.replace("127.0.0.1", "localhost")  # the fake's Link says 127.0.0.1
-    with GitHubClient(other_spelling, TOKEN, REPO) as github, pytest.raises(GitHubError, match="refusing"):
+    elsewhere = "https://api.elsewhere.test"  # the fake's Link header names its own host
+    with (GitHubClient(elsewhere, TOKEN, REPO, transport=gh.transport) as github,
+          pytest.raises(GitHubError, match="refusing")):
         github.upsert_sticky_comment(PR, "x")
 
 
@@ -173,7 +200,7 @@ def test_the_token_never_appears_in_errors_or_output(gh: FakeGitHub, capsys: pyt
             except GitHubError as err:
                 failures.append(err)
         gh.faults.clear()
-    with GitHubClient(gh.api_url, "wrong-" + TOKEN, REPO) as github:  # 401
+    with GitHubClient(gh.api_url, "wrong-" + TOKEN, REPO, transport=gh.transport) as github:  # 401
         try:
             github.upsert_sticky_comment(PR, "x")
         except GitHubError as err:

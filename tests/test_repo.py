@@ -269,6 +269,18 @@ def test_paths_filter_a_diff(tmp_path: Path) -> None:
         scan(tmp_path, DiffSpec(base="HEAD~1"), [str(tmp_path.parent)])
 
 
+def test_a_symlinked_python_file_in_a_diff_is_not_read(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.py"
+    outside.write_text("def secret():\n    return 1\n", encoding="utf-8")
+    repo = GitRepo(tmp_path / "r").write("a.py", BASE)
+    (repo.root / "link.py").symlink_to("a.py")
+    repo.commit("a link inside")
+    (repo.root / "link.py").unlink()
+    (repo.root / "link.py").symlink_to(outside)  # retargeted: the diff shows link.py as modified
+    result = scan(repo.root, DiffSpec())
+    assert (result.targets, result.errors, result.sources) == ([], [], {})
+
+
 def test_tracked_python_files_and_read_worktree(tmp_path: Path) -> None:
     repo = GitRepo(tmp_path).write("a.py", "x = 1\n").write("b.txt", "").write("sub/c.py", "")
     repo.write_bytes("latin.py", "# -*- coding: latin-1 -*-\ns = 'é'\n".encode("latin-1"))

@@ -1,0 +1,1 @@
+"""The truth-check benchmark: `python -m bench.truth.run`."""

@@ -12,9 +12,8 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from doctext import entry_span, find_part, longest_part, param_entry, prose_lines
-from mutate_examples import example_raises, invented_return, wrong_example_output
-
+from bench.truth.doctext import entry_span, find_part, longest_part, param_entry, prose_lines
+from bench.truth.mutate_examples import example_raises, invented_return, wrong_example_output
 from docbot.facts import Facts, Parameter
 
 CLASSES = (

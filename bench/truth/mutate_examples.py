@@ -6,8 +6,7 @@ import ast
 import re
 from collections.abc import Iterator
 
-from doctext import LABEL, find_part, in_code, prose_lines
-
+from bench.truth.doctext import LABEL, find_part, in_code, prose_lines
 from docbot.facts import Facts
 
 

@@ -1,6 +1,6 @@
 """Truth-check benchmark: detection rate per injected error class, false positives on correct docs.
 
-Run from the repository root:  python bench/truth/run.py [--jobs 2] [--no-write]
+Run from the repository root:  python -m bench.truth.run [--jobs 2] [--no-write]
 
 For every public function of the corpus (bench/truth/corpus/*.py, docs in corpus/docs/*.md), the
 untouched doc section is checked (any fatal finding is a false positive), then every mutation of it
@@ -12,22 +12,18 @@ from __future__ import annotations
 
 import argparse
 import platform
-import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))  # docbot from this checkout
-sys.path.insert(0, str(HERE))
-
-from mutate import CLASSES, Mutation, mutations
-
+from bench.truth.mutate import CLASSES, Mutation, mutations
 from docbot.facts import extract_facts
 from docbot.verify import ExampleContext, Finding, FindingKind, check_doc
 from docbot.verify.sections import find_section
 from docbot.verify.source_doc import public_functions, section_names
+
+HERE = Path(__file__).resolve().parent
 
 CORPUS = HERE / "corpus"
 # The finding kinds that count as catching each error class.
@@ -129,8 +125,8 @@ executed in the sandbox), and false positives on the untouched, correct docs.
 
 Rerun from the repository root (about a minute on 2 cores):
 
-    python bench/truth/run.py            # prints the table and rewrites this file
-    python bench/truth/run.py --no-write # prints only
+    python -m bench.truth.run            # prints the table and rewrites this file
+    python -m bench.truth.run --no-write # prints only
 
 The corpus (`bench/truth/corpus/*.py` with Markdown docs in `corpus/docs/`) was written for this
 benchmark: plain functions, keyword-only and positional-only parameters, `*args`/`**kwargs`,

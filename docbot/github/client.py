@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from typing import Any, Literal, Self
 
 import httpx
+from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
 from docbot.errors import GitHubError
 from docbot.github.report import MARKER
@@ -28,11 +30,24 @@ class GitHubServerError(GitHubError):
     """GitHub answered 5xx or could not be reached, after the retries."""
 
 
+class _PostFailed(GitHubServerError):
+    """A POST that failed with 5xx may still have created the comment: look again before posting again."""
+
+
+class _Transient(Exception):
+    """One attempt that may pass on the next: 5xx, or no answer (``response`` None). Never escapes."""
+
+    def __init__(self, failure: str, response: httpx.Response | None) -> None:
+        super().__init__(failure)
+        self.response = response
+
+
 class GitHubClient:
     """Talks to ``api_url`` (``GITHUB_API_URL``; GitHub Enterprise has its own) for one repository."""
 
-    def __init__(self, api_url: str, token: str, repo: str, timeout: float = 30, *,
-                 retries: int = 2, backoff_s: float = 1.0) -> None:
+    def __init__(self, api_url: str, token: str, repo: str, timeout: float = 30, *, retries: int = 2,
+                 backoff_s: float = 1.0, sleep: Callable[[float], None] = time.sleep,
+                 transport: httpx.BaseTransport | None = None) -> None:
         if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo):
             raise GitHubError(f"repository {repo!r} is not of the form owner/name; check GITHUB_REPOSITORY.")
         if not token:
@@ -41,8 +56,9 @@ class GitHubClient:
         self.repo = repo
         self.retries = retries
         self.backoff_s = backoff_s
+        self._sleep = sleep
         self._token = token
-        self._http = httpx.Client(base_url=self.api_url, timeout=timeout, headers={
+        self._http = httpx.Client(base_url=self.api_url, timeout=timeout, transport=transport, headers={
             "Accept": "application/vnd.github+json",
             "X-GitHub-Api-Version": API_VERSION,
             "Authorization": f"Bearer {token}",
@@ -79,38 +95,49 @@ class GitHubClient:
         """Edit docbot's comment in place, or create it on the first run."""
         if not body.lstrip().startswith(MARKER):
             body = f"{MARKER}\n{body}"
-        for attempt in range(self.retries + 1):
-            existing = self.find_sticky_comment(pr_number)
-            if existing is not None:
-                self._send("PATCH", f"/repos/{self.repo}/issues/comments/{existing}", json={"body": body})
-                return "updated"
-            try:
-                # Not retried blindly: a POST that failed with 5xx may still have created the comment,
-                # so look again before posting a second one.
-                self._send("POST", f"/repos/{self.repo}/issues/{pr_number}/comments",
-                           json={"body": body}, retry=False)
-                return "created"
-            except GitHubServerError:
-                if attempt == self.retries:
-                    raise
-                self._pause(attempt)
-        raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+        return self._retrying(self.retries + 1, _PostFailed)(self._upsert_once, pr_number, body)
+
+    def _upsert_once(self, pr_number: int, body: str) -> Literal["created", "updated"]:
+        existing = self.find_sticky_comment(pr_number)
+        if existing is not None:
+            self._send("PATCH", f"/repos/{self.repo}/issues/comments/{existing}", json={"body": body})
+            return "updated"
+        try:
+            # Not retried blindly: a POST that failed with 5xx may still have created the comment,
+            # so the whole upsert is retried, which looks again before posting a second one.
+            self._send("POST", f"/repos/{self.repo}/issues/{pr_number}/comments", json={"body": body}, retry=False)
+        except GitHubServerError as err:
+            raise _PostFailed(str(err)) from None
+        return "created"
 
     def _send(self, method: str, url: str, *, retry: bool = True, json: Any = None) -> httpx.Response:
         attempts = self.retries + 1 if retry else 1
-        for attempt in range(attempts):
-            try:
-                response = self._http.request(method, url, json=json)
-            except httpx.HTTPError as err:
-                failure = f"cannot reach {self.api_url} ({type(err).__name__}: {self._scrub(str(err))})"
-            else:
-                if response.status_code < 500:
-                    self._raise_for_status(response)
-                    return response
-                failure = f"GitHub answered {response.status_code} to {method} {response.url.path}"
-            if attempt + 1 < attempts:
-                self._pause(attempt)
-        raise GitHubServerError(f"{failure}; tried {attempts} times. Re-run the job later.")
+        try:
+            return self._retrying(attempts, _Transient)(self._send_once, method, url, json)
+        except _Transient as err:
+            raise GitHubServerError(f"{err}; tried {attempts} times. Re-run the job later.") from None
+
+    def _send_once(self, method: str, url: str, json: Any) -> httpx.Response:
+        try:
+            response = self._http.request(method, url, json=json)
+        except httpx.HTTPError as err:
+            raise _Transient(f"cannot reach {self.api_url} ({type(err).__name__}: {self._scrub(str(err))})",
+                             None) from None
+        if response.status_code >= 500:
+            raise _Transient(f"GitHub answered {response.status_code} to {method} {response.url.path}", response)
+        self._raise_for_status(response)
+        return response
+
+    def _retrying(self, attempts: int, transient: type[Exception]) -> Retrying:
+        """Up to ``attempts`` calls, again only after ``transient``, which is re-raised after the last."""
+        return Retrying(stop=stop_after_attempt(attempts), retry=retry_if_exception_type(transient),
+                        wait=self._wait, sleep=self._sleep, reraise=True)
+
+    def _wait(self, state: RetryCallState) -> float:
+        """Seconds before the next attempt: exponential backoff from ``backoff_s``. The failed attempt's
+        exception is ``state.outcome.exception()``; a ``_Transient`` carries the response, so a delay
+        the server asked for (Retry-After) can be read here."""
+        return self.backoff_s * 2 ** (state.attempt_number - 1)
 
     def _raise_for_status(self, response: httpx.Response) -> None:
         status = response.status_code
@@ -132,9 +159,6 @@ class GitHubClient:
         if url and not url.startswith(self.api_url + "/"):
             raise GitHubError(f"GitHub's pagination pointed outside {self.api_url}; refusing to follow it.")
         return url
-
-    def _pause(self, attempt: int) -> None:
-        time.sleep(self.backoff_s * 2**attempt)
 
     def _scrub(self, text: str) -> str:
         return text.replace(self._token, "***")

@@ -26,6 +26,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult
 from pydantic import ConfigDict, Field
+from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
 from docbot.errors import ModelServerError
 from docbot.models.structured import JsonSchemaStructuredMixin
@@ -100,18 +101,17 @@ class ResilientChatModel(JsonSchemaStructuredMixin, BaseChatModel):
 
     def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
                   run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
-        attempts = self.retries + 1
-        for attempt in range(1, attempts + 1):
-            try:
-                return self.inner._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
-            except Exception as err:  # classified below; re-raised unchanged when foreign
-                verdict = classify(err)
-                if verdict == "foreign":
-                    raise
-                if verdict != "retry" or attempt == attempts:
-                    raise self._explain(verdict, err, attempt) from err
-                self.sleep(self.backoff_s * 2 ** (attempt - 1))
-        raise AssertionError("unreachable: the loop returns or raises")
+        # Backoff: backoff_s, then doubling. The last error is re-raised as it is, then explained.
+        retrying = Retrying(stop=stop_after_attempt(self.retries + 1), wait=wait_exponential(multiplier=self.backoff_s),
+                            retry=retry_if_exception(lambda err: classify(err) == "retry"),
+                            sleep=self.sleep, reraise=True)
+        try:
+            return retrying(self.inner._generate, messages, stop=stop, run_manager=run_manager, **kwargs)
+        except Exception as err:  # classified below; re-raised unchanged when foreign
+            verdict = classify(err)
+            if verdict == "foreign":
+                raise
+            raise self._explain(verdict, err, retrying.statistics["attempt_number"]) from err
 
     def _explain(self, verdict: Verdict, err: BaseException, attempts: int) -> ModelServerError:
         who = f"{self.role} model {self.model_name} on {self.server}"

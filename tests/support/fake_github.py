@@ -1,9 +1,13 @@
-"""A small fake of GitHub's issue-comment REST API, served over HTTP on 127.0.0.1.
+"""A small fake of GitHub's issue-comment REST API, in-process or served over HTTP on 127.0.0.1.
 
 It speaks enough of the real thing for docbot's client: bearer-token auth, ``per_page``/``page``
 listing with a ``Link`` header (absolute URLs, as GitHub sends them), create, update, and the 422
 GitHub gives for bodies over 65,536 characters. Every request is recorded. Faults are queued per
 method: ``fake.fail("POST", 403)`` makes the next POST fail, ``times=`` repeats it.
+
+The fake is an httpx handler: ``GitHubClient(fake.api_url, ..., transport=fake.transport)`` talks to
+it with no thread and no port. ``with fake:`` also serves it on loopback, for a client that runs in
+another process or cannot be handed a transport (the Action's end-to-end tests).
 """
 
 from __future__ import annotations
@@ -12,9 +16,13 @@ import json
 import re
 import threading
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any, Self
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs
+
+import httpx
+
+from tests.support.loopback import LoopbackServer
 
 LIST = re.compile(r"^/repos/(?P<repo>[^/]+/[^/]+)/issues/(?P<number>\d+)/comments$")
 ONE = re.compile(r"^/repos/(?P<repo>[^/]+/[^/]+)/issues/comments/(?P<id>\d+)$")
@@ -32,7 +40,7 @@ class Recorded:
 
 @dataclass
 class FakeGitHub:
-    """``with FakeGitHub(token="t", repo="o/r") as gh: GitHubClient(gh.api_url, "t", "o/r")``."""
+    """``GitHubClient(gh.api_url, "t", "o/r", transport=gh.transport)``, or ``with gh:`` on loopback."""
 
     token: str = "test-token"
     repo: str = "octo/project"
@@ -42,24 +50,33 @@ class FakeGitHub:
 
     def __post_init__(self) -> None:
         self._next_id = 1000
-        self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
-        # A short poll interval: shutdown() waits for it, and tests start and stop many servers.
-        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True)
+        self._lock = threading.Lock()  # on loopback, requests arrive on the server's threads
+        self._server: LoopbackServer | None = None
 
     @property
     def api_url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return self._server.base_url if self._server else "https://api.github.test"
+
+    @property
+    def transport(self) -> httpx.MockTransport:
+        return httpx.MockTransport(self)
 
     def __enter__(self) -> Self:
-        self._thread.start()
+        self._server = LoopbackServer(_handler_for(self))
+        self._server.start()
         return self
 
     def __exit__(self, *_exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join(timeout=5)
+        if self._server:
+            self._server.stop()
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        """Answer one request (the MockTransport handler; the loopback server calls it too)."""
+        body = json.loads(request.content) if request.content else None
+        headers = {name.lower(): value for name, value in request.headers.items()}
+        query = parse_qs(request.url.query.decode())
+        status, payload, extra = self.handle(request.method, request.url.path, query, body, headers)
+        return httpx.Response(status, json=payload, headers=extra)
 
     def add_comment(self, pr_number: int, body: str, user_type: str = "User") -> int:
         with self._lock:
@@ -75,7 +92,7 @@ class FakeGitHub:
     def calls(self, method: str | None = None) -> list[Recorded]:
         return [r for r in self.requests if method is None or r.method == method]
 
-    # --- request handling (runs on the server thread) ---
+    # --- request handling ---
 
     def handle(self, method: str, path: str, query: dict[str, list[str]], body: Any,
                headers: dict[str, str]) -> tuple[int, Any, dict[str, str]]:
@@ -142,22 +159,19 @@ def _invalid_body(body: Any) -> tuple[int, Any, dict[str, str]] | None:
 
 
 def _handler_for(fake: FakeGitHub) -> type[BaseHTTPRequestHandler]:
+    """An HTTP handler that turns each request into an httpx.Request for ``fake`` and writes its answer."""
+
     class Handler(BaseHTTPRequestHandler):
         def _serve(self) -> None:
-            parts = urlsplit(self.path)
             length = int(self.headers.get("Content-Length") or 0)
-            raw = self.rfile.read(length) if length else b""
-            body = json.loads(raw) if raw else None
-            headers = {k.lower(): v for k, v in self.headers.items()}
-            status, payload, extra = fake.handle(self.command, parts.path, parse_qs(parts.query), body, headers)
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json; charset=utf-8")
-            self.send_header("Content-Length", str(len(data)))
-            for name, value in extra.items():
+            request = httpx.Request(self.command, fake.api_url + self.path, headers=list(self.headers.items()),
+                                    content=self.rfile.read(length) if length else b"")
+            response = fake(request)
+            self.send_response(response.status_code)
+            for name, value in response.headers.items():
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(data)
+            self.wfile.write(response.content)
 
         do_GET = do_POST = do_PATCH = _serve
 

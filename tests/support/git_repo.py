@@ -28,11 +28,15 @@ class GitRepo:
 
     def git(self, *args: str, env: dict[str, str] | None = None) -> str:
         """Run git in the repository; its stdout. Raises CalledProcessError with stderr on failure."""
+        return self.git_bytes(*args, env=env).decode("utf-8", "replace")
+
+    def git_bytes(self, *args: str, env: dict[str, str] | None = None) -> bytes:
+        """Run git in the repository; its exact stdout."""
         full_env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", **(env or {})}
         done = subprocess.run(["git", *args], cwd=self.root, env=full_env, capture_output=True, check=False)
         if done.returncode != 0:
             raise subprocess.CalledProcessError(done.returncode, ["git", *args], done.stdout, done.stderr)
-        return done.stdout.decode("utf-8", "replace")
+        return done.stdout
 
     def config(self, key: str, value: str) -> GitRepo:
         self.git("config", "--local", key, value)

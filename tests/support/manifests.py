@@ -1,13 +1,17 @@
-"""Schema-level checks for the files other tools read: action.yml and .pre-commit-hooks.yaml.
+"""Checks for the files other tools read: action.yml and .pre-commit-hooks.yaml.
 
-Each ``*_problems`` function returns a list of human-readable problems ([] = valid), so a test can
-assert ``== []`` and see every problem at once in the failure message.
+Each file's schema is judged by its own tool: ``pre-commit validate-manifest``, and ``check-jsonschema``
+with the GitHub action schema it vendors (``vendor.github-actions``: no network). The ``*_problems``
+functions add only docbot's own rules on top, and return a list of human-readable problems
+([] = valid), so a test can assert ``== []`` and see every problem at once in the failure message.
 """
 
 from __future__ import annotations
 
 import importlib
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -16,15 +20,6 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
-
-# pre-commit 4.7's MANIFEST_HOOK_DICT (pre_commit/clientlib.py).
-HOOK_REQUIRED = {"id", "name", "entry", "language"}
-HOOK_OPTIONAL = {"files", "exclude", "types", "types_or", "exclude_types", "always_run", "fail_fast",
-                 "verbose", "pass_filenames", "require_serial", "description", "language_version",
-                 "minimum_pre_commit_version", "args", "stages", "additional_dependencies", "log_file",
-                 "alias"}
-HOOK_STAGES = {"commit-msg", "post-checkout", "post-commit", "post-merge", "post-rewrite", "pre-commit",
-               "pre-merge-commit", "pre-push", "pre-rebase", "prepare-commit-msg", "manual"}
 
 
 def load_yaml(path: Path) -> Any:
@@ -49,53 +44,54 @@ def script_problems(name: str, pyproject: Path = ROOT / "pyproject.toml") -> lis
     return [] if callable(found) else [f"console script {name!r} -> {target}: not a callable"]
 
 
-def hook_manifest_problems(hooks: Any, pyproject: Path = ROOT / "pyproject.toml") -> list[str]:
-    """A ``.pre-commit-hooks.yaml`` list: required keys, known keys, unique ids, real entry points."""
-    if not isinstance(hooks, list) or not hooks:
-        return ["the manifest must be a non-empty list of hooks"]
-    problems, seen = [], set()
+def hook_manifest_problems(path: Path, pyproject: Path = ROOT / "pyproject.toml") -> list[str]:
+    """pre-commit's verdict on a ``.pre-commit-hooks.yaml``, then: every python hook's entry is a console
+    script of ours that imports."""
+    problems = _tool_problems("pre_commit", "validate-manifest", str(path))
+    if problems:
+        return problems
+    hooks = load_yaml(path)
+    if not hooks:
+        return ["the manifest lists no hooks"]
     for hook in hooks:
-        hook_id = hook.get("id", "?")
-        problems += [f"{hook_id}: missing {key}" for key in sorted(HOOK_REQUIRED - set(hook))]
-        problems += [f"{hook_id}: unknown key {key}" for key in sorted(set(hook) - HOOK_REQUIRED - HOOK_OPTIONAL)]
-        problems += [f"{hook_id}: unknown stage {s}" for s in hook.get("stages", []) if s not in HOOK_STAGES]
-        if hook_id in seen:
-            problems.append(f"{hook_id}: duplicate id")
-        seen.add(hook_id)
-        if hook.get("language") == "python" and hook.get("entry"):
-            problems += [f"{hook_id}: {p}" for p in script_problems(str(hook["entry"]).split()[0], pyproject)]
+        if hook["language"] == "python":
+            problems += [f"{hook['id']}: {p}" for p in script_problems(str(hook["entry"]).split()[0], pyproject)]
     return problems
 
 
-def action_problems(action: Any) -> list[str]:
-    """A composite ``action.yml``: the keys GitHub requires and the references that must resolve."""
-    if not isinstance(action, dict):
-        return ["action.yml must be a mapping"]
-    problems = [f"missing {key}" for key in ("name", "description", "runs") if not action.get(key)]
-    inputs = action.get("inputs") or {}
-    problems += [f"input {name}: no description" for name, spec in inputs.items()
-                 if not (spec or {}).get("description")]
+def action_problems(path: Path) -> list[str]:
+    """GitHub's action schema on ``action.yml``, then docbot's rules: a composite action whose run steps
+    take values through env, never spliced into shell text, and whose references resolve."""
+    problems = _tool_problems("check_jsonschema", "--builtin-schema", "vendor.github-actions", "--verbose",
+                              "--color", "never", str(path))
+    action = load_yaml(path)
+    return problems + (_docbot_action_problems(action) if isinstance(action, dict) else [])
+
+
+def _docbot_action_problems(action: dict[str, Any]) -> list[str]:
+    problems = []
     runs = action.get("runs") or {}
     if runs.get("using") != "composite":
         problems.append(f"runs.using is {runs.get('using')!r}, expected 'composite'")
     steps = runs.get("steps") or []
     ids = {step["id"] for step in steps if "id" in step}
     for index, step in enumerate(steps):
-        label = step.get("name") or f"step {index}"
-        if "run" in step and not step.get("shell"):
-            problems.append(f"{label}: a composite run step must set shell")
         if "run" in step and EXPRESSION.search(str(step["run"])):
-            problems.append(f"{label}: ${{{{ }}}} spliced into shell text; pass it through env")
+            problems.append(f"{step.get('name') or f'step {index}'}: ${{{{ }}}} spliced into shell text; pass it "
+                            "through env")
     for name, spec in (action.get("outputs") or {}).items():
-        value = str((spec or {}).get("value") or "")
-        if not value:
-            problems.append(f"output {name}: composite outputs need a value")
-        for step_id in re.findall(r"steps\.([\w-]+)\.outputs", value):
+        for step_id in re.findall(r"steps\.([\w-]+)\.outputs", str((spec or {}).get("value") or "")):
             if step_id not in ids:
                 problems.append(f"output {name}: refers to unknown step id {step_id!r}")
+    inputs = action.get("inputs") or {}
     used = {m for e in EXPRESSION.findall(yaml.safe_dump(action)) for m in re.findall(r"inputs\.([\w-]+)", e)}
-    problems += [f"expression refers to unknown input {name!r}" for name in sorted(used - set(inputs))]
-    return problems
+    return problems + [f"expression refers to unknown input {name!r}" for name in sorted(used - set(inputs))]
+
+
+def _tool_problems(module: str, *args: str) -> list[str]:
+    """Run a validator module with this interpreter; its report when it refuses the file."""
+    done = subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True, check=False)
+    return [] if done.returncode == 0 else [f"{module}: {(done.stdout + done.stderr).strip()}"]
 
 
 def substitute(value: str, contexts: dict[str, str]) -> str:
