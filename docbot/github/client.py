@@ -9,16 +9,21 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from typing import Any, Literal, Self
 
 import httpx
 
 from docbot.errors import GitHubError
+from docbot.github.ratelimit import rate_limit_wait
 from docbot.github.report import MARKER
 
 API_VERSION = "2022-11-28"
 PER_PAGE = 100  # the maximum GitHub allows, so long PR threads take few requests
 MAX_PAGES = 100  # 10,000 comments: a bound so a buggy Link header cannot loop forever
+
+# Who a token that cannot ask GET /user (the workflow's GITHUB_TOKEN, an app installation) comments as.
+ACTIONS_BOT = "github-actions[bot]"
 
 NO_WRITE_ACCESS = ("the token cannot write PR comments (fork PR or missing `permissions: "
                    "pull-requests: write`); results are in the job summary")
@@ -32,7 +37,8 @@ class GitHubClient:
     """Talks to ``api_url`` (``GITHUB_API_URL``; GitHub Enterprise has its own) for one repository."""
 
     def __init__(self, api_url: str, token: str, repo: str, timeout: float = 30, *,
-                 retries: int = 2, backoff_s: float = 1.0) -> None:
+                 retries: int = 2, backoff_s: float = 1.0, sleep: Callable[[float], None] = time.sleep,
+                 clock: Callable[[], float] = time.time, author: str | None = None) -> None:
         if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo):
             raise GitHubError(f"repository {repo!r} is not of the form owner/name; check GITHUB_REPOSITORY.")
         if not token:
@@ -41,6 +47,8 @@ class GitHubClient:
         self.repo = repo
         self.retries = retries
         self.backoff_s = backoff_s
+        self._sleep, self._clock = sleep, clock
+        self._author = author  # the login the token comments as; asked of GitHub when None
         self._token = token
         self._http = httpx.Client(base_url=self.api_url, timeout=timeout, headers={
             "Accept": "application/vnd.github+json",
@@ -69,8 +77,10 @@ class GitHubClient:
                 return None
             response = self._send("GET", url)
             for comment in response.json():
-                # Starts with, not contains: a human quoting the comment must not be taken for it.
-                if str(comment.get("body") or "").lstrip().startswith(MARKER):
+                # Starts with, not contains: a human quoting the comment must not be taken for it; and
+                # written by this token's identity: a human's comment that starts with the marker is theirs.
+                if (str(comment.get("body") or "").lstrip().startswith(MARKER)
+                        and str((comment.get("user") or {}).get("login") or "") == self.author()):
                     return int(comment["id"])
             url = self._next_page(response)
         return None
@@ -96,20 +106,40 @@ class GitHubClient:
                 self._pause(attempt)
         raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
 
+    def author(self) -> str:
+        """The login this token's comments carry: GET /user for a user's token; a token that may not
+        ask (the workflow's GITHUB_TOKEN, 403) comments as github-actions[bot]."""
+        if self._author is None:
+            try:
+                self._author = str(self._send("GET", "/user").json().get("login") or ACTIONS_BOT)
+            except GitHubServerError:
+                raise
+            except GitHubError:
+                self._author = ACTIONS_BOT
+        return self._author
+
     def _send(self, method: str, url: str, *, retry: bool = True, json: Any = None) -> httpx.Response:
         attempts = self.retries + 1 if retry else 1
-        for attempt in range(attempts):
+        limited = 0  # rate-limit waits: a request GitHub refused for the rate was not processed, so any may retry
+        attempt = 0
+        while attempt < attempts:
             try:
                 response = self._http.request(method, url, json=json)
             except httpx.HTTPError as err:
                 failure = f"cannot reach {self.api_url} ({type(err).__name__}: {self._scrub(str(err))})"
             else:
+                wait = rate_limit_wait(response.status_code, response.headers, self._clock())
+                if wait is not None and limited < self.retries:
+                    limited += 1
+                    self._sleep(wait)
+                    continue
                 if response.status_code < 500:
                     self._raise_for_status(response)
                     return response
                 failure = f"GitHub answered {response.status_code} to {method} {response.url.path}"
             if attempt + 1 < attempts:
                 self._pause(attempt)
+            attempt += 1
         raise GitHubServerError(f"{failure}; tried {attempts} times. Re-run the job later.")
 
     def _raise_for_status(self, response: httpx.Response) -> None:
@@ -119,8 +149,9 @@ class GitHubClient:
         said = self._scrub(_github_message(response))
         if status == 401:
             raise GitHubError(f"the token was rejected (401 {said}); check the `github-token` input.")
-        if status == 403 and ("rate limit" in said.lower() or response.headers.get("x-ratelimit-remaining") == "0"):
-            raise GitHubError(f"GitHub rate limit hit (403 {said}); re-run the job later.")
+        if status == 429 or (status == 403 and ("rate limit" in said.lower()
+                                                or response.headers.get("x-ratelimit-remaining") == "0")):
+            raise GitHubError(f"GitHub rate limit hit ({status} {said}); re-run the job later.")
         if status in (403, 404):
             raise GitHubError(f"{NO_WRITE_ACCESS} (HTTP {status} from {response.request.method} "
                               f"{response.url.path}).")
@@ -134,7 +165,7 @@ class GitHubClient:
         return url
 
     def _pause(self, attempt: int) -> None:
-        time.sleep(self.backoff_s * 2**attempt)
+        self._sleep(self.backoff_s * 2**attempt)
 
     def _scrub(self, text: str) -> str:
         return text.replace(self._token, "***")
