@@ -128,3 +128,19 @@ def test_a_config_outside_the_repository_is_refused(tmp_path: Path, gh: FakeGitH
     repo, base, head = config_repo(tmp_path, '{}', '{}')
     env = runner_env(tmp_path, gh, event=pr_event(base, head), DOCBOT_CONFIG="../elsewhere.json")
     assert action.main([], env) == 2 and "must be inside the repository" in capsys.readouterr().out
+
+
+def test_the_push_authenticates_from_the_environment_only(tmp_path: Path) -> None:
+    """With ``persist-credentials: false`` the checkout holds no credential the run step could read: the
+    publish step's push brings the token itself, in git's environment (not argv, not .git/config)."""
+    from docbot.github.commit import push_auth
+
+    repo = GitRepo(tmp_path / "work")
+    assert push_auth(repo.root, "") == {}
+    auth = push_auth(repo.root, "ghs_pushT0ken")
+    said = repo.git("config", "--get", "http.extraheader", env=auth).strip()
+    assert said == "AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX3B1c2hUMGtlbg=="  # x-access-token:ghs_pushT0ken
+    assert "ghs_pushT0ken" not in (repo.root / ".git" / "config").read_text()
+    # A checkout that kept its own credential: a second Authorization header would be refused.
+    repo.config("http.https://github.com/.extraheader", "AUTHORIZATION: basic kept")
+    assert push_auth(repo.root, "ghs_pushT0ken") == {}

@@ -125,7 +125,7 @@ def commit_step(inputs: ActionInputs, written: Sequence[str], out: TextIO) -> st
     if not inputs.head_ref:
         raise RepoError("mode commit needs the PR's branch name (pull_request.head.ref in the event); "
                         "run it on pull_request events.")
-    commit = commit_docs(inputs.workspace, written, inputs.head, inputs.head_ref)
+    commit = commit_docs(inputs.workspace, written, inputs.head, inputs.head_ref, inputs.token)
     print(f"pushed {commit[:12]} to {inputs.head_ref}" if commit else "docs already current on the branch",
           file=out)
     return commit
