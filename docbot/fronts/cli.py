@@ -13,9 +13,8 @@ from typing import Any, Sequence
 
 from docbot import events
 from docbot.errors import ConfigError
-from docbot.fronts.common import guarded, settings_from
+from docbot.fronts.common import guarded, read_doc, read_source, settings_from, write_output
 from docbot.fronts.console import ConsoleSink
-from docbot.fronts.files import read_doc, read_source, write_output
 
 DEMO_INPUT = "input/compound_interest.py"
 
