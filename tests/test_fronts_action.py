@@ -6,7 +6,6 @@ trust decision for fork PRs, and how errors end the job. The run is a canned Run
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 from typing import Any
 
@@ -31,18 +30,14 @@ from tests.support.fake_github import FakeGitHub
 pytest_plugins = ["tests.support.action_fixtures"]  # the gh and pr_repos fixtures
 
 
-@pytest.mark.parametrize("head_repo,config,expected", [
-    ("someone/project", None, False),  # a fork's examples are not executed by default
-    (REPO, None, "auto"),  # a branch of the same repository is trusted
-    ("someone/project", {"run_examples": True}, True),  # the config may insist
+@pytest.mark.parametrize("head_repo,expected", [
+    ("someone/project", False),  # a fork's examples are not executed by default
+    (REPO, "auto"),  # a branch of the same repository is trusted
 ])
-def test_fork_prs_do_not_run_examples_unless_configured(tmp_path: Path, gh: FakeGitHub, head_repo: str,
-                                                        config: dict[str, Any] | None, expected: Any) -> None:
-    extra = {}
-    if config is not None:
-        (tmp_path / "cfg.json").write_text(json.dumps(config), encoding="utf-8")
-        extra["DOCBOT_CONFIG"] = str(tmp_path / "cfg.json")
-    env = runner_env(tmp_path, gh, event=pr_event(head_repo=head_repo), **extra)
+def test_fork_prs_do_not_run_examples_by_default(tmp_path: Path, gh: FakeGitHub, head_repo: str,
+                                                 expected: Any) -> None:
+    """What the base's configuration says, for and against, is in test_action_trust.py."""
+    env = runner_env(tmp_path, gh, event=pr_event(head_repo=head_repo))
     run = FakeRun(canned())
     act(env, run)
     assert run.calls[0][0].run_examples == expected
@@ -84,15 +79,6 @@ def test_bad_inputs_stop_before_the_run(tmp_path: Path, gh: FakeGitHub, change: 
 def test_no_revisions_outside_a_pull_request_is_a_config_error(tmp_path: Path, gh: FakeGitHub) -> None:
     code, log = act(runner_env(tmp_path, gh, event={}), FakeRun(canned()))
     assert code == 2 and "set the `base` and `head` inputs" in log
-
-
-def test_the_config_input_is_read_from_the_workspace(tmp_path: Path, gh: FakeGitHub) -> None:
-    env = runner_env(tmp_path, gh, DOCBOT_CONFIG="ci/docbot.json")
-    (tmp_path / "work" / "ci").mkdir()
-    (tmp_path / "work" / "ci" / "docbot.json").write_text('{"quality_score_bar": 80}', encoding="utf-8")
-    run = FakeRun(canned())
-    act(env, run)
-    assert run.calls[0][0].quality_score_bar == 80
 
 
 def test_a_run_that_stops_writes_the_reason_to_the_summary(tmp_path: Path, gh: FakeGitHub) -> None:

@@ -70,7 +70,7 @@ def test_second_run_updates_the_same_comment(tmp_path: Path, gh: FakeGitHub) -> 
     assert code == 0
     assert len(gh.comments[PR]) == 1
     assert "**1 function**: ✅ 1 approved" in gh.comments[PR][0]["body"]
-    assert [r.method for r in gh.requests] == ["GET", "POST", "GET", "PATCH"]
+    assert [r.method for r in gh.requests] == ["GET", "POST", "GET", "GET", "PATCH"]  # GET /user: whose
     assert "PR comment updated on #12" in log
 
 

@@ -1,11 +1,14 @@
 """Front: the GitHub Action. Pull-request event -> docbot run -> the publishing step.
 
-``action.yml`` installs docbot and calls ``docbot-action`` with its inputs in environment variables
-(``DOCBOT_MODE``, ``DOCBOT_CONFIG``, ``DOCBOT_BASE``, ``DOCBOT_HEAD``, ``DOCBOT_TOKEN``,
+``action.yml`` installs docbot and calls ``docbot-action`` twice, with its inputs in environment
+variables (``DOCBOT_MODE``, ``DOCBOT_CONFIG``, ``DOCBOT_BASE``, ``DOCBOT_HEAD``, ``DOCBOT_TOKEN``,
 ``DOCBOT_FAIL_ON_FATAL``, ``OLLAMA_HOST``) next to the runner's own (``GITHUB_EVENT_PATH``,
-``GITHUB_STEP_SUMMARY``, ``GITHUB_OUTPUT``...). Everything is read from one ``env`` mapping, so tests
-run this front with a fabricated environment, and the run itself is one injected function. What
-happens to the report (summary, comment, commit, outputs) is ``docbot.github.publish``.
+``GITHUB_STEP_SUMMARY``, ``GITHUB_OUTPUT``...): ``docbot-action run --report FILE`` runs the models and
+examples **without the token**, then ``docbot-action publish --report FILE`` posts the report with it
+(docs/design.md#trust). Without a stage, both happen in one process (by hand, and in tests).
+Everything is read from one ``env`` mapping, so tests run this front with a fabricated environment,
+and the run itself is one injected function. What happens to the report (summary, comment, commit,
+outputs) is ``docbot.github.publish``.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any, TextIO, cast
 from docbot import events
 from docbot.errors import ConfigError, DocbotError
 from docbot.fronts.common import guarded
+from docbot.github.logsafe import Redactor, SafeLog, escape_data
 from docbot.github.publish import (
     MODES,
     TITLES,
@@ -31,8 +35,10 @@ from docbot.github.publish import (
     publish,
     stale_report,
 )
+from docbot.github.stages import read_run_report, write_run_report
+from docbot.github.trust import load_base_settings, trusted_settings
 from docbot.results import RunReport
-from docbot.settings import Settings, load_settings
+from docbot.settings import Settings
 
 RunPr = Callable[[Settings, Path, str, str, Mode], RunReport]
 
@@ -45,31 +51,43 @@ def main(argv: Sequence[str] | None = None, env: Mapping[str, str] | None = None
 def run_action(env: Mapping[str, str], argv: Sequence[str] | None = None, *,
                run_pr: RunPr | None = None, out: TextIO | None = None) -> int:
     """The whole action; ``run_pr`` replaces the real run (tests pass a canned report)."""
-    stream = out or sys.stdout
-    return guarded(lambda: _action(env, argv, run_pr or default_run_pr, stream),
-                   lambda message: print(annotation("error", message), file=stream))
+    redact = Redactor.of([env.get("DOCBOT_TOKEN", ""), env.get("GITHUB_TOKEN", "")])
+    log = cast(TextIO, SafeLog(out or sys.stdout, redact))  # nothing reaches the job log unredacted
+    return guarded(lambda: _action(env, argv, run_pr or default_run_pr, log, redact),
+                   lambda message: print(annotation("error", message), file=log))
 
 
-def _action(env: Mapping[str, str], argv: Sequence[str] | None, run_pr: RunPr, out: TextIO) -> int:
+def _action(env: Mapping[str, str], argv: Sequence[str] | None, run_pr: RunPr, out: TextIO,
+            redact: Redactor) -> int:
+    flags = _parser().parse_args(list(argv or []))
     inputs = read_inputs(env, argv)
-    settings = trusted_settings(load_settings(inputs.config, env=env, required=inputs.config_required), inputs)
-    print(f"::group::docbot {inputs.mode} on {inputs.base[:12]}..{inputs.head[:12]}", file=out)
+    if flags.stage and not flags.report:
+        raise ConfigError(f"`docbot-action {flags.stage}` needs --report FILE.")
+    if flags.stage == "publish":
+        return publish(inputs, read_run_report(Path(flags.report)), out, redact)
+    report = _run(inputs, env, run_pr, out, redact)
+    if flags.stage == "run":
+        write_run_report(Path(flags.report), report, redact)
+        print(f"{report.summary_line()}; report in {flags.report}", file=out)
+        return 0
+    return publish(inputs, report, out, redact)
+
+
+def _run(inputs: ActionInputs, env: Mapping[str, str], run_pr: RunPr, out: TextIO, redact: Redactor) -> RunReport:
+    """The run step: settings from the base commit, then the models and the examples."""
+    settings = load_base_settings(inputs.workspace, inputs.base, str(inputs.config), inputs.config_required, env,
+                                  lambda message: print(annotation("warning", message), file=out))
+    settings = trusted_settings(settings, is_fork=bool(inputs.head_repo) and inputs.head_repo != inputs.repo)
+    print(f"::group::docbot {inputs.mode} on {escape_data(inputs.base[:12])}..{escape_data(inputs.head[:12])}",
+          file=out)
     try:
         report = run_pr(settings, inputs.workspace, inputs.base, inputs.head, inputs.mode)
     except DocbotError as err:
         print("::endgroup::", file=out)
-        append_file(inputs.summary_path, f"## {TITLES[inputs.mode]}\n\n**docbot stopped:** {err}\n")
+        append_file(inputs.summary_path, redact(f"## {TITLES[inputs.mode]}\n\n**docbot stopped:** {err}\n"))
         raise  # the guard prints the annotation and returns the error's exit code
     print("::endgroup::", file=out)
-    return publish(inputs, report, out)
-
-
-def trusted_settings(settings: Settings, inputs: ActionInputs) -> Settings:
-    """A fork PR's code is untrusted: unless the config insists, its docs' examples are not executed."""
-    is_fork = bool(inputs.head_repo) and inputs.head_repo != inputs.repo
-    if is_fork and settings.run_examples == "auto":
-        return settings.model_copy(update={"run_examples": False})
-    return settings
+    return report
 
 
 def read_inputs(env: Mapping[str, str], argv: Sequence[str] | None = None) -> ActionInputs:
@@ -106,6 +124,10 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="docbot-action", description=(
         "Run docbot for a pull request the way the GitHub Action does. Inputs come from the "
         "environment that action.yml sets; these flags override them when run by hand."))
+    parser.add_argument("stage", nargs="?", choices=("run", "publish"), help=(
+        "run: the models and examples, writing --report (give this step no token); publish: post "
+        "--report with the token. Without a stage, both."))
+    parser.add_argument("--report", metavar="FILE", help="the run's report, between the two stages")
     parser.add_argument("--mode", choices=MODES)
     parser.add_argument("--config", metavar="FILE", help="config file, relative to the workspace")
     parser.add_argument("--base", metavar="REV")
@@ -147,15 +169,17 @@ def default_run_pr(settings: Settings, repo_root: Path, base: str, head: str, mo
     return run_docs(settings, repo_root, spec, (), log_sink(sys.stdout))
 
 
-def log_sink(stream: TextIO) -> events.EventSink:
-    """The run's events in the job log; warnings also become annotations on the PR."""
+def log_sink(stream: TextIO, redact: Redactor | None = None) -> events.EventSink:
+    """The run's events in the job log; warnings also become annotations on the PR. Event text comes
+    from models and the repository: redacted, and no line of it can act as a workflow command."""
     from docbot.fronts.console import ConsoleSink  # rich: only when something is actually logged
 
-    console = ConsoleSink(stream)
+    redact = redact or Redactor()
+    console = ConsoleSink(cast(TextIO, SafeLog(stream, redact, untrusted=True)))
 
     def show(event: events.Event) -> None:
         if event.kind == events.WARNING:
-            print(annotation("warning", event.message), file=stream)
+            print(annotation("warning", redact(event.message)), file=stream)
         else:
             console(event)
 

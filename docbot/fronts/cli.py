@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from docbot import events
 from docbot.errors import ConfigError
-from docbot.fronts.common import guarded, settings_from
+from docbot.fronts.common import guarded, read_doc, read_source, settings_from, write_output
 from docbot.fronts.console import ConsoleSink
 
 DEMO_INPUT = "input/compound_interest.py"
@@ -135,7 +135,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     module, sys_path = importable_as(source_path.resolve())
     sandbox = settings_from(args, Path.cwd()).example_sandbox  # config.json may allow the guard alone
     names = [n.strip() for given in args.function or [] for n in given.split(",") if n.strip()]
-    checked = verify_source_doc(source_path.read_text(encoding="utf-8"), doc_path.read_text(encoding="utf-8"),
+    checked = verify_source_doc(read_source(source_path), read_doc(doc_path),
                                 module=module, sys_path=sys_path, function=names,
                                 run_examples=not args.no_examples, sandbox=sandbox)
     if args.json:
@@ -183,16 +183,15 @@ def reflexion(args: argparse.Namespace, extra: dict[str, Any] | None = None) -> 
     sources = sorted(given.glob("*.py")) if given.is_dir() else [given]
     if not given.exists() or not sources:
         raise ConfigError(f"{given}: no such input file (or no .py files in it). Pass --input FILE.py.")
+    texts = [read_source(source, parse=True) for source in sources]  # every input, before any model call
     settings = settings_from(args, Path.cwd(), extra)
     emit = sink_for(args)
     document = make_documenter(settings, sources[0].parent.resolve(), emit)
     all_results = []
-    for source in sources:
-        markdown, results = document_file(source.read_text(encoding="utf-8"), str(source), source.stem,
-                                          document, emit)
+    for source, text in zip(sources, texts, strict=True):
+        markdown, results = document_file(text, str(source), source.stem, document, emit)
         target = output_for(source, Path(args.output), len(sources) > 1)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(markdown, encoding="utf-8")
+        write_output(target, markdown)
         print(f"wrote {target}", file=sys.stderr)
         all_results += results
     if args.json:

@@ -1,15 +1,22 @@
-"""What every front shares: one guard mapping errors to exit codes, and the settings from flags."""
+"""What every front shares: one guard mapping errors to exit codes, the settings from flags, and the
+fronts' own file reads and writes, each failure a ``ConfigError`` naming the file (exit 2).
+
+Python sources are read the way Python reads them (``tokenize.open``: a coding cookie or a BOM decides
+the encoding); docs are UTF-8. A file that is not text is refused here, before any check or model.
+"""
 
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import sys
+import tokenize
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from docbot.errors import DocbotError
+from docbot.errors import ConfigError, DocbotError
 from docbot.settings import Settings, load_settings
 
 INTERRUPTED = 130  # what a shell reports for a process stopped by Ctrl-C (128 + SIGINT)
@@ -48,3 +55,53 @@ def settings_from(args: argparse.Namespace, root: Path, extra: dict[str, Any] | 
         overrides["run_examples"] = False
     config = Path(args.config) if getattr(args, "config", None) else root / "config.json"
     return load_settings(config, overrides, os.environ, required=bool(getattr(args, "config", None)))
+
+
+def read_source(path: Path, *, parse: bool = False) -> str:
+    """A Python source's text; with ``parse``, also refuse one that does not parse."""
+    try:
+        with tokenize.open(path) as handle:
+            text = handle.read()
+    except OSError as err:
+        raise ConfigError(f"{path}: cannot read it ({err.strerror}).") from err
+    except (SyntaxError, UnicodeDecodeError) as err:  # a bad coding cookie, or bytes its encoding rejects
+        raise ConfigError(f"{path}: not a Python source in a readable encoding ({_why(err)}); "
+                          "save it as UTF-8 or give it a coding cookie.") from err
+    if "\0" in text:
+        raise ConfigError(f"{path}: a binary file (NUL bytes), not a Python source.")
+    if parse:
+        try:
+            ast.parse(text, filename=str(path))
+        except (SyntaxError, ValueError) as err:
+            where = f" at line {err.lineno}" if isinstance(err, SyntaxError) and err.lineno else ""
+            raise ConfigError(f"{path}: does not parse{where}; fix the syntax error first.") from err
+    return text
+
+
+def read_doc(path: Path) -> str:
+    """A Markdown doc's text (UTF-8, a BOM allowed)."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as err:
+        raise ConfigError(f"{path}: cannot read it ({err.strerror}).") from err
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{path}: not UTF-8 text ({_why(err)}); save the doc as UTF-8.") from err
+    if "\0" in text:
+        raise ConfigError(f"{path}: a binary file (NUL bytes), not a Markdown doc.")
+    return text
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write a result file, creating its folder; a path that cannot be written is the user's to fix."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise ConfigError(f"{path}: cannot write the output ({err.strerror or err}); "
+                          "pass a writable --output.") from err
+
+
+def _why(err: Exception) -> str:
+    if isinstance(err, UnicodeDecodeError):
+        return f"{err.encoding} cannot decode byte {err.start}"
+    return str(err.args[0]) if err.args else type(err).__name__

@@ -16,11 +16,15 @@ import httpx
 from tenacity import RetryCallState, Retrying, retry_if_exception_type, stop_after_attempt
 
 from docbot.errors import GitHubError
+from docbot.github.ratelimit import rate_limit_wait
 from docbot.github.report import MARKER
 
 API_VERSION = "2022-11-28"
 PER_PAGE = 100  # the maximum GitHub allows, so long PR threads take few requests
 MAX_PAGES = 100  # 10,000 comments: a bound so a buggy Link header cannot loop forever
+
+# Who a token that cannot ask GET /user (the workflow's GITHUB_TOKEN, an app installation) comments as.
+ACTIONS_BOT = "github-actions[bot]"
 
 NO_WRITE_ACCESS = ("the token cannot write PR comments (fork PR or missing `permissions: "
                    "pull-requests: write`); results are in the job summary")
@@ -32,6 +36,14 @@ class GitHubServerError(GitHubError):
 
 class _PostFailed(GitHubServerError):
     """A POST that failed with 5xx may still have created the comment: look again before posting again."""
+
+
+class _RateLimited(Exception):
+    """GitHub refused for the rate and said how long to wait (``rate_limit_wait``). Never escapes."""
+
+    def __init__(self, wait_s: float) -> None:
+        super().__init__(f"rate limited; waiting {wait_s:.0f} s")
+        self.wait_s = wait_s
 
 
 class _Transient(Exception):
@@ -47,6 +59,7 @@ class GitHubClient:
 
     def __init__(self, api_url: str, token: str, repo: str, timeout: float = 30, *, retries: int = 2,
                  backoff_s: float = 1.0, sleep: Callable[[float], None] = time.sleep,
+                 clock: Callable[[], float] = time.time, author: str | None = None,
                  transport: httpx.BaseTransport | None = None) -> None:
         if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo):
             raise GitHubError(f"repository {repo!r} is not of the form owner/name; check GITHUB_REPOSITORY.")
@@ -56,7 +69,8 @@ class GitHubClient:
         self.repo = repo
         self.retries = retries
         self.backoff_s = backoff_s
-        self._sleep = sleep
+        self._sleep, self._clock = sleep, clock
+        self._author = author  # the login the token comments as; asked of GitHub when None
         self._token = token
         self._http = httpx.Client(base_url=self.api_url, timeout=timeout, transport=transport, headers={
             "Accept": "application/vnd.github+json",
@@ -85,8 +99,10 @@ class GitHubClient:
                 return None
             response = self._send("GET", url)
             for comment in response.json():
-                # Starts with, not contains: a human quoting the comment must not be taken for it.
-                if str(comment.get("body") or "").lstrip().startswith(MARKER):
+                # Starts with, not contains: a human quoting the comment must not be taken for it; and
+                # written by this token's identity: a human's comment that starts with the marker is theirs.
+                if (str(comment.get("body") or "").lstrip().startswith(MARKER)
+                        and str((comment.get("user") or {}).get("login") or "") == self.author()):
                     return int(comment["id"])
             url = self._next_page(response)
         return None
@@ -110,19 +126,41 @@ class GitHubClient:
             raise _PostFailed(str(err)) from None
         return "created"
 
+    def author(self) -> str:
+        """The login this token's comments carry: GET /user for a user's token; a token that may not
+        ask (the workflow's GITHUB_TOKEN, 403) comments as github-actions[bot]."""
+        if self._author is None:
+            try:
+                self._author = str(self._send("GET", "/user").json().get("login") or ACTIONS_BOT)
+            except GitHubServerError:
+                raise
+            except GitHubError:
+                self._author = ACTIONS_BOT
+        return self._author
+
     def _send(self, method: str, url: str, *, retry: bool = True, json: Any = None) -> httpx.Response:
         attempts = self.retries + 1 if retry else 1
-        try:
-            return self._retrying(attempts, _Transient)(self._send_once, method, url, json)
-        except _Transient as err:
-            raise GitHubServerError(f"{err}; tried {attempts} times. Re-run the job later.") from None
+        # A request GitHub refused for the rate was not processed, so any request (a POST too) may wait
+        # and go again, up to ``retries`` times; the last refusal is raised as GitHub's error.
+        for limited in range(self.retries + 1):
+            try:
+                return self._retrying(attempts, _Transient)(self._send_once, method, url, json,
+                                                            limited < self.retries)
+            except _RateLimited as err:
+                self._sleep(err.wait_s)
+            except _Transient as err:
+                raise GitHubServerError(f"{err}; tried {attempts} times. Re-run the job later.") from None
+        raise AssertionError("unreachable")  # pragma: no cover - the last round returns or raises
 
-    def _send_once(self, method: str, url: str, json: Any) -> httpx.Response:
+    def _send_once(self, method: str, url: str, json: Any, may_wait: bool) -> httpx.Response:
         try:
             response = self._http.request(method, url, json=json)
         except httpx.HTTPError as err:
             raise _Transient(f"cannot reach {self.api_url} ({type(err).__name__}: {self._scrub(str(err))})",
                              None) from None
+        wait = rate_limit_wait(response.status_code, response.headers, self._clock())
+        if wait is not None and may_wait:
+            raise _RateLimited(wait)
         if response.status_code >= 500:
             raise _Transient(f"GitHub answered {response.status_code} to {method} {response.url.path}", response)
         self._raise_for_status(response)
@@ -134,9 +172,8 @@ class GitHubClient:
                         wait=self._wait, sleep=self._sleep, reraise=True)
 
     def _wait(self, state: RetryCallState) -> float:
-        """Seconds before the next attempt: exponential backoff from ``backoff_s``. The failed attempt's
-        exception is ``state.outcome.exception()``; a ``_Transient`` carries the response, so a delay
-        the server asked for (Retry-After) can be read here."""
+        """Seconds before the next attempt: exponential backoff from ``backoff_s`` (a rate limit's own
+        wait is ``_RateLimited``, handled in ``_send``)."""
         return self.backoff_s * 2 ** (state.attempt_number - 1)
 
     def _raise_for_status(self, response: httpx.Response) -> None:
@@ -146,8 +183,9 @@ class GitHubClient:
         said = self._scrub(_github_message(response))
         if status == 401:
             raise GitHubError(f"the token was rejected (401 {said}); check the `github-token` input.")
-        if status == 403 and ("rate limit" in said.lower() or response.headers.get("x-ratelimit-remaining") == "0"):
-            raise GitHubError(f"GitHub rate limit hit (403 {said}); re-run the job later.")
+        if status == 429 or (status == 403 and ("rate limit" in said.lower()
+                                                or response.headers.get("x-ratelimit-remaining") == "0")):
+            raise GitHubError(f"GitHub rate limit hit ({status} {said}); re-run the job later.")
         if status in (403, 404):
             raise GitHubError(f"{NO_WRITE_ACCESS} (HTTP {status} from {response.request.method} "
                               f"{response.url.path}).")

@@ -5,6 +5,7 @@ Plain git plumbing with a private index and identity: clearer here than through 
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 import subprocess
@@ -19,7 +20,7 @@ BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com"
 COMMIT_MESSAGE = "docs(api): update API docs (docbot)"
 
 
-def commit_docs(repo_root: Path, written: Sequence[str], head_sha: str, branch: str) -> str | None:
+def commit_docs(repo_root: Path, written: Sequence[str], head_sha: str, branch: str, token: str = "") -> str | None:
     """Commit the doc files the run wrote on top of ``head_sha`` and push them to ``branch`` on origin.
 
     The commit is built in a temporary index seeded from ``head_sha``, so it holds exactly the PR head
@@ -42,11 +43,29 @@ def commit_docs(repo_root: Path, written: Sequence[str], head_sha: str, branch: 
                 "GIT_COMMITTER_NAME": BOT_NAME, "GIT_COMMITTER_EMAIL": BOT_EMAIL}
     commit = _git(repo_root, "commit-tree", tree, "-p", head_sha, "-m", COMMIT_MESSAGE, env=identity)
     try:
-        _git(repo_root, "push", "--quiet", "origin", f"{commit}:refs/heads/{branch}")
+        _git(repo_root, "push", "--quiet", "origin", f"{commit}:refs/heads/{branch}",
+             env=push_auth(repo_root, token))
     except RepoError as err:
         raise RepoError(f"could not push the docs to {branch}: {err}. If the branch moved on, the next "
                         "run commits them; otherwise give the job `permissions: contents: write`.") from None
     return commit
+
+
+def push_auth(repo_root: Path, token: str) -> dict[str, str]:
+    """Git configuration, in the environment (never argv, never .git/config), that authenticates the
+    push with ``token``: the checkout should not keep credentials where the run step's examples could
+    read them (``persist-credentials: false``). When it kept some anyway, those are used as they are:
+    a second Authorization header would make GitHub refuse the push."""
+    if not token:
+        return {}
+    try:
+        _git(repo_root, "config", "--get-regexp", r"^http\..*extraheader$")
+        return {}
+    except RepoError:
+        pass  # none configured (git exits 1)
+    basic = base64.b64encode(f"x-access-token:{token}".encode()).decode()
+    return {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "http.extraheader",
+            "GIT_CONFIG_VALUE_0": f"AUTHORIZATION: basic {basic}"}
 
 
 def docs_at(repo_root: Path, ref: str, doc_paths: set[str]) -> frozenset[str]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Literal, TextIO
 from docbot.errors import GitHubError, RepoError
 from docbot.github.client import GitHubClient
 from docbot.github.commit import commit_docs, docs_at
+from docbot.github.logsafe import Redactor, escape_data
 from docbot.github.report import Links, render_comment, render_summary
 from docbot.results import FunctionResult, RunReport
 
@@ -54,8 +55,11 @@ class ActionInputs:
     report_dir: Path
 
 
-def publish(inputs: ActionInputs, report: RunReport, out: TextIO) -> int:
-    """Commit (commit mode), then summary, comment, JSON report and outputs; returns the exit code."""
+def publish(inputs: ActionInputs, report: RunReport, out: TextIO, redact: Redactor | None = None) -> int:
+    """Commit (commit mode), then summary, comment, JSON report and outputs; returns the exit code.
+
+    Everything published goes through ``redact`` (default: the token and the known secret shapes)."""
+    redact = redact or Redactor.of([inputs.token])
     print(report.summary_line(), file=out)
     link_ref, commit_failed = inputs.head, False
     if inputs.mode == "commit" and report.written:
@@ -66,14 +70,14 @@ def publish(inputs: ActionInputs, report: RunReport, out: TextIO) -> int:
             commit_failed = True
     links = Links(inputs.server_url, inputs.repo, link_ref,
                   docs_at(inputs.workspace, link_ref, {r.doc_path for r in report.results if r.doc_path}))
-    append_file(inputs.summary_path, render_summary(report, links, title=TITLES[inputs.mode]))
-    comment = post_comment(inputs, render_comment(report, links, title=TITLES[inputs.mode]), out)
+    append_file(inputs.summary_path, redact(render_summary(report, links, title=TITLES[inputs.mode])))
+    comment = post_comment(inputs, redact(render_comment(report, links, title=TITLES[inputs.mode])), out)
     if comment.startswith("failed"):
-        append_file(inputs.summary_path, f"\n> [!WARNING]\n> The PR comment could not be posted: "
-                                         f"{comment.removeprefix('failed: ')}\n")
+        append_file(inputs.summary_path, redact(f"\n> [!WARNING]\n> The PR comment could not be posted: "
+                                                f"{comment.removeprefix('failed: ')}\n"))
     report_path = inputs.report_dir / "docbot-report.json"
-    report_path.write_text(json.dumps({"mode": inputs.mode, "pull_request": inputs.pr_number,
-                                       "comment": comment, **report.to_json()}, indent=2) + "\n",
+    report_path.write_text(redact(json.dumps({"mode": inputs.mode, "pull_request": inputs.pr_number,
+                                              "comment": comment, **report.to_json()}, indent=2)) + "\n",
                            encoding="utf-8")
     write_outputs(inputs.output_path, {
         "functions": str(len(report.results)), "approved": str(report.approved),
@@ -121,7 +125,7 @@ def commit_step(inputs: ActionInputs, written: Sequence[str], out: TextIO) -> st
     if not inputs.head_ref:
         raise RepoError("mode commit needs the PR's branch name (pull_request.head.ref in the event); "
                         "run it on pull_request events.")
-    commit = commit_docs(inputs.workspace, written, inputs.head, inputs.head_ref)
+    commit = commit_docs(inputs.workspace, written, inputs.head, inputs.head_ref, inputs.token)
     print(f"pushed {commit[:12]} to {inputs.head_ref}" if commit else "docs already current on the branch",
           file=out)
     return commit
@@ -148,5 +152,4 @@ def write_outputs(path: str, values: Mapping[str, str]) -> None:
 
 def annotation(level: Literal["error", "warning", "notice"], message: str) -> str:
     """A workflow command; % and newlines are escaped so the message stays one annotation."""
-    escaped = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    return f"::{level} title=docbot::{escaped}"
+    return f"::{level} title=docbot::{escape_data(message)}"

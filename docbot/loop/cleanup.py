@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-_THINK = re.compile(r"<think>.*?(</think>|\Z)", re.DOTALL | re.IGNORECASE)
+from docbot.models.structured import strip_think
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _STRUCTURAL = re.compile(r"^\s*(#{1,6}\s|\||[-*+]\s|>|```|~~~|\d+[.)]\s)")
 _SIGN_OFF = re.compile(
@@ -20,10 +20,6 @@ _SIGN_OFF = re.compile(
     r"(final )?(verdict|score)\s*:|all (checks|statements) )", re.IGNORECASE)
 _EMPHASIS = re.compile(r"^[*_\s]+|[*_]+(?=:)")
 _OUTER_FENCE = re.compile(r"^\s*```(?:markdown|md)?\s*\n(.*)\n```\s*$", re.DOTALL | re.IGNORECASE)
-
-
-def strip_think(text: str) -> str:
-    return _THINK.sub("", text)
 
 
 def _is_sign_off(line: str) -> bool:

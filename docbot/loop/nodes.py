@@ -21,6 +21,7 @@ from docbot.loop.router import route_after_critic
 from docbot.loop.state import Critique, LoopState
 from docbot.models import RoleModels
 from docbot.models.replay import MODEL_KEY, ROLE_KEY, ROUND_KEY
+from docbot.models.structured import without_reasoning
 from docbot.settings import Settings
 from docbot.verify import ExampleContext, Finding
 
@@ -119,6 +120,7 @@ class Nodes:
         records, error = [], ""
         for attempt in range(1, self.settings.parse_attempts + 1):
             answer, record = call_model(structured, messages, "CRITIC", state["round"], self.settings)
+            answer = without_reasoning(answer, Critique)
             records.append(record)
             error = _unusable(answer)
             if not error:

@@ -9,6 +9,7 @@ parse never raises here: the critic node decides how to retry.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from langchain_core.messages import AIMessage
@@ -17,10 +18,19 @@ from langchain_core.runnables import Runnable, RunnableLambda
 from pydantic import BaseModel
 
 
+# A reasoning block (closed, or cut off before its end) that a thinking model puts before its answer.
+_THINK = re.compile(r"<think>.*?(</think>|\Z)", re.DOTALL | re.IGNORECASE)
+
+
+def strip_think(text: str) -> str:
+    """The text without ``<think>...</think>`` blocks, an unclosed one included."""
+    return _THINK.sub("", text)
+
+
 def parse_structured(raw: AIMessage, schema: type[BaseModel]) -> dict[str, Any]:
-    """The include_raw contract: never raises on bad model output."""
+    """The include_raw contract: never raises on bad model output. Reasoning blocks are not the JSON."""
     try:
-        parsed = PydanticOutputParser(pydantic_object=schema).invoke(raw)
+        parsed = PydanticOutputParser(pydantic_object=schema).invoke(AIMessage(strip_think(raw.text)))
     except Exception as err:  # OutputParserException, ValidationError: both mean "the model got it wrong"
         return {"raw": raw, "parsed": None, "parsing_error": err}
     return {"raw": raw, "parsed": parsed, "parsing_error": None}
@@ -42,3 +52,12 @@ class JsonSchemaStructuredMixin:
             return result["parsed"]
 
         return bound | RunnableLambda(parse)
+
+
+def without_reasoning(answer: dict[str, Any], schema: type[BaseModel]) -> dict[str, Any]:
+    """A native structured answer (ChatOllama, ChatOpenAI) that failed on a reasoning block, parsed again
+    without it; any other answer unchanged."""
+    raw = answer.get("raw")
+    if answer.get("parsed") is not None or not isinstance(raw, AIMessage) or "<think" not in raw.text.lower():
+        return answer
+    return parse_structured(raw, schema)

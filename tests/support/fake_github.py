@@ -3,7 +3,10 @@
 It speaks enough of the real thing for docbot's client: bearer-token auth, ``per_page``/``page``
 listing with a ``Link`` header (absolute URLs, as GitHub sends them), create, update, and the 422
 GitHub gives for bodies over 65,536 characters. Every request is recorded. Faults are queued per
-method: ``fake.fail("POST", 403)`` makes the next POST fail, ``times=`` repeats it.
+method: ``fake.fail("POST", 403)`` makes the next POST fail, ``times=`` repeats it, ``headers=`` goes
+with it (``Retry-After``...). Comments have authors: ``GET /user`` answers ``login`` for a user's token,
+and 403 when ``login`` is None, as it does for the workflow's GITHUB_TOKEN, whose comments are
+github-actions[bot]'s.
 
 The fake is an httpx handler: ``GitHubClient(fake.api_url, ..., transport=fake.transport)`` talks to
 it with no thread and no port. ``with fake:`` also serves it on loopback, for a client that runs in
@@ -47,6 +50,8 @@ class FakeGitHub:
     comments: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # PR number -> comments
     requests: list[Recorded] = field(default_factory=list)
     faults: dict[str, list[int]] = field(default_factory=dict)  # method -> statuses to answer next
+    fault_headers: dict[str, list[dict[str, str]]] = field(default_factory=dict)  # method -> their headers
+    login: str | None = None  # the token's user; None: an installation token (github-actions[bot])
 
     def __post_init__(self) -> None:
         self._next_id = 1000
@@ -86,8 +91,13 @@ class FakeGitHub:
                 {"id": self._next_id, "body": body, "user": {"login": login, "type": user_type}})
             return self._next_id
 
-    def fail(self, method: str, status: int, times: int = 1) -> None:
+    def fail(self, method: str, status: int, times: int = 1, headers: dict[str, str] | None = None) -> None:
         self.faults.setdefault(method, []).extend([status] * times)
+        self.fault_headers.setdefault(method, []).extend([headers or {}] * times)
+
+    @property
+    def author(self) -> str:
+        return self.login or "github-actions[bot]"
 
     def calls(self, method: str | None = None) -> list[Recorded]:
         return [r for r in self.requests if method is None or r.method == method]
@@ -102,7 +112,12 @@ class FakeGitHub:
                 return 401, {"message": "Bad credentials"}, {}
             if self.faults.get(method):
                 status = self.faults[method].pop(0)
-                return status, {"message": _REASONS.get(status, "fault")}, {}
+                extra = self.fault_headers[method].pop(0) if self.fault_headers.get(method) else {}
+                return status, {"message": _REASONS.get(status, "fault")}, extra
+            if path == "/user" and method == "GET":
+                if self.login is None:
+                    return 403, {"message": "Resource not accessible by integration"}, {}
+                return 200, {"login": self.login, "type": "User"}, {}
             if (match := LIST.match(path)) and match["repo"] == self.repo:
                 number = int(match["number"])
                 if method == "GET":
@@ -132,7 +147,7 @@ class FakeGitHub:
             return problem
         self._next_id += 1
         comment = {"id": self._next_id, "body": body["body"],
-                   "user": {"login": "github-actions[bot]", "type": "Bot"}}
+                   "user": {"login": self.author, "type": "User" if self.login else "Bot"}}
         self.comments.setdefault(number, []).append(comment)
         return 201, comment, {}
 
@@ -147,7 +162,7 @@ class FakeGitHub:
 
 
 _REASONS = {403: "Resource not accessible by integration", 404: "Not Found", 500: "Internal Server Error",
-            502: "Bad Gateway", 422: "Validation Failed"}
+            502: "Bad Gateway", 422: "Validation Failed", 429: "API rate limit exceeded"}
 
 
 def _invalid_body(body: Any) -> tuple[int, Any, dict[str, str]] | None:

@@ -1,0 +1,88 @@
+"""What docbot publishes from the Action, made safe: secrets redacted, model text kept from acting as
+workflow commands.
+
+The job log, the step summary, the PR comment, the JSON report and the step outputs all carry text
+that came from models and from the repository (feedback, findings, example output). Two rules apply to
+every one of them (docs/design.md#trust):
+
+- **Redaction.** Known secret shapes (GitHub's token prefixes, ``github_pat_``, ``Bearer ...``) and the
+  token's own value are replaced by ``***`` wherever they appear: a finding that read a token from the
+  sandbox must not carry it into a comment.
+- **No workflow commands from model text.** The runner treats any log line whose trimmed text starts
+  with ``::`` as a command (``::add-mask::``, ``::stop-commands::``, ``::error ...``). Text that is not
+  ours is escaped by GitHub's rules (``%``, ``\\r``, ``\\n``) when it goes inside one of our commands,
+  and a line of it that would start a command is prefixed so that it is shown, not run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TextIO
+
+MASK = "***"
+# GitHub's token formats: ghp_ (personal), gho_ (OAuth), ghu_ (user-to-server), ghs_ (server-to-server,
+# the workflow's GITHUB_TOKEN), ghr_ (refresh); fine-grained personal tokens start with github_pat_.
+SECRET_SHAPES = re.compile(r"\bgh[pousr]_[A-Za-z0-9_]{8,}|\bgithub_pat_[A-Za-z0-9_]{8,}|"
+                           r"(?<=Bearer )[A-Za-z0-9._~+/=-]{8,}", re.IGNORECASE)
+NEUTRAL_PREFIX = "| "  # shown in front of a line of model text that would otherwise be a command
+
+
+def escape_data(text: str) -> str:
+    """A workflow command's message, escaped by GitHub's rules so that it stays one command (and
+    without the old ``##[command]`` syntax, which the runner looks for anywhere in a line)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace("##[", "# #[")
+
+
+def neutralize(line: str) -> str:
+    """One log line that is not docbot's own command: never a command (``::x`` or the old ``##[x]``)."""
+    # The runner also ends a line at a lone \r, so each piece between them is judged as a line.
+    return "\r".join(NEUTRAL_PREFIX + part if part.lstrip().startswith("::") else part
+                     for part in line.replace("##[", "# #[").split("\r"))
+
+
+@dataclass(frozen=True)
+class Redactor:
+    """Replaces secrets by ``***``: the known shapes, and the given values (the token's own)."""
+
+    secrets: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, values: Iterable[str]) -> Redactor:
+        # Longest first, so a secret that contains another is masked whole. Very short values are not
+        # secrets worth masking, and masking them would mangle ordinary words.
+        return cls(tuple(sorted({v for v in values if len(v) >= 6}, key=len, reverse=True)))
+
+    def __call__(self, text: str) -> str:
+        for secret in self.secrets:
+            text = text.replace(secret, MASK)
+        return SECRET_SHAPES.sub(MASK, text)
+
+
+class SafeLog:
+    """A text stream for the job log: every write is redacted; with ``untrusted``, each line is also
+    neutralized. Lines are judged whole (a write split mid-line cannot sneak a command through), so
+    only complete lines are passed on."""
+
+    def __init__(self, stream: TextIO, redact: Redactor, *, untrusted: bool = False) -> None:
+        self._stream, self._redact, self._untrusted = stream, redact, untrusted
+        self._partial = ""
+
+    def write(self, text: str) -> int:
+        lines = (self._partial + text).split("\n")
+        self._partial = lines.pop()
+        for line in lines:
+            self._stream.write(self._clean(line) + "\n")
+        return len(text)
+
+    def flush(self) -> None:
+        # An unfinished line stays held: written now, its end could still make its start a command.
+        self._stream.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def _clean(self, line: str) -> str:
+        line = self._redact(line)
+        return neutralize(line) if self._untrusted else line
