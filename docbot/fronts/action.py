@@ -154,7 +154,7 @@ def log_sink(stream: TextIO) -> events.EventSink:
     console = ConsoleSink(stream)
 
     def show(event: events.Event) -> None:
-        if event.kind == events.WARNING:
+        if event.kind is events.EventKind.WARNING:
             print(annotation("warning", event.message), file=stream)
         else:
             console(event)
