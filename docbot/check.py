@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from docbot import doc_files, docs_api
-from docbot.events import WARNING, Event, EventSink, discard
+from docbot.events import EventSink, WarningEvent, discard
 from docbot.plan import ModuleDocs, plan_modules
 from docbot.repo import DiffSpec, scan
 from docbot.results import Target
@@ -58,11 +58,11 @@ def check_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Seque
     found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
                  exclude=settings.exclude)
     for error in found.errors:
-        emit(Event(WARNING, error, {"error": error}))
+        emit(WarningEvent.scan(error))
     entries: list[StaleEntry] = []
     for module in plan_modules(found, settings, repo_root, spec, paths, docs_from_index=spec.staged):
         for notice in doc_files.duplicate_notices(module.doc_rel, module.existing):
-            emit(Event(WARNING, notice.describe(), notice.to_json()))
+            emit(WarningEvent.about(notice))
         entries += _stale_in_module(module)
     return entries
 

@@ -90,8 +90,8 @@ class CodeNow:
             module = module_name(path)
             if text or module not in sources:  # two paths, one module (a move out of src/): the live one
                 sources[module], paths[module] = text, path
-        # Scan errors read "path: message"; a module named there is left alone, not judged empty.
-        unparsed = frozenset(module_name(error.partition(": ")[0]) for error in found.errors)
+        # A module a scan error names is left alone, not judged empty.
+        unparsed = frozenset(module_name(error.path) for error in found.errors)
         return cls(sources, paths, unparsed, include_dunder, every)
 
     def functions(self, module: str, targets: list[Target]) -> list[str] | None:

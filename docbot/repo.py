@@ -20,7 +20,7 @@ from git import GitCommandError, InvalidGitRepositoryError, NoSuchPathError, Rep
 
 from docbot.errors import ConfigError, RepoError
 from docbot.git_diff import DIFF_FLAGS, REGULAR_FILE_MODES, DiffShapeError, FileChange, parse_git_diff
-from docbot.results import Target
+from docbot.results import ScanError, Target
 from docbot.targets import SourceParseError, changed_targets, module_name, public_functions
 
 INDEX = "INDEX"
@@ -52,7 +52,7 @@ class Scan:
     base: str
     head: str
     targets: list[Target] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)  # "pkg/bad.py: cannot parse (line 3): ..."
+    errors: list[ScanError] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
 
 
@@ -172,7 +172,7 @@ def _scan_change(repo: Repo, top: Path, plan: _Plan, change: FileChange, include
         old_text = _read_old(repo, plan, change)
         new_text = None if change.new_path is None else _read_new(repo, top, plan, change.new_path)
     except (RepoError, SourceParseError, OSError) as err:
-        found.errors.append(str(err) if isinstance(err, SourceParseError) else f"{path}: {err}")
+        found.errors.append(_parse_error(err) if isinstance(err, SourceParseError) else ScanError(path, str(err)))
         return
     found.sources[path] = new_text or ""
     if change.status == "renamed" and change.old_path:
@@ -181,7 +181,11 @@ def _scan_change(repo: Repo, top: Path, plan: _Plan, change: FileChange, include
         found.targets += changed_targets(old_text, new_text, change, module_name(path), path,
                                          include_dunder=include_dunder)
     except SourceParseError as err:
-        found.errors.append(str(err))
+        found.errors.append(_parse_error(err))
+
+
+def _parse_error(err: SourceParseError) -> ScanError:
+    return ScanError(err.path, f"cannot parse (line {err.line}): {err.message}")
 
 
 def _read_old(repo: Repo, plan: _Plan, change: FileChange) -> str | None:
@@ -207,9 +211,9 @@ def _scan_all(repo: Repo, top: Path, wanted: Callable[[str | None], bool], inclu
             found.sources[path] = text
             found.targets += public_functions(text, module_name(path), path, include_dunder=include_dunder)
         except FileNotFoundError:
-            found.errors.append(f"{path}: tracked but missing from the working tree; skipped")
+            found.errors.append(ScanError(path, "tracked but missing from the working tree; skipped"))
         except SourceParseError as err:
-            found.errors.append(str(err))
+            found.errors.append(_parse_error(err))
     return found
 
 

@@ -1,8 +1,8 @@
 """The values that flow between stages: a target function, what happened to it, and a run's report.
 
-Data flows one way: diff -> targets -> facts -> loop -> results -> writers. These three types
-(``Target``, ``FunctionResult``, ``RunReport``) are the contract between the stages, so they live
-apart from any one of them.
+Data flows one way: diff -> targets -> facts -> loop -> results -> writers. These types
+(``Target``, ``ScanError``, ``FunctionResult``, ``RunReport``, ``DocNotice``) are the contract between
+the stages, so they live apart from any one of them.
 """
 
 from __future__ import annotations
@@ -40,6 +40,17 @@ class Target:
 
 
 @dataclass(frozen=True)
+class ScanError:
+    """A file the scan could not read or parse: reported, and its module's docs are left alone."""
+
+    path: str  # repo-relative POSIX path
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+@dataclass(frozen=True)
 class FunctionResult:
     """What happened to one target. One failure never loses the others' results."""
 
@@ -56,6 +67,7 @@ class FunctionResult:
     fatal_issues: list[str] = field(default_factory=list)  # still standing at the end
     bar: int = 95
     tokens: dict[str, dict[str, float]] = field(default_factory=dict)  # role -> {in, out, seconds, calls}
+    removed: bool = False  # the function is gone and its section was dropped (reason says "removed")
 
     @property
     def key(self) -> str:
@@ -66,7 +78,14 @@ class FunctionResult:
         return self.exit_reason == "approved" and not self.fatal_issues
 
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "key": self.key, "approved": self.approved}
+        data = asdict(self)
+        del data["removed"]  # the JSON report says so in ``reason``, as it always has
+        return {**data, "key": self.key, "approved": self.approved}
+
+    @classmethod
+    def removed_section(cls, module: str, qualname: str, path: str = "") -> FunctionResult:
+        """A deleted function whose section ``docbot run`` drops."""
+        return cls(module, qualname, "updated", reason="removed", path=path, removed=True)
 
 
 def score_curve(scores: list[int]) -> str:
@@ -80,7 +99,7 @@ class RunReport:
 
     results: list[FunctionResult] = field(default_factory=list)
     written: list[str] = field(default_factory=list)  # repo-relative doc files created/changed/removed
-    scan_errors: list[str] = field(default_factory=list)  # e.g. "pkg/bad.py: syntax error at line 3"
+    scan_errors: list[ScanError] = field(default_factory=list)
     base: str = ""
     head: str = ""
     notices: list[DocNotice] = field(default_factory=list)  # what was kept, refused or removed in docs/api
@@ -98,7 +117,7 @@ class RunReport:
 
     def to_json(self) -> dict[str, Any]:
         return {"results": [r.to_json() for r in self.results], "written": self.written,
-                "scan_errors": self.scan_errors, "base": self.base, "head": self.head,
+                "scan_errors": [str(e) for e in self.scan_errors], "base": self.base, "head": self.head,
                 "notices": [n.to_json() for n in self.notices],
                 "approved": self.approved, "summary": self.summary_line()}
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from docbot import doc_files, docs_api
-from docbot.events import PROGRESS, RESULT, WARNING, Event, EventSink
+from docbot.events import EventSink, ProgressEvent, ResultEvent, WarningEvent
 from docbot.plan import ModuleDocs, plan_modules
 from docbot.repo import DiffSpec, scan
 from docbot.results import DocNotice, FunctionResult, NoticeKind, RunReport, Status, Target
@@ -47,9 +47,7 @@ class _Progress:
 
     def next(self, target: Target) -> None:
         self.index += 1
-        self.emit(Event(PROGRESS, f"[{self.index}/{self.total}] {target.key}",
-                        {"index": self.index, "total": self.total, "module": target.module,
-                         "qualname": target.qualname}))
+        self.emit(ProgressEvent(self.index, self.total, target.module, target.qualname))
 
     def over_budget(self) -> bool:
         return self.budget_s is not None and self.clock() - self.started > self.budget_s
@@ -78,9 +76,9 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
         _document_module(module, results_by_module[module.plan.name], documenter, progress)
         results, written, notices = _write_module(module, results_by_module[module.plan.name], repo_root)
         for result in results:
-            emit(Event(RESULT, _describe(result), result.to_json()))
+            emit(ResultEvent(result))
         for notice in notices:
-            emit(Event(WARNING, notice.describe(), notice.to_json()))
+            emit(WarningEvent.about(notice))
         report.results += results
         report.written += written
         report.notices += notices
@@ -107,7 +105,7 @@ def _decide_cheap(module: _Module) -> dict[str, FunctionResult]:
                 reason = "still defined" if target.qualname in still_defined else "deleted; it had no section"
                 results[target.qualname] = _result(target, "unchanged", reason)
             else:
-                results[target.qualname] = _result(target, "updated", "removed")
+                results[target.qualname] = FunctionResult.removed_section(target.module, target.qualname, target.path)
             continue
         hash_ = docs_api.source_hash(target.source)
         section = sections.get(target.qualname)
@@ -152,7 +150,7 @@ def _write_module(module: _Module, results: dict[str, FunctionResult],
     plan = module.plan
     hashes = {target.qualname: hash_ for target, hash_ in module.to_document}
     updates = {q: (hashes[q], r.markdown) for q, r in results.items() if q in hashes and r.status == "updated"}
-    removals = {q for q, r in results.items() if r.reason == "removed"}
+    removals = {q for q, r in results.items() if r.removed}
     if plan.order is None and not updates:
         text = plan.old_text  # code unreadable and nothing new: leave the file exactly as it is
     else:
@@ -184,12 +182,8 @@ def _orphan_results(plan: ModuleDocs, final_sections: dict[str, docs_api.Section
     """Sections dropped because their function is gone, though no target named it."""
     old = plan.existing.sections if plan.existing else {}
     named = {t.qualname for t in plan.targets}
-    return [FunctionResult(plan.name, qualname, "updated", reason="removed")
+    return [FunctionResult.removed_section(plan.name, qualname)
             for qualname in old if qualname not in final_sections and qualname not in named]
-
-
-def _describe(result: FunctionResult) -> str:
-    return f"{result.key}: {result.status}" + (f" ({result.reason})" if result.reason else "")
 
 
 def _result(target: Target, status: Status, reason: str = "") -> FunctionResult:

@@ -8,6 +8,7 @@ line, and what was expected.
 from __future__ import annotations
 
 import json
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal, Mapping, get_args
 from urllib.parse import urlsplit
@@ -16,8 +17,19 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from docbot.errors import ConfigError
 
-ROLES = ("GENERATOR", "CRITIC", "ADJUDICATOR")
+
+class Role(StrEnum):
+    """The three roles of docs/design.md#roles; a role is its name (config keys, recordings, records)."""
+
+    GENERATOR = "GENERATOR"
+    CRITIC = "CRITIC"
+    ADJUDICATOR = "ADJUDICATOR"
+
+
+ROLES: tuple[Role, ...] = tuple(Role)
+# The backends' names; docbot/models/registry.py maps each to its builder and preflight check.
 Backend = Literal["ollama", "openai", "embedded", "replay"]
+BACKEND_NAMES: tuple[Backend, ...] = get_args(Backend)
 # Where examples may run: "os" only behind the OS sandbox (docbot/verify/boundary.py); "allow-guard" also
 # under the in-process guard alone where no sandbox can be made, except in CI; "allow-guard-in-ci" there too.
 ExampleSandbox = Literal["os", "allow-guard", "allow-guard-in-ci"]

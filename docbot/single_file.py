@@ -16,11 +16,9 @@ def document_file(source: str, path: str, module: str, document: Callable[[Targe
     targets = public_functions(source, module, path)
     results: list[FunctionResult] = []
     for index, target in enumerate(targets, start=1):
-        emit(events.Event(events.PROGRESS, target.qualname,
-                          {"index": index, "total": len(targets), "qualname": target.key}))
+        emit(events.ProgressEvent(index, len(targets), target.module, target.qualname))
         result = document(target)
-        emit(events.Event(events.RESULT, f"{result.status} {result.key}",
-                          {"key": result.key, "status": result.status, "reason": result.reason}))
+        emit(events.ResultEvent(result))
         results.append(result)
     sections = [r.markdown.strip() for r in results if r.status == "updated" and r.markdown.strip()]
     return ("\n\n".join(sections) + "\n") if sections else "", results

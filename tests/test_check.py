@@ -9,7 +9,7 @@ import pytest
 
 from docbot.check import StaleEntry, check_docs
 from docbot.docs_api import render_doc_file, source_hash
-from docbot.events import WARNING
+from docbot.events import EventKind
 from docbot.repo import DiffSpec
 from docbot.settings import Settings
 from docbot.targets import public_functions
@@ -110,7 +110,7 @@ def test_a_file_that_does_not_parse_is_reported_not_judged(repo: GitRepo) -> Non
     sink = CollectingSink()
     assert _check(repo, ALL, sink) == []
     assert _check(repo, LAST_COMMIT, sink) == []
-    warnings = [e.message for e in sink.of_kind(WARNING)]
+    warnings = [e.message for e in sink.of_kind(EventKind.WARNING)]
     assert len(warnings) == 2 and all(w.startswith("pkg/geo.py: cannot parse") for w in warnings)
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from docbot.check import check_docs
 from docbot.docs_api import parse_doc_file
-from docbot.events import WARNING, Event
+from docbot.events import Event, EventKind
 from docbot.repo import DiffSpec
 from docbot.results import DocNotice, FunctionResult, NoticeKind, RunReport, Target
 from docbot.run import run_docs
@@ -84,7 +84,7 @@ def test_excluding_a_module_removes_only_docbots_sections(repo: GitRepo) -> None
     assert repo.read(DOC) == f"# pkg.geo\n\n{INTRO}\n"  # the person's text, and nothing of docbot's
     notice = DocNotice(NoticeKind.SECTIONS_REMOVED, DOC, ("area", "perimeter", "Shape.scale"))
     assert report.notices == [notice]
-    assert [e.message for e in seen if e.kind == WARNING] == [notice.describe()]
+    assert [e.message for e in seen if e.kind is EventKind.WARNING] == [notice.describe()]
     assert "kept" in notice.describe() and DOC in notice.describe()
     assert run(repo, settings=Settings(exclude=["pkg/geo.py"]))[0].written == []  # and it stays
 
@@ -93,7 +93,7 @@ def test_a_file_with_nothing_else_in_it_is_removed_and_the_run_says_so(repo: Git
     report, seen = run(repo, settings=Settings(exclude=["pkg/geo.py"]))
     assert report.written == [DOC] and not (repo.root / DOC).exists()
     notice = DocNotice(NoticeKind.FILE_REMOVED, DOC, ("area", "perimeter", "Shape.scale"))
-    assert report.notices == [notice] and notice.describe() in [e.message for e in seen if e.kind == WARNING]
+    assert report.notices == [notice] and notice.describe() in [e.message for e in seen if e.kind is EventKind.WARNING]
     assert report.to_json()["notices"] == [notice.to_json()]
 
 
@@ -107,7 +107,7 @@ def test_an_edit_made_during_the_run_is_kept_and_the_function_is_reported(repo: 
     assert "edited while docbot ran" in report.results[0].reason
     assert report.results[0].markdown == "## `area`\n\nDoc v1 of area."  # docbot's text is in the report
     notice = DocNotice(NoticeKind.EDITED_DURING_RUN, DOC, ("area",))
-    assert report.notices == [notice] and notice.describe() in [e.message for e in seen if e.kind == WARNING]
+    assert report.notices == [notice] and notice.describe() in [e.message for e in seen if e.kind is EventKind.WARNING]
     assert not [p for p in (repo.root / "docs/api").iterdir() if p.name != "pkg.geo.md"]  # no temp file left
 
 
@@ -127,7 +127,7 @@ def test_an_unedited_file_is_still_written(repo: GitRepo) -> None:
 def test_removing_one_functions_section_is_no_notice(repo: GitRepo) -> None:
     repo.write("pkg/geo.py", GEO.replace("def perimeter(r):\n    return 6 * r\n", "")).commit("no perimeter")
     report, seen = run(repo, DiffSpec(base="HEAD~1"))
-    assert report.written == [DOC] and report.notices == [] and not [e for e in seen if e.kind == WARNING]
+    assert report.written == [DOC] and report.notices == [] and not [e for e in seen if e.kind is EventKind.WARNING]
     assert list(parse_doc_file(repo.read(DOC)).sections) == ["area", "Shape.scale"]
 
 
@@ -142,7 +142,7 @@ def test_a_duplicated_section_is_reported_and_kept(repo: GitRepo) -> None:
     assert "An older copy of perimeter." in after and "Doc v1 of area." in after
     assert after.count("<!-- docbot:section perimeter ") == 2
     notice = DocNotice(NoticeKind.DUPLICATE_SECTION, DOC, ("perimeter",))
-    assert notice in report.notices and notice.describe() in [e.message for e in seen if e.kind == WARNING]
+    assert notice in report.notices and notice.describe() in [e.message for e in seen if e.kind is EventKind.WARNING]
     assert list(parse_doc_file(after).sections) == ["area", "perimeter", "Shape.scale"]
 
 
@@ -153,4 +153,4 @@ def test_check_reports_a_duplicated_section_too(repo: GitRepo) -> None:
     seen: list[Event] = []
     assert check_docs(Settings(), repo.root, ALL, emit=seen.append) == []
     notice = DocNotice(NoticeKind.DUPLICATE_SECTION, DOC, ("area",))
-    assert [e.message for e in seen if e.kind == WARNING] == [notice.describe()]
+    assert [e.message for e in seen if e.kind is EventKind.WARNING] == [notice.describe()]

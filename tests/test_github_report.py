@@ -23,7 +23,7 @@ from docbot.github.report import (
     utf8_size,
     verdict,
 )
-from docbot.results import FunctionResult, RunReport
+from docbot.results import FunctionResult, RunReport, ScanError
 
 ALLOWED_HTML = {"<code>", "</code>", "<br>", "<sub>", "</sub>", "<em>", "</em>", "</details>", MARKER}
 HOSTILE = "a | b <script>alert(1)</script> `code` ``` ~~x~~ [l](http://evil) @octocat\nsecond line"
@@ -73,7 +73,10 @@ def html_fragments(tokens: list[Token]) -> set[str]:
     ({"status": "failed", "fatal_issues": ["x"], "reason": "model server down"}, "failed"),
     ({"status": "skipped", "reason": "time budget", "scores": [], "exit_reason": ""}, "skipped"),
     ({"status": "unchanged", "scores": [], "exit_reason": ""}, "unchanged"),
-    ({"status": "updated", "reason": "removed", "scores": [], "exit_reason": "", "markdown": ""}, "removed"),
+    ({"status": "updated", "reason": "removed", "scores": [], "exit_reason": "", "markdown": "", "removed": True},
+     "removed"),
+    # The word alone decides nothing: only the typed flag marks a removed section.
+    ({"status": "updated", "reason": "removed", "scores": [], "exit_reason": "", "markdown": ""}, "below_bar"),
 ])
 def test_verdict(fields: dict[str, Any], expected: str) -> None:
     assert verdict(result(**fields)) == expected
@@ -131,7 +134,7 @@ def test_comment_rows_carry_link_trajectory_rounds_exit_and_fatal_issues() -> No
                fatal_issues=["doc says 0.6, example prints 0.5", "raises KeyError, undocumented"]),
         result("gone", status="failed", reason="model server timed out", scores=[], rounds=0,
                exit_reason="", markdown=""),
-        result("old", reason="removed", scores=[], rounds=0, exit_reason="", markdown="", doc_path=""),
+        result("old", reason="removed", removed=True, scores=[], rounds=0, exit_reason="", markdown="", doc_path=""),
     ], base="1111111111111111", head="2222222222222222")
     body = render_comment(report, Links("https://github.com", "octo/project", "2222"))
 
@@ -184,7 +187,7 @@ def test_summary_has_the_same_table_but_no_marker() -> None:
 
 
 def test_empty_report_says_so() -> None:
-    body = render_comment(RunReport(scan_errors=["pkg/bad.py: syntax error at line 3 | <b>"]))
+    body = render_comment(RunReport(scan_errors=[ScanError("pkg/bad.py", "syntax error at line 3 | <b>")]))
     assert body.startswith(MARKER)
     assert "No changed public functions." in body
     assert "pkg/bad.py: syntax error at line 3 &#124; &lt;b&gt;" in body

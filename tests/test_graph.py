@@ -8,6 +8,7 @@ from docbot import events
 from docbot.loop.graph import build_graph
 from docbot.loop.runner import stream_loop
 from docbot.loop.scoring import GENERIC_FIX
+from docbot.loop.state import new_state
 from docbot.settings import Settings
 from docbot.verify import Finding
 from tests.support.events import CollectingSink
@@ -24,8 +25,7 @@ def run(models: Any, settings: Settings | None = None, checker: Any = no_finding
         facts: str = "") -> tuple[dict, list[str], list]:
     settings = settings or Settings()
     sink = CollectingSink()
-    start = {"qualname": "f", "module": "m", "source": "def f(x):\n    return x\n", "facts": facts,
-             "examples": None, "trajectory": [], "calls": [], "warnings": []}
+    start = new_state("f", "m", "def f(x):\n    return x\n", facts, None)
     final, chain = stream_loop(build_graph(models, settings, checker), start, settings, sink)
     return final, chain, sink.events
 
@@ -47,7 +47,7 @@ def test_improves_then_approves() -> None:
     assert chain == ["draft", *ROUND, "revise", *ROUND, "revise", *ROUND, "adjudicate"]
     assert [t["score"] for t in final["trajectory"]] == [72, 85, 96]
     assert final["exit_reason"] == "approved" and final["revise_count"] == 2
-    routes = [e.data["reason"] for e in emitted if e.kind == events.ROUTE]
+    routes = [e.reason for e in emitted if isinstance(e, events.RouteEvent)]
     assert routes == ["below the bar", "below the bar", "approved"]
     reviser_prompt = models.generator.seen[1][-1].content
     assert "scored 72/100" in reviser_prompt and "v1" in reviser_prompt  # previous score and draft go in
@@ -86,7 +86,7 @@ def test_three_unparseable_critiques_never_approve() -> None:
     assert len(models.critic.seen) == 6  # three tries per round
     assert "could not be used" in models.critic.seen[1][-1].content  # the retry says what went wrong
     assert final["exit_reason"] == "attempts"
-    assert len([e for e in emitted if e.kind == events.WARNING]) == 6
+    assert len([e for e in emitted if e.kind is events.EventKind.WARNING]) == 6
 
 
 def test_truth_check_blocks_approval_the_critic_gave() -> None:
@@ -123,14 +123,14 @@ def test_adjudicator_that_introduces_a_fatal_issue_is_not_shipped() -> None:
     final, _, emitted = run(models, checker=flags_invented)
     assert final["final_markdown"] == doc("f", "clean")
     assert final["final_fatal"] == []
-    assert any("adjudicator introduced" in e.message for e in emitted if e.kind == events.WARNING)
+    assert any("adjudicator introduced" in e.message for e in emitted if e.kind is events.EventKind.WARNING)
 
 
 def test_model_verdict_fail_at_97_is_overruled_with_a_warning() -> None:
     models = scripted_models([doc("f")], [critique(97, 97, verdict="fail")], [doc("f", "final")])
     final, _, emitted = run(models)
     assert final["exit_reason"] == "approved"
-    warnings = [e.message for e in emitted if e.kind == events.WARNING]
+    warnings = [e.message for e in emitted if e.kind is events.EventKind.WARNING]
     assert warnings == ["round 1: the critic's verdict 'fail' overruled: score 97 vs bar 95, "
                         "0 fatal issue(s) -> pass"]
 

@@ -164,7 +164,8 @@ def test_syntax_error_in_one_file_does_not_hide_the_other(tmp_path: Path) -> Non
         "pkg/good.py": BASE.replace("w * h", "h * w")})
     assert found(result) == {("modified", "pkg.good.area")}
     assert len(result.errors) == 1
-    assert result.errors[0].startswith("pkg/bad.py: cannot parse (line ")
+    assert result.errors[0].path == "pkg/bad.py" and result.errors[0].message.startswith("cannot parse (line ")
+    assert str(result.errors[0]).startswith("pkg/bad.py: cannot parse (line ")
 
 
 @pytest.mark.parametrize(("newline", "bom"), [("\r\n", False), ("\n", True), ("\r\n", True)])

@@ -9,7 +9,7 @@ import pytest
 
 from docbot.docs_api import parse_doc_file, source_hash
 from docbot.errors import ConfigError, ModelServerError
-from docbot.events import PROGRESS, RESULT
+from docbot.events import EventKind
 from docbot.repo import DiffSpec
 from docbot.results import FunctionResult, RunReport, Target
 from docbot.run import run_docs
@@ -93,9 +93,9 @@ def test_first_run_writes_sections_in_source_order_with_source_hashes(repo: GitR
     assert text.endswith("Doc #3.\n\n<!-- docbot:end Shape.scale -->\n")
     hashes = {q: s.hash for q, s in parse_doc_file(text).sections.items()}
     assert hashes == {t.qualname: source_hash(t.source) for t in fake.calls}
-    assert [e.data["index"] for e in sink.of_kind(PROGRESS)] == [1, 2, 3]
-    assert [e.data["status"] for e in sink.of_kind(RESULT)] == ["updated"] * 3
-    assert sink.of_kind(RESULT)[0].message == "pkg.geo.area: updated"
+    assert [e.to_json()["index"] for e in sink.of_kind(EventKind.PROGRESS)] == [1, 2, 3]
+    assert [e.to_json()["status"] for e in sink.of_kind(EventKind.RESULT)] == ["updated"] * 3
+    assert sink.of_kind(EventKind.RESULT)[0].message == "pkg.geo.area: updated"
     assert report.base and report.head == "WORKTREE"
 
 
@@ -138,7 +138,7 @@ def test_deleted_function_loses_its_section_without_a_model(repo: GitRepo) -> No
     _run(repo, ALL, FakeDocumenter())
     repo.write("pkg/geo.py", GEO.replace("def perimeter(r):\n    return 6 * r\n\n\n", "")).commit("drop")
     report = _run(repo, LAST_COMMIT)
-    assert _statuses(report) == {"perimeter": ("updated", "removed")}
+    assert _statuses(report) == {"perimeter": ("updated", "removed")} and report.results[0].removed
     assert report.results[0].doc_path == "" and report.written == [DOC]
     assert list(_sections(repo)) == ["area", "Shape.scale"]
 
@@ -229,8 +229,8 @@ def test_whole_tree_run_removes_docs_of_vanished_modules_but_not_hand_written_fi
     repo.write("docs/api/README.md", "# API\n\nWritten by a person.\n")
     report = _run(repo, ALL)
     assert report.written == ["docs/api/old.module.md"]
-    assert ("old.module", "f", "updated", "removed") in [(r.module, r.qualname, r.status, r.reason)
-                                                         for r in report.results]
+    assert ("old.module", "f", "updated", "removed", True) in [(r.module, r.qualname, r.status, r.reason, r.removed)
+                                                               for r in report.results]
     assert not (repo.root / "docs/api/old.module.md").exists()
     assert repo.read("docs/api/README.md") == "# API\n\nWritten by a person.\n"
 
@@ -243,7 +243,9 @@ def test_a_file_that_does_not_parse_keeps_its_docs_and_the_others_continue(repo:
     fake = FakeDocumenter()
     report = _run(repo, DiffSpec(), fake)  # the working tree against HEAD
     assert fake.documented == ["extra"] and report.written == ["docs/api/pkg.extra.md"]
-    assert report.scan_errors and report.scan_errors[0].startswith("pkg/geo.py: cannot parse")
+    assert report.scan_errors and report.scan_errors[0].path == "pkg/geo.py"
+    assert str(report.scan_errors[0]).startswith("pkg/geo.py: cannot parse")
+    assert report.to_json()["scan_errors"] == [str(report.scan_errors[0])]
     assert repo.read(DOC) == before
     repo.stage().commit("wip")
     assert _run(repo, ALL).written == []  # a whole-tree run leaves the broken module's docs alone too

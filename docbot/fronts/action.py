@@ -178,7 +178,7 @@ def log_sink(stream: TextIO, redact: Redactor | None = None) -> events.EventSink
     console = ConsoleSink(cast(TextIO, SafeLog(stream, redact, untrusted=True)))
 
     def show(event: events.Event) -> None:
-        if event.kind == events.WARNING:
+        if event.kind is events.EventKind.WARNING:
             print(annotation("warning", redact(event.message)), file=stream)
         else:
             console(event)

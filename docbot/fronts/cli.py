@@ -15,13 +15,14 @@ from docbot import events
 from docbot.errors import ConfigError
 from docbot.fronts.common import guarded, read_doc, read_source, settings_from, write_output
 from docbot.fronts.console import ConsoleSink
+from docbot.settings import BACKEND_NAMES
 
 DEMO_INPUT = "input/compound_interest.py"
 
 
 def _model_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", help="config file (default: config.json at the repo root, if present)")
-    parser.add_argument("--backend", choices=["ollama", "openai", "embedded", "replay"])
+    parser.add_argument("--backend", choices=BACKEND_NAMES)
     parser.add_argument("--base-url", help="model server URL (default: OLLAMA_HOST or http://127.0.0.1:11434)")
     parser.add_argument("--record", metavar="FILE", help="write every model exchange to FILE (JSON lines)")
     parser.add_argument("--replay", metavar="FILE", help="answer every model call from FILE (no server)")

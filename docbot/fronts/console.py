@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, TextIO
+from typing import Any, TextIO, assert_never
 
 from rich.console import Console
 from rich.markup import escape
 
 from docbot import events
-from docbot.results import score_curve
+from docbot.results import FunctionResult, score_curve
 
 
 def _tokens(tokens: dict[str, dict[str, Any]]) -> str:
@@ -25,50 +25,44 @@ class ConsoleSink:
         self.verbose = verbose
 
     def __call__(self, event: events.Event) -> None:
-        handler = getattr(self, f"_on_{event.kind}", None)
-        if handler is not None:
-            handler(event)
-        elif self.verbose:
-            self.console.print(escape(event.message))
+        match event:  # exhaustive: a new kind of event fails mypy here until it is rendered
+            case events.RoundEvent():
+                self._on_round(event)
+            case events.RouteEvent():
+                self.console.print(f"    → {event.decision} ({escape(event.reason)})")
+            case events.WarningEvent():
+                self.console.print(f"[yellow]warning:[/] {escape(event.message)}")
+            case events.SummaryEvent():
+                self._on_summary(event.result)
+            case events.ProgressEvent():
+                self.console.print(f"[dim][{event.index}/{event.total}][/] {escape(event.qualname)}")
+            case events.ResultEvent():
+                self._on_result(event.result)
+            case events.InfoEvent():
+                if self.verbose:
+                    self.console.print(f"[dim]{escape(event.message)}[/]")
+            case _:
+                assert_never(event)
 
-    def _on_round(self, event: events.Event) -> None:
-        d = event.data
+    def _on_round(self, event: events.RoundEvent) -> None:
+        d = event.entry
         self.console.print(
-            f"[bold]{escape(d['qualname'])}[/] round {d['round']}: accuracy {d['accuracy']} · completeness "
-            f"{d['completeness']} · score [bold]{d['score']}[/]/{d['bar']} · fatal {len(d['fatal_issues'])}")
+            f"[bold]{escape(event.qualname)}[/] round {d['round']}: accuracy {d['accuracy']} · completeness "
+            f"{d['completeness']} · score [bold]{d['score']}[/]/{event.bar} · fatal {len(d['fatal_issues'])}")
         for issue in d["fatal_issues"]:
             self.console.print(f"    [red]fatal:[/] {escape(issue)}")
-        if d.get("critical_fix"):
+        if d["critical_fix"]:
             self.console.print(f"    feedback: {escape(d['critical_fix'])}")
 
-    def _on_route(self, event: events.Event) -> None:
-        d = event.data
-        self.console.print(f"    → {d['decision']} ({escape(d['reason'])})")
-
-    def _on_warning(self, event: events.Event) -> None:
-        self.console.print(f"[yellow]warning:[/] {escape(event.message)}")
-
-    def _on_summary(self, event: events.Event) -> None:
-        d = event.data
+    def _on_summary(self, r: FunctionResult) -> None:
         self.console.print(
-            f"[bold]{escape(d['qualname'])}[/]: {score_curve(d['scores'])} (bar {d['bar']}) · "
-            f"{d['rounds']} round(s) · exit: {d['exit_reason']}"
-            + (f" · [red]{len(d['fatal_issues'])} fatal issue(s) standing[/]" if d["fatal_issues"] else ""))
-        if d.get("tokens"):
-            self.console.print(f"    {_tokens(d['tokens'])}")
+            f"[bold]{escape(r.qualname)}[/]: {score_curve(r.scores)} (bar {r.bar}) · "
+            f"{r.rounds} round(s) · exit: {r.exit_reason}"
+            + (f" · [red]{len(r.fatal_issues)} fatal issue(s) standing[/]" if r.fatal_issues else ""))
+        if r.tokens:
+            self.console.print(f"    {_tokens(r.tokens)}")
 
-    def _on_progress(self, event: events.Event) -> None:
-        d = event.data
-        self.console.print(f"[dim][{d['index']}/{d['total']}][/] {escape(d['qualname'])}")
-
-    def _on_result(self, event: events.Event) -> None:
-        d = event.data
-        status = d.get("status", "")
-        colour = {"updated": "green", "unchanged": "dim", "skipped": "yellow", "failed": "red"}.get(status, "")
-        reason = f" ({escape(d['reason'])})" if d.get("reason") else ""
-        self.console.print(f"[{colour}]{status}[/] {escape(d.get('key', ''))}{reason}" if colour
-                           else escape(event.message))
-
-    def _on_info(self, event: events.Event) -> None:
-        if self.verbose:
-            self.console.print(f"[dim]{escape(event.message)}[/]")
+    def _on_result(self, r: FunctionResult) -> None:
+        colour = {"updated": "green", "unchanged": "dim", "skipped": "yellow", "failed": "red"}[r.status]
+        reason = f" ({escape(r.reason)})" if r.reason else ""
+        self.console.print(f"[{colour}]{r.status}[/] {escape(r.key)}{reason}")

@@ -15,6 +15,7 @@ from typing import Sequence
 
 from docbot.fronts.common import guarded, settings_from
 from docbot.fronts.console import ConsoleSink
+from docbot.settings import BACKEND_NAMES
 
 
 def parser() -> argparse.ArgumentParser:
@@ -24,7 +25,7 @@ def parser() -> argparse.ArgumentParser:
                         help="stop starting new functions after this; the rest are left to CI")
     parser.add_argument("--check", action="store_true", help="only check that docs are current (no model)")
     parser.add_argument("--replay", metavar="FILE", help="answer model calls from a recording")
-    parser.add_argument("--backend", choices=["ollama", "openai", "embedded", "replay"])
+    parser.add_argument("--backend", choices=BACKEND_NAMES)
     parser.add_argument("--base-url")
     parser.add_argument("filenames", nargs="*", help="ignored: docbot reads the staged diff itself")
     return parser

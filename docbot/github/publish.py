@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TextIO
 
@@ -30,6 +31,24 @@ STALE_REASONS = {"missing": "no doc section yet", "stale": "doc is stale: the co
                  "orphaned": "doc section of a function that no longer exists"}
 TITLES: dict[Mode, str] = {"comment": "docbot: API docs", "commit": "docbot: API docs",
                            "check": "docbot check: stale API docs"}
+
+
+class CommentStatus(StrEnum):
+    CREATED = "created"
+    UPDATED = "updated"
+    SKIPPED = "skipped"  # not a pull request: nowhere to post
+    FAILED = "failed"  # GitHub refused or could not be reached; the job goes on
+
+
+@dataclass(frozen=True)
+class CommentOutcome:
+    """What happened to the sticky comment; ``str`` is what the JSON report's ``comment`` says."""
+
+    status: CommentStatus
+    detail: str = ""  # why it was skipped or failed
+
+    def __str__(self) -> str:
+        return f"{self.status.value}: {self.detail}" if self.detail else self.status.value
 
 
 @dataclass(frozen=True)
@@ -72,12 +91,12 @@ def publish(inputs: ActionInputs, report: RunReport, out: TextIO, redact: Redact
                   docs_at(inputs.workspace, link_ref, {r.doc_path for r in report.results if r.doc_path}))
     append_file(inputs.summary_path, redact(render_summary(report, links, title=TITLES[inputs.mode])))
     comment = post_comment(inputs, redact(render_comment(report, links, title=TITLES[inputs.mode])), out)
-    if comment.startswith("failed"):
+    if comment.status is CommentStatus.FAILED:
         append_file(inputs.summary_path, redact(f"\n> [!WARNING]\n> The PR comment could not be posted: "
-                                                f"{comment.removeprefix('failed: ')}\n"))
+                                                f"{comment.detail}\n"))
     report_path = inputs.report_dir / "docbot-report.json"
     report_path.write_text(redact(json.dumps({"mode": inputs.mode, "pull_request": inputs.pr_number,
-                                              "comment": comment, **report.to_json()}, indent=2)) + "\n",
+                                              "comment": str(comment), **report.to_json()}, indent=2)) + "\n",
                            encoding="utf-8")
     write_outputs(inputs.output_path, {
         "functions": str(len(report.results)), "approved": str(report.approved),
@@ -101,19 +120,19 @@ def stale_report(entries: Sequence[StaleEntry], base: str, head: str) -> RunRepo
     return RunReport(results=results, base=base, head=head)
 
 
-def post_comment(inputs: ActionInputs, body: str, out: TextIO) -> str:
+def post_comment(inputs: ActionInputs, body: str, out: TextIO) -> CommentOutcome:
     """Create or update the sticky comment; returns what happened. Never fails the job."""
     if inputs.pr_number is None:
         print("::notice::not a pull_request event: no PR comment; results are in the job summary", file=out)
-        return "skipped: not a pull request"
+        return CommentOutcome(CommentStatus.SKIPPED, "not a pull request")
     try:
         with GitHubClient(inputs.api_url, inputs.token, inputs.repo) as github:
             outcome = github.upsert_sticky_comment(inputs.pr_number, body)
     except GitHubError as err:
         print(annotation("warning", f"docbot could not post the PR comment: {err}"), file=out)
-        return f"failed: {err}"
+        return CommentOutcome(CommentStatus.FAILED, str(err))
     print(f"PR comment {outcome} on #{inputs.pr_number}", file=out)
-    return outcome
+    return CommentOutcome(CommentStatus(outcome))
 
 
 def commit_step(inputs: ActionInputs, written: Sequence[str], out: TextIO) -> str | None:

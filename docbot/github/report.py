@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import quote
 
-from docbot.results import FunctionResult, RunReport, score_curve
+from docbot.results import FunctionResult, RunReport, ScanError, score_curve
 
 MARKER = "<!-- docbot:sticky -->"
 COMMENT_LIMIT = 65_536  # GitHub refuses longer comment bodies with 422 "Body is too long"
@@ -63,7 +63,7 @@ def verdict(result: FunctionResult) -> Verdict:
         return "fatal"
     if result.status in ("skipped", "unchanged"):
         return result.status
-    if result.reason == "removed":  # docbot run's word for a deleted function's section
+    if result.removed:  # a deleted function's section, dropped by docbot run
         return "removed"
     return "approved" if result.approved else "below_bar"
 
@@ -207,10 +207,10 @@ def _water_level(sizes: list[int], room: int) -> int | None:
     return max(ordered, default=0)
 
 
-def _scan_errors(errors: list[str]) -> str:
+def _scan_errors(errors: list[ScanError]) -> str:
     if not errors:
         return ""
-    lines = [f"- {escape_cell(e)}" for e in errors[:MAX_SCAN_ERRORS]]
+    lines = [f"- {escape_cell(str(e))}" for e in errors[:MAX_SCAN_ERRORS]]
     if len(errors) > MAX_SCAN_ERRORS:
         lines.append(f"- and {len(errors) - MAX_SCAN_ERRORS} more")
     return "**Files that could not be scanned** (skipped):\n\n" + "\n".join(lines) + "\n\n"

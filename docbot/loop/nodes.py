@@ -22,19 +22,20 @@ from docbot.loop.state import Critique, LoopState
 from docbot.models import RoleModels
 from docbot.models.replay import MODEL_KEY, ROLE_KEY, ROUND_KEY
 from docbot.models.structured import without_reasoning
-from docbot.settings import Settings
+from docbot.records import CallRecord, TrajectoryEntry
+from docbot.settings import Role, Settings
 from docbot.verify import ExampleContext, Finding
 
 # (doc, source, qualname, examples) -> findings; the truth checks of docs/design.md#truth-checks.
 Checker = Callable[[str, str, str, ExampleContext | None], list[Finding]]
 
 
-def emit(kind: str, message: str, **data: Any) -> None:
-    get_stream_writer()(events.Event(kind, message, data))
+def emit(event: events.Event) -> None:
+    get_stream_writer()(event)
 
 
-def call_model(model: BaseChatModel | Any, messages: list[BaseMessage], role: str, round_: int,
-               settings: Settings) -> tuple[Any, dict[str, Any]]:
+def call_model(model: BaseChatModel | Any, messages: list[BaseMessage], role: Role, round_: int,
+               settings: Settings) -> tuple[Any, CallRecord]:
     """Invoke a model (or a structured runnable) with replay metadata; return the answer and a call record."""
     config: RunnableConfig = {"metadata": {ROLE_KEY: role, MODEL_KEY: settings.model_for(role),
                                            ROUND_KEY: round_}, "run_name": role.lower()}
@@ -42,9 +43,9 @@ def call_model(model: BaseChatModel | Any, messages: list[BaseMessage], role: st
     answer = model.invoke(messages, config=config)
     raw = answer["raw"] if isinstance(answer, dict) else answer
     usage = getattr(raw, "usage_metadata", None) or {}
-    record = {"role": role, "round": round_, "tokens_in": int(usage.get("input_tokens", 0)),
-              "tokens_out": int(usage.get("output_tokens", 0)),
-              "seconds": round(time.perf_counter() - started, 3)}
+    record = CallRecord(role=role, round=round_, tokens_in=int(usage.get("input_tokens", 0)),
+                        tokens_out=int(usage.get("output_tokens", 0)),
+                        seconds=round(time.perf_counter() - started, 3))
     return answer, record
 
 
@@ -79,7 +80,7 @@ def _conservative(error: str) -> Critique:
 
 
 def _examples(state: LoopState) -> ExampleContext | None:
-    spec = state.get("examples")
+    spec = state["examples"]
     return ExampleContext(**{**spec, "sys_path": tuple(spec["sys_path"])}) if spec else None
 
 
@@ -91,42 +92,41 @@ class Nodes:
     settings: Settings
     checker: Checker
 
-    def _write(self, template: str, state: LoopState, round_: int, **extra: Any) -> tuple[str, dict[str, Any]]:
+    def _write(self, template: str, state: LoopState, round_: int, **extra: Any) -> tuple[str, CallRecord]:
         messages = prompts.writer_messages(template, qualname=state["qualname"], module=state["module"],
-                                           source=state["source"], facts=state.get("facts") or "(none)",
+                                           source=state["source"], facts=state["facts"] or "(none)",
                                            **extra)
-        answer, record = call_model(self.models.generator, messages, "GENERATOR", round_, self.settings)
+        answer, record = call_model(self.models.generator, messages, Role.GENERATOR, round_, self.settings)
         draft = cleanup.ensure_heading(cleanup.clean_markdown(_text(answer)), state["qualname"])
         return draft, record
 
     def draft(self, state: LoopState) -> dict[str, Any]:
         draft, record = self._write(prompts.DRAFT, state, 1)
-        return {"round": 1, "revise_count": 0, "draft": draft, "best_draft": "", "best_score": -1,
-                "calls": [record]}
+        return {"round": 1, "draft": draft, "calls": [record]}
 
     def truth_check(self, state: LoopState) -> dict[str, Any]:
         findings = self.checker(state["draft"], state["source"], state["qualname"], _examples(state))
         fatal = [f.message for f in findings if f.fatal]
         if fatal:
-            emit(events.INFO, f"code checks found {len(fatal)} fatal issue(s)", round=state["round"],
-                 qualname=state["qualname"], fatal_issues=fatal)
+            emit(events.InfoEvent(state["qualname"], state["round"], fatal))
         return {"truth_issues": fatal}
 
-    def _critique(self, state: LoopState) -> tuple[Critique, bool, list[dict[str, Any]]]:
+    def _critique(self, state: LoopState) -> tuple[Critique, bool, list[CallRecord]]:
         structured = self.models.critic.with_structured_output(Critique, include_raw=True)
         messages: list[BaseMessage] = prompts.critic_messages(
-            qualname=state["qualname"], source=state["source"], facts=state.get("facts") or "(none)",
-            truth=prompts.bullet_list(state.get("truth_issues", [])), draft=state["draft"])
-        records, error = [], ""
+            qualname=state["qualname"], source=state["source"], facts=state["facts"] or "(none)",
+            truth=prompts.bullet_list(state["truth_issues"]), draft=state["draft"])
+        records: list[CallRecord] = []
+        error = ""
         for attempt in range(1, self.settings.parse_attempts + 1):
-            answer, record = call_model(structured, messages, "CRITIC", state["round"], self.settings)
+            answer, record = call_model(structured, messages, Role.CRITIC, state["round"], self.settings)
             answer = without_reasoning(answer, Critique)
             records.append(record)
             error = _unusable(answer)
             if not error:
                 return answer["parsed"], True, records
-            emit(events.WARNING, f"critique {attempt}/{self.settings.parse_attempts} could not be parsed",
-                 round=state["round"], qualname=state["qualname"], error=error)
+            emit(events.WarningEvent(f"critique {attempt}/{self.settings.parse_attempts} could not be parsed",
+                                     round=state["round"], qualname=state["qualname"], error=error))
             messages = [*messages, AIMessage(_text(answer.get("raw"))),
                         HumanMessage(prompts.render(prompts.CRITIQUE_REPAIR, error=error))]
         return _conservative(error), False, records
@@ -134,25 +134,24 @@ class Nodes:
     def critic(self, state: LoopState) -> dict[str, Any]:
         critique, parsed, records = self._critique(state)
         score = scoring.net_score(critique.technical_accuracy, critique.completeness)
-        fatal = [*state.get("truth_issues", []), *critique.fatal_issues]
+        fatal = [*state["truth_issues"], *critique.fatal_issues]
         fix, replaced = scoring.guard_fix(critique.critical_fix)
         warnings = self._cross_check(critique, score, fatal, state)
         if replaced:
             warnings.append(f"round {state['round']}: degenerate feedback replaced by a generic fix")
         for warning in warnings:
-            emit(events.WARNING, warning, round=state["round"], qualname=state["qualname"])
-        entry = {"round": state["round"], "accuracy": critique.technical_accuracy,
-                 "completeness": critique.completeness, "score": score, "issues": critique.issues,
-                 "fatal_issues": fatal, "critical_fix": fix, "parsed": parsed,
-                 "draft_chars": len(state["draft"]), "draft_head": state["draft"][:80],
-                 "calls": [c for c in state.get("calls", []) if c["round"] == state["round"]] + records}
-        emit(events.ROUND, f"round {state['round']}: score {score}/{self.settings.quality_score_bar}",
-             qualname=state["qualname"], bar=self.settings.quality_score_bar, **entry)
+            emit(events.WarningEvent(warning, round=state["round"], qualname=state["qualname"]))
+        entry = TrajectoryEntry(round=state["round"], accuracy=critique.technical_accuracy,
+                                completeness=critique.completeness, score=score, issues=critique.issues,
+                                fatal_issues=fatal, critical_fix=fix, parsed=parsed,
+                                draft_chars=len(state["draft"]), draft_head=state["draft"][:80],
+                                calls=[c for c in state["calls"] if c["round"] == state["round"]] + records)
+        emit(events.RoundEvent(state["qualname"], self.settings.quality_score_bar, entry))
         update: dict[str, Any] = {"accuracy": critique.technical_accuracy, "completeness": critique.completeness,
                                   "score": score, "issues": critique.issues, "critical_fix": fix,
                                   "fatal_issues": fatal, "trajectory": [entry], "calls": records,
                                   "warnings": warnings}
-        if score > state.get("best_score", -1) and not fatal:
+        if score > state["best_score"] and not fatal:
             update.update(best_draft=state["draft"], best_score=score)
         return update
 
@@ -167,26 +166,24 @@ class Nodes:
 
     def router(self, state: LoopState) -> dict[str, Any]:
         decision, reason = route_after_critic(state, self.settings)
-        emit(events.ROUTE, f"router: {decision} ({reason})", decision=decision, reason=reason,
-             round=state["round"], qualname=state["qualname"])
+        emit(events.RouteEvent(decision, reason, state["round"], state["qualname"]))
         return {"route": decision, "exit_reason": reason if decision == "adjudicate" else ""}
 
     def revise(self, state: LoopState) -> dict[str, Any]:
         round_ = state["round"] + 1
-        draft, record = self._write(prompts.REVISE, state, round_, score=state.get("score", 0),
-                                    bar=self.settings.quality_score_bar, fix=state.get("critical_fix") or
-                                    scoring.GENERIC_FIX, fatal=prompts.bullet_list(state.get("fatal_issues", [])),
+        draft, record = self._write(prompts.REVISE, state, round_, score=state["score"],
+                                    bar=self.settings.quality_score_bar, fix=state["critical_fix"] or
+                                    scoring.GENERIC_FIX, fatal=prompts.bullet_list(state["fatal_issues"]),
                                     draft=state["draft"])
-        return {"round": round_, "revise_count": state.get("revise_count", 0) + 1, "draft": draft,
+        return {"round": round_, "revise_count": state["revise_count"] + 1, "draft": draft,
                 "calls": [record]}
 
     def adjudicate(self, state: LoopState) -> dict[str, Any]:
-        base = state.get("best_draft") or state["draft"]
-        concern = prompts.bullet_list([c for c in [state.get("critical_fix", "")] if c] +
-                                      state.get("fatal_issues", []))
+        base = state["best_draft"] or state["draft"]
+        concern = prompts.bullet_list([c for c in [state["critical_fix"]] if c] + state["fatal_issues"])
         messages = prompts.adjudicator_messages(qualname=state["qualname"], source=state["source"],
                                                 concern=concern, draft=base)
-        answer, record = call_model(self.models.adjudicator, messages, "ADJUDICATOR", state["round"],
+        answer, record = call_model(self.models.adjudicator, messages, Role.ADJUDICATOR, state["round"],
                                     self.settings)
         final = cleanup.ensure_heading(cleanup.clean_markdown(_text(answer)), state["qualname"])
         shipped, fatal, warnings = self._pick_final(state, base, final)
@@ -199,11 +196,10 @@ class Nodes:
         """
         # The best draft is clean by construction; without one the base is the current draft, whose
         # truth and critic issues the state already holds: no need to run the checks on it again.
-        base_fatal: list[str] = [] if state.get("best_draft") else list(state.get("truth_issues", []))
+        base_fatal: list[str] = [] if state["best_draft"] else list(state["truth_issues"])
         if not base.strip():
             base_fatal = base_fatal or ["no draft was produced"]
-        critic_fatal = [] if state.get("best_draft") else [
-            f for f in state.get("fatal_issues", []) if f not in base_fatal]
+        critic_fatal = [] if state["best_draft"] else [f for f in state["fatal_issues"] if f not in base_fatal]
         if len(adjudicated.strip().splitlines()) > 1:
             found = [f.message for f in self.checker(adjudicated, state["source"], state["qualname"],
                                                      _examples(state)) if f.fatal]
@@ -214,7 +210,7 @@ class Nodes:
                        f"({introduced[0]}); shipping the best draft instead")
         else:
             message = "the adjudicator returned no usable Markdown; shipping the best draft instead"
-        emit(events.WARNING, message, qualname=state["qualname"])
+        emit(events.WarningEvent(message, qualname=state["qualname"]))
         return base, _unique(base_fatal + critic_fatal), [message]
 
 

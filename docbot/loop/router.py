@@ -6,27 +6,23 @@ with fatal issues standing; a fatal issue forces a revision even at a passing sc
 
 from __future__ import annotations
 
-from typing import Literal
-
-from docbot.loop.state import LoopState
+from docbot.loop.state import Decision, LoopState
 from docbot.settings import Settings
-
-Decision = Literal["revise", "adjudicate"]
 
 
 def previous_score(state: LoopState) -> int | None:
     """The score of the critique before the current one (the trajectory's last entry is current)."""
-    trajectory = state.get("trajectory", [])
+    trajectory = state["trajectory"]
     return trajectory[-2]["score"] if len(trajectory) >= 2 else None
 
 
 def route_after_critic(state: LoopState, settings: Settings) -> tuple[Decision, str]:
     """Return the decision and why: ``approved``, ``attempts`` and ``regression`` are exit reasons."""
-    if state.get("revise_count", 0) >= settings.max_attempts:
+    if state["revise_count"] >= settings.max_attempts:
         return "adjudicate", "attempts"
-    if state.get("fatal_issues"):
+    if state["fatal_issues"]:
         return "revise", "fatal issues stand"
-    score = state.get("score", 0)
+    score = state["score"]
     if score >= settings.quality_score_bar:
         return "adjudicate", "approved"
     before = previous_score(state)

@@ -9,8 +9,9 @@ from typing import Any, Callable
 
 from docbot import events
 from docbot.loop.graph import build_graph, recursion_limit
-from docbot.loop.state import LoopState
+from docbot.loop.state import LoopState, new_state
 from docbot.models import RoleModels
+from docbot.records import CallRecord
 from docbot.results import FunctionResult, Target
 from docbot.settings import Settings
 from docbot.verify import ExampleContext
@@ -23,10 +24,8 @@ def facts_for(source: str, qualname: str) -> str:
 
 
 def initial_state(target: Target, examples: ExampleContext | None) -> LoopState:
-    return {"qualname": target.qualname, "module": target.module, "source": target.source,
-            "facts": facts_for(target.source, target.qualname),
-            "examples": asdict(examples) if examples else None, "trajectory": [], "calls": [],
-            "warnings": []}
+    return new_state(target.qualname, target.module, target.source, facts_for(target.source, target.qualname),
+                     asdict(examples) if examples else None)
 
 
 def stream_loop(graph: Any, state: LoopState, settings: Settings, emit: events.EventSink,
@@ -45,7 +44,7 @@ def stream_loop(graph: Any, state: LoopState, settings: Settings, emit: events.E
     return final, chain
 
 
-def tokens_by_role(calls: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+def tokens_by_role(calls: list[CallRecord]) -> dict[str, dict[str, float]]:
     totals: dict[str, dict[str, float]] = defaultdict(lambda: {"in": 0, "out": 0, "seconds": 0.0, "calls": 0})
     for call in calls:
         role = totals[call["role"]]
@@ -57,13 +56,13 @@ def tokens_by_role(calls: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
 
 
 def result_from_state(target: Target, final: LoopState, settings: Settings) -> FunctionResult:
-    trajectory = final.get("trajectory", [])
+    trajectory = final["trajectory"]
     return FunctionResult(
         module=target.module, qualname=target.qualname, status="updated", path=target.path,
-        markdown=final.get("final_markdown", ""), scores=[t["score"] for t in trajectory],
-        rounds=len(trajectory), exit_reason=final.get("exit_reason", ""),
-        fatal_issues=final.get("final_fatal", []), bar=settings.quality_score_bar,
-        tokens=tokens_by_role(final.get("calls", [])))
+        markdown=final["final_markdown"], scores=[t["score"] for t in trajectory],
+        rounds=len(trajectory), exit_reason=final["exit_reason"],
+        fatal_issues=final["final_fatal"], bar=settings.quality_score_bar,
+        tokens=tokens_by_role(final["calls"]))
 
 
 def document_target(graph: Any, target: Target, settings: Settings, emit: events.EventSink,
@@ -71,10 +70,7 @@ def document_target(graph: Any, target: Target, settings: Settings, emit: events
                     callbacks: list[Any] | None = None) -> tuple[FunctionResult, LoopState]:
     final, _ = stream_loop(graph, initial_state(target, examples), settings, emit, callbacks)
     result = result_from_state(target, final, settings)
-    emit(events.Event(events.SUMMARY, f"{target.qualname}: {result.exit_reason}", {
-        "qualname": target.qualname, "module": target.module, "scores": result.scores,
-        "rounds": result.rounds, "exit_reason": result.exit_reason, "bar": result.bar,
-        "fatal_issues": result.fatal_issues, "tokens": result.tokens}))
+    emit(events.SummaryEvent(result))
     return result, final
 
 
@@ -102,7 +98,7 @@ def make_documenter(settings: Settings, repo_root: Path,
     from docbot.models.preflight import preflight
 
     for warning in preflight(settings):
-        emit(events.Event(events.WARNING, warning))
+        emit(events.WarningEvent(warning))
     return documenter_for(build_models(settings), settings, repo_root, emit)
 
 

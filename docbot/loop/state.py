@@ -2,17 +2,23 @@
 
 State is plain data (strings, ints, lists, dicts) so it can be streamed, recorded and checkpointed
 without custom types. ``trajectory`` and ``calls`` append: every node adds to them, none rewrites them.
+Every key but ``route`` is set by ``new_state`` before the first node runs, so the nodes index the
+state and the defaults live in one place.
 """
 
-from __future__ import annotations
-
+# No ``from __future__ import annotations`` here: ``NotRequired`` must be evaluated for the TypedDict's
+# ``__required_keys__`` to be right at run time.
 import operator
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from pydantic import BaseModel, Field
 
+from docbot.records import CallRecord, TrajectoryEntry
 
-class LoopState(TypedDict, total=False):
+Decision = Literal["revise", "adjudicate"]
+
+
+class LoopState(TypedDict):
     # What is being documented (set once, by the caller).
     qualname: str
     module: str
@@ -33,17 +39,26 @@ class LoopState(TypedDict, total=False):
     fatal_issues: list[str]  # truth issues + the critic's, for the current draft
 
     # Across rounds.
-    best_draft: str
+    best_draft: str  # "" until a draft scores above best_score with no fatal issue
     best_score: int
-    route: Literal["revise", "adjudicate"]
+    route: NotRequired[Decision]  # set by the router before anything reads it
     exit_reason: str  # approved / attempts / regression
-    trajectory: Annotated[list[dict[str, Any]], operator.add]  # one entry per critique
-    calls: Annotated[list[dict[str, Any]], operator.add]  # one entry per model call
+    trajectory: Annotated[list[TrajectoryEntry], operator.add]  # one entry per critique
+    calls: Annotated[list[CallRecord], operator.add]  # one entry per model call
     warnings: Annotated[list[str], operator.add]
 
     # The result.
     final_markdown: str
     final_fatal: list[str]
+
+
+def new_state(qualname: str, module: str, source: str, facts: str, examples: dict[str, Any] | None) -> LoopState:
+    """The state before the first draft: what is documented, and every other key at its start value."""
+    return {"qualname": qualname, "module": module, "source": source, "facts": facts, "examples": examples,
+            "round": 0, "revise_count": 0, "draft": "", "truth_issues": [], "accuracy": 0, "completeness": 0,
+            "score": 0, "issues": [], "critical_fix": "", "fatal_issues": [], "best_draft": "", "best_score": -1,
+            "exit_reason": "", "trajectory": [], "calls": [], "warnings": [], "final_markdown": "",
+            "final_fatal": []}
 
 
 class Critique(BaseModel):

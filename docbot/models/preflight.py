@@ -1,23 +1,22 @@
 """Check, before any work, that every role's model can answer; say exactly what to run if not.
 
 One ``ModelServerError`` (exit 3) lists every problem at once (a user should not fix them one run at
-a time). Only cheap listing endpoints are called (Ollama ``/api/tags``, OpenAI ``/v1/models``), with
-the short connect timeout, so a dead server costs seconds, not a commit's patience.
+a time). Each backend's check (``docbot/models/checks.py``, chosen through the registry) calls only
+cheap listing endpoints, with the short connect timeout, so a dead server costs seconds, not a
+commit's patience.
 """
 
 from __future__ import annotations
 
-import importlib.util
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
-from pathlib import Path
-from typing import Any
+from collections.abc import Mapping
 
 import httpx
 
-from docbot.errors import ConfigError, ModelServerError
-from docbot.models.servers import ollama_url, openai_url
-from docbot.settings import ROLES, Settings
+from docbot.errors import ModelServerError
+from docbot.models.checks import ollama_name
+from docbot.models.registry import BACKENDS, backend_of
+from docbot.settings import ROLES, Backend, Settings
 
 
 def preflight(settings: Settings) -> list[str]:
@@ -28,68 +27,33 @@ def preflight(settings: Settings) -> list[str]:
     timeout = httpx.Timeout(max(10.0, settings.connect_timeout_s), connect=settings.connect_timeout_s)
     with httpx.Client(timeout=timeout) as client:
         for (backend, server), wanted in _roles_by_server(settings).items():
-            if backend == "ollama":
-                problems += check_ollama(client, server, wanted, settings.reasoning)
-            elif backend == "openai":
-                problems += check_openai(client, server, wanted, settings.api_key)
-            elif backend == "embedded":
-                problems += check_embedded(server, settings)
+            check = BACKENDS[backend].check
+            if check is not None:
+                problems += check(client, server, wanted, settings)
     if problems:
         raise ModelServerError("docbot cannot start; nothing was sent to a model:\n"
                                + "\n".join(f"  - {p}" for p in problems))
     return same_model_warnings(role_identities(settings))
 
 
-def _roles_by_server(settings: Settings) -> dict[tuple[str, str], dict[str, str]]:
+def _roles_by_server(settings: Settings) -> dict[tuple[Backend, str], dict[str, str]]:
     """(backend, server) -> {role: model}. For the embedded backend the "server" is the GGUF file."""
-    groups: dict[tuple[str, str], dict[str, str]] = defaultdict(dict)
+    groups: dict[tuple[Backend, str], dict[str, str]] = defaultdict(dict)
     for role, (backend, server, model) in role_identities(settings).items():
         groups[(backend, server)][role] = model
     return groups
 
 
-def role_identities(settings: Settings) -> dict[str, tuple[str, str, str]]:
+def role_identities(settings: Settings) -> dict[str, tuple[Backend, str, str]]:
     """role -> (backend, server, model): two roles with equal identities are the same model."""
-    identities: dict[str, tuple[str, str, str]] = {}
-    for role in ROLES:
-        backend = settings.backend_for(role)
-        if backend == "embedded":
-            path = _embedded_path(settings, role)
-            identities[role] = (backend, path, path)
-        else:
-            identities[role] = (backend, ollama_url(settings, role), settings.model_for(role))
-    return identities
+    return {role: (settings.backend_for(role), *backend_of(settings, role).identity(settings, role))
+            for role in ROLES}
 
 
-def _embedded_path(settings: Settings, role: str) -> str:
-    """The role's GGUF, or the bundled model's package name when it is not installed."""
-    from docbot.models.embedded import SMOLLM_DISTRIBUTION, embedded_model_path
-
-    try:
-        return str(embedded_model_path(settings, role))
-    except ConfigError:
-        return SMOLLM_DISTRIBUTION  # check_embedded says how to install it
-
-
-def ollama_name(name: str) -> str:
-    """Ollama's canonical name: the tag defaults to ``latest``."""
-    return name if ":" in name.rsplit("/", 1)[-1] else f"{name}:latest"
-
-
-def missing_models(wanted: Mapping[str, str], available: Iterable[str]) -> dict[str, list[str]]:
-    """model -> the roles that need it, for every wanted model the server does not have."""
-    have = {ollama_name(name) for name in available}
-    missing: dict[str, list[str]] = defaultdict(list)
-    for role, model in wanted.items():
-        if ollama_name(model) not in have:
-            missing[model].append(role)
-    return dict(missing)
-
-
-def same_model_warnings(identities: Mapping[str, tuple[str, str, str]]) -> list[str]:
+def same_model_warnings(identities: Mapping[str, tuple[Backend, str, str]]) -> list[str]:
     """A warning for each model that plays more than one role: a critic grading its own writer
     (docs/design.md#roles)."""
-    roles_of: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    roles_of: dict[tuple[Backend, str, str], list[str]] = defaultdict(list)
     for role, (backend, server, model) in identities.items():
         roles_of[(backend, server, ollama_name(model))].append(role)
     warnings = []
@@ -99,88 +63,3 @@ def same_model_warnings(identities: Mapping[str, tuple[str, str, str]]) -> list[
             warnings.append(f"{who} use the same model ({identities[roles[0]][2]}): a model grading its own "
                             "writing tends to wave it through; give each role its own model in config.json.")
     return warnings
-
-
-def _fetch_json(client: httpx.Client, url: str, headers: dict[str, str] | None = None) -> Any:
-    response = client.get(url, headers=headers)
-    response.raise_for_status()
-    return response.json()
-
-
-def check_ollama(client: httpx.Client, server: str, wanted: Mapping[str, str], reasoning: bool) -> list[str]:
-    try:
-        tags = _fetch_json(client, f"{server}/api/tags")
-    except (httpx.HTTPError, ValueError) as err:
-        return [(f"Ollama not reachable at {server} ({_why(err)}); start it with `ollama serve` "
-                 "or set OLLAMA_HOST (or base_url in config.json) to where it runs.")]
-    if not isinstance(tags, dict):
-        return [f"the server at {server} is not Ollama (GET /api/tags gave no model list); fix OLLAMA_HOST."]
-    names = [m.get("name") or m.get("model", "") for m in tags.get("models", [])]
-    problems = [f"{model} ({', '.join(roles)}) is not on Ollama at {server}: run `ollama pull {model}`"
-                for model, roles in missing_models(wanted, names).items()]
-    if reasoning and not problems:
-        problems += _check_thinking(client, server, set(wanted.values()))
-    return problems
-
-
-def _check_thinking(client: httpx.Client, server: str, models: set[str]) -> list[str]:
-    problems = []
-    for model in sorted(models):
-        try:
-            response = client.post(f"{server}/api/show", json={"model": model})
-            response.raise_for_status()
-            capabilities = response.json().get("capabilities")
-        except (httpx.HTTPError, ValueError):
-            continue  # an older server without capabilities: let the call itself decide
-        if isinstance(capabilities, list) and "thinking" not in capabilities:
-            problems.append(f"{model} cannot think, but reasoning is on: set \"reasoning\": false "
-                            "in config.json or pick a thinking model.")
-    return problems
-
-
-def check_openai(client: httpx.Client, server: str, wanted: Mapping[str, str], api_key: str | None) -> list[str]:
-    url = openai_url(server)
-    headers = {"Authorization": f"Bearer {api_key or 'not-needed'}"}
-    try:
-        listing = _fetch_json(client, f"{url}/models", headers)
-    except (httpx.HTTPError, ValueError) as err:
-        return [(f"OpenAI-compatible server not reachable at {url} ({_why(err)}); start it, "
-                 "or fix base_url in config.json.")]
-    entries = listing.get("data", []) if isinstance(listing, dict) else []
-    served = [str(m.get("id")) for m in entries if isinstance(m, dict)]
-    return [f"{model} ({', '.join(roles)}) is not served at {url} (it serves: {', '.join(served) or 'nothing'}); "
-            "load it on that server or fix model_registry in config.json."
-            for model, roles in missing_models(wanted, served).items()]
-
-
-def check_embedded(path: str, settings: Settings) -> list[str]:
-    """The package and the file are there, and a child process can load and run the model (a native
-    crash there is a message here, not a dead process: docbot/models/probe.py)."""
-    from docbot.models.embedded import INSTALL_HINT, SMOLLM_DISTRIBUTION
-    from docbot.models.probe import probe_embedded
-
-    problems = []
-    if importlib.util.find_spec("llama_cpp") is None:
-        problems.append(f"the embedded backend needs llama-cpp-python: run `{INSTALL_HINT}`.")
-    if path == SMOLLM_DISTRIBUTION:
-        problems.append(f"the embedded default model needs the package {SMOLLM_DISTRIBUTION}: "
-                        f"run `{INSTALL_HINT}`, or set embedded_model_path to a GGUF file.")
-    elif not Path(path).is_file():
-        problems.append(f"embedded model file {path} does not exist; fix embedded_model_path "
-                        "(or the role's model) in config.json.")
-    if not problems:
-        problem = probe_embedded(path, settings.num_ctx, settings.embedded_extra_buffers)
-        problems += [problem] if problem else []
-    return problems
-
-
-def _why(err: Exception) -> str:
-    if isinstance(err, httpx.HTTPStatusError):
-        return f"HTTP {err.response.status_code} from {err.request.url.path}"
-    if isinstance(err, httpx.TimeoutException):
-        return "timed out"
-    if isinstance(err, httpx.ConnectError):
-        return "connection refused"
-    if isinstance(err, ValueError):
-        return "the answer is not JSON: is something else listening there?"
-    return type(err).__name__

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docbot.events import Event
+from docbot.events import Event, EventKind
 
 
 class CollectingSink:
@@ -14,5 +14,5 @@ class CollectingSink:
     def __call__(self, event: Event) -> None:
         self.events.append(event)
 
-    def of_kind(self, kind: str) -> list[Event]:
+    def of_kind(self, kind: EventKind) -> list[Event]:
         return [e for e in self.events if e.kind == kind]

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from docbot.models.embedded import SharedLlama, load_llama, response_format_for
-from docbot.models.preflight import ollama_name
+from docbot.models.checks import ollama_name
 from tests.support.loopback import LoopbackServer
 
 VERSION = "0.32.15"  # the Ollama release whose API this mimics
