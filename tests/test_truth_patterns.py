@@ -12,6 +12,7 @@ import pytest
 
 from docbot.verify import ExampleContext, Finding, FindingKind, check_doc, find_section, verify_source_doc
 from docbot.verify.example_check import check_examples
+from docbot.verify.source_doc import DOC_EXAMPLES
 
 FENCE = "```"
 GEO = '''
@@ -211,6 +212,20 @@ def test_examples_continue_one_session_across_sections(package: Path) -> None:
            + block(">>> size + 1\n7.0"))
     report = verify_source_doc(textwrap.dedent(GEO), doc, "shapes.geo", (str(package),), function=["scale", "table"])
     assert {r.qualname: [f.kind for f in r.findings if f.fatal] for r in report} == {"scale": [], "table": []}
+
+
+def test_a_usage_guides_examples_are_checked_when_a_function_is_named(package: Path) -> None:
+    # A README usage guide has no section per function; naming the function must not silence its examples.
+    guide = "## Usage\n\n" + block(">>> scale(3)\n7.0")
+    report = verify_source_doc(textwrap.dedent(GEO), guide, "shapes.geo", (str(package),), function=["scale"])
+    found = {r.qualname: [f.kind for f in r.findings if f.fatal] for r in report}
+    assert found == {"scale": [], DOC_EXAMPLES: ["example_mismatch"]}
+
+
+def test_another_functions_section_is_not_reported_when_a_function_is_named(package: Path) -> None:
+    doc = "## scale\n\n" + block(">>> scale(3)\n6.0") + "\n## table\n\n" + block(">>> token()\n'wrong'")
+    report = verify_source_doc(textwrap.dedent(GEO), doc, "shapes.geo", (str(package),), function=["scale"])
+    assert {r.qualname: [f.kind for f in r.findings if f.fatal] for r in report} == {"scale": []}
 
 
 # -- 4. outputs compared rightly -------------------------------------------------------------------------

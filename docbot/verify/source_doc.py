@@ -77,14 +77,15 @@ def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tu
 
     A function with no section is reported with ``section_found=False``. The doc's examples run as
     one session, the way its reader runs them top to bottom; each example's findings go to the
-    section it stands in (those outside every section to ``DOC_EXAMPLES``, unless functions are named).
+    section it stands in, and those outside every section (a usage guide's) to ``DOC_EXAMPLES``, named
+    functions or not. With functions named, examples in another function's section are not reported.
     """
     functions = public_functions(source_text)
     named = [function] if isinstance(function, str) else list(function or [])
     wanted = [select(functions, n) for n in named] or list(functions)
     others = frozenset(functions) | {q.split(".")[0] for q in functions}
     spans: dict[str, tuple[int, int]] = {}
-    for qualname in wanted:
+    for qualname in functions:
         span = next((s for s in (locate_section(doc_text, n, others) for n in section_names(qualname)) if s), None)
         if span is not None:
             spans[qualname] = span
@@ -94,10 +95,9 @@ def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tu
     if run_examples and functions:
         context = ExampleContext(module, sys_path, timeout_s, sandbox=sandbox)
         for finding in check_steps(extract_steps(doc_text), next(iter(functions)).split(".")[0], context):
-            owner = _owner(finding.line, spans)
-            if owner is None and named:
-                continue
-            report.setdefault(owner or DOC_EXAMPLES, FunctionFindings(owner or DOC_EXAMPLES)).findings.append(finding)
+            owner = _owner(finding.line, spans) or DOC_EXAMPLES
+            if owner in report or owner == DOC_EXAMPLES:
+                report.setdefault(owner, FunctionFindings(owner)).findings.append(finding)
     return list(report.values())
 
 
