@@ -18,10 +18,11 @@ from pathlib import Path
 
 from git import GitCommandError, InvalidGitRepositoryError, NoSuchPathError, Repo
 
+from docbot.api_scope import in_api, merge_moves
 from docbot.errors import ConfigError, RepoError
 from docbot.git_diff import FileChange, parse_unified_diff
 from docbot.results import Target
-from docbot.targets import SourceParseError, changed_targets, module_name, public_functions
+from docbot.targets import SkippedFile, SourceParseError, changed_targets, module_name, public_functions
 
 INDEX = "INDEX"
 WORKTREE = "WORKTREE"
@@ -55,8 +56,13 @@ class Scan:
     base: str
     head: str
     targets: list[Target] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)  # "pkg/bad.py: cannot parse (line 3): ..."
+    skipped: list[SkippedFile] = field(default_factory=list)
     sources: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def errors(self) -> list[str]:
+        """The skipped files as the fronts print them: "pkg/bad.py: cannot parse (line 3): ..."."""
+        return [str(skipped) for skipped in self.skipped]
 
 
 @dataclass(frozen=True)
@@ -98,6 +104,14 @@ def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
     for change in parse_unified_diff(diff):
         if _is_python(change) and (wanted(change.old_path) or wanted(change.new_path)):
             _scan_change(repo, top, plan, change, include_dunder, found)
+
+    def read_init(path: str, old_side: bool) -> str | None:
+        try:
+            return _read_old(repo, plan, path) if old_side else _read_new(repo, top, plan, path)
+        except (RepoError, SourceParseError, OSError):
+            return None
+
+    found.targets = merge_moves(in_api(found.targets, read_init))
     return found
 
 
@@ -153,10 +167,10 @@ def _scan_change(repo: Repo, top: Path, plan: _Plan, change: FileChange, include
     """Add one changed file's targets (or its error) and its new-side text to ``found``."""
     path = change.path
     try:
-        old_text = _read_old(repo, plan, change)
+        old_text = None if change.old_path is None else _read_old(repo, plan, change.old_path)
         new_text = None if change.new_path is None else _read_new(repo, top, plan, change.new_path)
     except (RepoError, SourceParseError, OSError) as err:
-        found.errors.append(str(err) if isinstance(err, SourceParseError) else f"{path}: {err}")
+        found.skipped.append(err.skipped if isinstance(err, SourceParseError) else SkippedFile(path, str(err)))
         return
     found.sources[path] = new_text or ""
     if change.status == "renamed" and change.old_path:
@@ -165,13 +179,13 @@ def _scan_change(repo: Repo, top: Path, plan: _Plan, change: FileChange, include
         found.targets += changed_targets(old_text, new_text, change, module_name(path), path,
                                          include_dunder=include_dunder)
     except SourceParseError as err:
-        found.errors.append(str(err))
+        found.skipped.append(err.skipped)
 
 
-def _read_old(repo: Repo, plan: _Plan, change: FileChange) -> str | None:
-    if change.old_path is None or plan.old_rev is None:
+def _read_old(repo: Repo, plan: _Plan, path: str) -> str | None:
+    if plan.old_rev is None:
         return None
-    return _decode(_blob(repo, f"{plan.old_rev}:{change.old_path}"), change.old_path)
+    return _decode(_blob(repo, f"{plan.old_rev}:{path}"), path)
 
 
 def _read_new(repo: Repo, top: Path, plan: _Plan, path: str) -> str:
@@ -191,10 +205,19 @@ def _scan_all(repo: Repo, top: Path, wanted: Callable[[str | None], bool], inclu
             found.sources[path] = text
             found.targets += public_functions(text, module_name(path), path, include_dunder=include_dunder)
         except FileNotFoundError:
-            found.errors.append(f"{path}: tracked but missing from the working tree; skipped")
+            found.skipped.append(SkippedFile(path, "tracked but missing from the working tree; skipped"))
         except SourceParseError as err:
-            found.errors.append(str(err))
+            found.skipped.append(err.skipped)
+    found.targets = merge_moves(in_api(
+        found.targets, lambda init, _old: found.sources.get(init) or _worktree_or_none(top, init)))
     return found
+
+
+def _worktree_or_none(top: Path, path: str) -> str | None:
+    try:
+        return read_worktree(top, path)
+    except (OSError, SourceParseError):
+        return None
 
 
 def _excluding(wanted: Callable[[str | None], bool], patterns: Sequence[str]) -> Callable[[str | None], bool]:
