@@ -89,7 +89,7 @@ def _inside(module: str, prefix: str) -> bool:
 
 def in_api(targets: list[Target], read_init: InitReader) -> list[Target]:
     """``targets`` without those of private modules that their package does not re-export."""
-    cache: dict[tuple[str, bool], tuple[frozenset[str], bool]] = {}
+    cache: dict[tuple[PrivatePart, bool], tuple[frozenset[str], bool]] = {}
     kept = []
     for target in targets:
         part = private_part(target.path)
@@ -97,7 +97,7 @@ def in_api(targets: list[Target], read_init: InitReader) -> list[Target]:
             kept.append(target)
             continue
         old_side = target.kind == "deleted"
-        key = (part.init_path, old_side)
+        key = (part, old_side)
         if key not in cache:
             text = read_init(part.init_path, old_side) if part.init_path else None
             cache[key] = reexported(text, part) if text else (frozenset(), False)

@@ -95,6 +95,12 @@ def public_functions(source: str, module: str, path: str, *, include_dunder: boo
     return [_target(d, module, path, "unchanged") for d in finder(source, path, include_dunder)]
 
 
+def clear_caches() -> None:
+    """Forget the parsed blobs (benchmarks time cold parses)."""
+    _definitions.cache_clear()
+    _cst_definitions.cache_clear()
+
+
 def changed_targets(old_source: str | None, new_source: str | None, change: FileChange, module: str,
                     path: str, *, include_dunder: bool = False, old_module: str | None = None) -> list[Target]:
     """The public functions ``change`` added, modified or deleted, new side first, each in source order.
