@@ -20,6 +20,7 @@ from git import GitCommandError, InvalidGitRepositoryError, NoSuchPathError, Rep
 
 from docbot.api_scope import in_api, merge_moves
 from docbot.errors import ConfigError, RepoError
+from docbot.git_blobs import BlobReader
 from docbot.git_diff import FileChange, parse_unified_diff
 from docbot.results import Target
 from docbot.targets import SkippedFile, SourceParseError, changed_targets, module_name, public_functions
@@ -101,17 +102,18 @@ def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
     plan = _plan(repo, spec)
     diff = _git(repo, "diff", *plan.diff_args, *_DIFF_FLAGS, "--", "*.py").decode("utf-8", "replace")
     found = Scan(base=plan.base, head=plan.head)
-    for change in parse_unified_diff(diff):
-        if _is_python(change) and (wanted(change.old_path) or wanted(change.new_path)):
-            _scan_change(repo, top, plan, change, include_dunder, found)
+    with BlobReader(top) as blobs:
+        for change in parse_unified_diff(diff):
+            if _is_python(change) and (wanted(change.old_path) or wanted(change.new_path)):
+                _scan_change(blobs, top, plan, change, include_dunder, found)
 
-    def read_init(path: str, old_side: bool) -> str | None:
-        try:
-            return _read_old(repo, plan, path) if old_side else _read_new(repo, top, plan, path)
-        except (RepoError, SourceParseError, OSError):
-            return None
+        def read_init(path: str, old_side: bool) -> str | None:
+            try:
+                return _read_old(blobs, plan, path) if old_side else _read_new(blobs, top, plan, path)
+            except (RepoError, SourceParseError, OSError):
+                return None
 
-    found.targets = merge_moves(in_api(found.targets, read_init))
+        found.targets = merge_moves(in_api(found.targets, read_init))
     return found
 
 
@@ -162,13 +164,13 @@ def _plan(repo: Repo, spec: DiffSpec) -> _Plan:
     return _Plan((old_side,), head_sha, None, old_side, WORKTREE)
 
 
-def _scan_change(repo: Repo, top: Path, plan: _Plan, change: FileChange, include_dunder: bool,
+def _scan_change(blobs: BlobReader, top: Path, plan: _Plan, change: FileChange, include_dunder: bool,
                  found: Scan) -> None:
     """Add one changed file's targets (or its error) and its new-side text to ``found``."""
     path = change.path
     try:
-        old_text = None if change.old_path is None else _read_old(repo, plan, change.old_path)
-        new_text = None if change.new_path is None else _read_new(repo, top, plan, change.new_path)
+        old_text = None if change.old_path is None else _read_old(blobs, plan, change.old_path)
+        new_text = None if change.new_path is None else _read_new(blobs, top, plan, change.new_path)
     except (RepoError, SourceParseError, OSError) as err:
         found.skipped.append(err.skipped if isinstance(err, SourceParseError) else SkippedFile(path, str(err)))
         return
@@ -182,16 +184,16 @@ def _scan_change(repo: Repo, top: Path, plan: _Plan, change: FileChange, include
         found.skipped.append(err.skipped)
 
 
-def _read_old(repo: Repo, plan: _Plan, path: str) -> str | None:
+def _read_old(blobs: BlobReader, plan: _Plan, path: str) -> str | None:
     if plan.old_rev is None:
         return None
-    return _decode(_blob(repo, f"{plan.old_rev}:{path}"), path)
+    return _decode(blobs.read(f"{plan.old_rev}:{path}"), path)
 
 
-def _read_new(repo: Repo, top: Path, plan: _Plan, path: str) -> str:
+def _read_new(blobs: BlobReader, top: Path, plan: _Plan, path: str) -> str:
     if plan.new_rev is None:
         return read_worktree(top, path)
-    return _decode(_blob(repo, f"{plan.new_rev}:{path}"), path)  # ":path" is the index
+    return _decode(blobs.read(f"{plan.new_rev}:{path}"), path)  # ":path" is the index
 
 
 def _scan_all(repo: Repo, top: Path, wanted: Callable[[str | None], bool], include_dunder: bool) -> Scan:
@@ -257,10 +259,6 @@ def _decode(data: bytes, path: str) -> str:
         return data.decode(encoding)  # "utf-8-sig" drops a BOM
     except (SyntaxError, UnicodeDecodeError, LookupError) as err:
         raise SourceParseError(path, 1, f"not readable as Python source text ({err})") from None
-
-
-def _blob(repo: Repo, object_name: str) -> bytes:
-    return _git(repo, "cat-file", "blob", object_name)
 
 
 def _head_sha(repo: Repo) -> str | None:

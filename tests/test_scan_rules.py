@@ -110,7 +110,10 @@ def test_a_function_moving_between_files_of_one_module_stays_live(tmp_path: Path
     repo = GitRepo(tmp_path / "project")
     repo.write("pkg/__init__.py", "").write("pkg/m.py", "def f():\n    return 1\n\n\ndef g():\n    return 2\n")
     repo.commit("module")
-    repo.delete("pkg/m.py").write("pkg/m/__init__.py", "from .impl import *\n\n\ndef f():\n    return 1\n")
-    repo.commit("module becomes a package")
+    package = "".join(f"def new_{i}():\n    return {i}\n\n\n" for i in range(6)) + "def f():\n    return 1\n"
+    repo.delete("pkg/m.py").write("pkg/m/__init__.py", package).commit("module becomes a package")
+    # Two files, not a rename: one deletes f, the other adds it, and both are module pkg.m.
+    assert repo.git("diff", "-M", "--name-status", "HEAD~1", "HEAD").split() == [
+        "D", "pkg/m.py", "A", "pkg/m/__init__.py"]
     assert listed(docbot(repo, "targets", "--base", "HEAD~1", "--json")) == [
-        ("pkg.m", "g", "deleted"), ("pkg.m", "f", "modified")]
+        ("pkg.m", "g", "deleted"), *[("pkg.m", f"new_{i}", "added") for i in range(6)], ("pkg.m", "f", "modified")]
