@@ -173,7 +173,7 @@ def write_section(text: str, path: Path = RESULTS) -> None:
         new = old.rstrip("\n") + "\n\n" + text
     else:
         end = old.find("\n## ", start + len(SECTION))
-        new = old[:start] + text + (old[end + 1:] if end >= 0 else "")
+        new = old[:start] + text + ("\n" + old[end + 1:] if end >= 0 else "")
     path.write_text(new, encoding="utf-8")
 
 

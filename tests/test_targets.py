@@ -426,3 +426,29 @@ def test_unparsable_file_is_a_skipped_file(source: str, message: str) -> None:
     assert skipped.path == "pkg/bad.py"
     assert str(skipped) == str(caught.value)
     assert message in skipped.reason
+
+
+def test_the_fast_path_never_imports_libcst() -> None:
+    code = ("import sys\nfrom docbot.git_diff import FileChange\n"
+            "from docbot.targets import changed_targets, public_functions\n"
+            "old = 'def f():\\n    return 1\\n\\nx = 1\\n'\n"
+            "assert [t.qualname for t in public_functions(old, 'm', 'm.py')] == ['f']\n"
+            "change = FileChange('m.py', 'm.py', 'modified', [(4, 4)], [(4, 4)])\n"
+            "assert changed_targets(old, old.replace('x = 1', 'x = 2'), change, 'm', 'm.py') == []\n"
+            "print('libcst' in sys.modules)\n")
+    done = _in_child(code)
+    assert (done.returncode, done.stdout) == (0, "False\n"), done.stderr
+
+
+def test_libcst_is_the_authority_once_a_public_def_was_touched(monkeypatch: pytest.MonkeyPatch) -> None:
+    from docbot import targets_cst
+    from docbot.targets import clear_caches
+
+    edited, edit = OLD.replace("return 2", "return 22"), change([(7, 7)], [(7, 7)])
+    assert kinds(changed_targets(OLD, edited, edit, "m", "m.py")) == {("modified", "b")}
+    clear_caches()
+    monkeypatch.setattr(targets_cst, "find", lambda text, include_dunder: [("a", (1, 4))])  # says: b is gone
+    try:
+        assert kinds(changed_targets(OLD, edited, edit, "m", "m.py")) == set()
+    finally:
+        clear_caches()
