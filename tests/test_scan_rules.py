@@ -117,3 +117,17 @@ def test_a_function_moving_between_files_of_one_module_stays_live(tmp_path: Path
         "D", "pkg/m.py", "A", "pkg/m/__init__.py"]
     assert listed(docbot(repo, "targets", "--base", "HEAD~1", "--json")) == [
         ("pkg.m", "g", "deleted"), *[("pkg.m", f"new_{i}", "added") for i in range(6)], ("pkg.m", "f", "modified")]
+
+
+def test_run_and_the_hook_skip_the_deep_file_too(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "project")
+    repo.write("pkg/__init__.py", "").write("pkg/_impl.py", "def helper():\n    return 1\n").commit("first")
+    repo.write("pkg/deep.py", "def hidden():\n    return 2\n" + DEEP).stage()
+    hook = subprocess.run([sys.executable, "-m", "docbot.hook"], cwd=repo.root, capture_output=True, text=True,
+                          timeout=300)
+    assert hook.returncode == 0, (hook.returncode, hook.stdout[-2000:], hook.stderr[-2000:])
+    assert "docbot: skipped pkg/deep.py: cannot parse (line " in hook.stdout
+    repo.commit("deep")
+    run = docbot(repo, "run", "--all")
+    assert run.returncode == 0, (run.returncode, run.stderr[-2000:])
+    assert "skipped file: pkg/deep.py: cannot parse (line " in run.stderr
