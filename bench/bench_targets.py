@@ -1,93 +1,205 @@
-"""How long a scan takes when one ~3000-line file changed.
+"""The scanner against the parser floor, on code we did not write: the running interpreter's stdlib.
 
-    python -m bench.bench_targets
+    python -m bench.bench_targets                 # all stdlib files, 3 repeats; writes bench/RESULTS.md
+    python -m bench.bench_targets --repeats 2 --no-write
 
-Builds a throwaway git repository in a temporary folder, commits a generated module of about 3000
-lines (module functions and classes with methods, decorators, nested functions), edits one function
-body, and times ``scan`` for ``--base HEAD~1``, ``--staged`` and ``--all``, plus the libcst pass alone.
+Two measurements, each interleaved (every repeat runs every variant, in rotating order) and in CPU
+time, because the machine is shared and wall time means little there; only ratios are quoted:
+
+1. **Finders, in process, per file**: the bare ``ast.parse`` floor, docbot's ``ast`` pass (find the
+   public functions and hash each one's source, as ``check`` does), and the libcst finder (today's
+   pass before issue 15: parse plus positions). Per file and variant the fastest repeat counts.
+2. **Commands, as child processes** on a git repository holding a copy of the same files:
+   ``docbot check --all`` and ``docbot targets --all --json`` against a child that only runs
+   ``ast.parse`` on every file (interpreter start included on both sides). CPU time of the children
+   (``resource.getrusage``), git's included.
 """
 
 from __future__ import annotations
 
+import argparse
+import ast
+import os
+import platform
+import resource
+import shutil
 import subprocess
+import sys
+import sysconfig
 import tempfile
 import time
+import tokenize
+from collections.abc import Callable
 from pathlib import Path
 
-from docbot import targets
-from docbot.repo import DiffSpec, scan
-from docbot.targets import public_functions
+from docbot import targets_cst
+from docbot.docs_api import source_hash
+from docbot.targets import Parser, SourceParseError, clear_caches, public_functions
+
+RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
+SECTION = "## Scanner: finding public functions vs the ast.parse floor"
+FLOOR_CHILD = """\
+import ast, os, sys, tokenize
+for folder, _, names in os.walk(sys.argv[1]):
+    for name in names:
+        if name.endswith(".py") and ".git" not in folder:
+            try:
+                with tokenize.open(os.path.join(folder, name)) as handle:
+                    ast.parse(handle.read())
+            except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError):
+                pass
+"""
 
 
-def generated_module(blocks: int) -> str:
-    """About 30 lines per block: a decorated function with a nested helper, and a class."""
-    parts = ["import functools\n"]
-    for i in range(blocks):
-        parts.append(f'''
-
-@functools.lru_cache(maxsize={i + 1})
-def compute_{i}(values: list[int], scale: float = 1.0) -> float:
-    """Sum the values, scaled."""
-    def helper(v: int) -> float:
-        return v * scale
-    total = 0.0
-    for value in values:
-        total += helper(value)
-    return total
-
-
-class Widget{i}:
-    """A widget."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-
-    @property
-    def area(self) -> int:
-        return self.size * self.size
-
-    def grow(self, by: int = 1) -> "Widget{i}":
-        if by < 0:
-            raise ValueError("by must be >= 0")
-        return Widget{i}(self.size + by)
-''')
-    return "".join(parts)
+def stdlib_sources() -> dict[str, str]:
+    """Repo-relative path -> text of every stdlib ``.py`` file outside site-packages that Python reads."""
+    root = Path(sysconfig.get_paths()["stdlib"])
+    sources = {}
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root)
+        if "site-packages" in rel.parts:
+            continue
+        try:
+            with tokenize.open(path) as handle:
+                sources[rel.as_posix()] = handle.read()
+        except (SyntaxError, UnicodeDecodeError):
+            continue
+    return sources
 
 
-def git(root: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid", *args],
-                   cwd=root, check=True, capture_output=True)
+def cpu_of(action: Callable[[str, str], object], text: str, path: str) -> float:
+    start = time.process_time()
+    try:
+        action(text, path)
+    except (SyntaxError, targets_cst.ParserSyntaxError, SourceParseError, RecursionError, MemoryError, ValueError):
+        pass  # a file one side cannot parse still costs what it cost
+    return time.process_time() - start
 
 
-def timed(label: str, action: object, *, cold: bool = True) -> None:
-    if cold:  # time the parse, not the small per-process cache of parsed blobs
-        targets._definitions.cache_clear()
-    start = time.perf_counter()
-    result = action()  # type: ignore[operator]
-    elapsed = time.perf_counter() - start
-    count = len(result.targets) if hasattr(result, "targets") else len(result)
-    print(f"{label:34} {elapsed:6.3f} s  ({count} targets)")
+def ast_pass(text: str, path: str) -> None:
+    clear_caches()  # cold: the cache of parsed blobs would make repeats free
+    for target in public_functions(text, "m", path, parser=Parser.AST):
+        source_hash(target.source)
 
 
-def main() -> None:
-    source = generated_module(blocks=112)
-    with tempfile.TemporaryDirectory() as folder:
-        root = Path(folder)
-        git(root, "init", "-q")
-        (root / "big.py").write_text(source)
-        git(root, "add", "big.py")
-        git(root, "commit", "-q", "-m", "big")
-        (root / "big.py").write_text(source.replace("total += helper(value)\n", "total += helper(value) + 0\n", 1))
-        git(root, "commit", "-q", "-am", "edit one function")
-        (root / "big.py").write_text(source.replace("return v * scale", "return v * scale * 1", 1))
-        git(root, "add", "big.py")
-        print(f"big.py: {source.count(chr(10))} lines")
-        timed("public_functions (libcst pass)", lambda: public_functions(source, "big", "big.py"))
-        timed("public_functions again (cached)", lambda: public_functions(source, "big", "big.py"), cold=False)
-        timed("scan --base HEAD~1 (2 blobs)", lambda: scan(root, DiffSpec(base="HEAD~1")))
-        timed("scan --staged (2 blobs)", lambda: scan(root, DiffSpec(staged=True)))
-        timed("scan --all (1 file)", lambda: scan(root, DiffSpec(all=True)))
+def finder_variants() -> dict[str, Callable[[str, str], object]]:
+    return {"ast.parse floor": lambda text, path: ast.parse(text),
+            "docbot ast pass (find + hash)": ast_pass,
+            "libcst finder (the old pass)": lambda text, path: targets_cst.find(text, False)}
+
+
+def measure_finders(sources: dict[str, str], repeats: int) -> dict[str, float]:
+    """Sum over files of the fastest repeat, per variant."""
+    variants = finder_variants()
+    names = list(variants)
+    totals = dict.fromkeys(names, 0.0)
+    for index, (path, text) in enumerate(sources.items()):
+        best = dict.fromkeys(names, float("inf"))
+        for repeat in range(repeats):
+            shift = (index + repeat) % len(names)
+            for name in names[shift:] + names[:shift]:
+                best[name] = min(best[name], cpu_of(variants[name], text, path))
+        for name in names:
+            totals[name] += best[name]
+    return totals
+
+
+def build_repo(sources: dict[str, str], root: Path) -> None:
+    for rel, text in sources.items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    (root / "config.json").write_text('{"exclude": []}\n', encoding="utf-8")  # the floor reads tests too
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    for command in (["init", "-q"], ["add", "-A"],
+                    ["-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "commit", "-qm", "stdlib"]):
+        subprocess.run(["git", *command], cwd=root, env=env, check=True, capture_output=True)
+
+
+def child_cpu(command: list[str], cwd: Path) -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, cwd=cwd, capture_output=True, check=False, timeout=3600)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def measure_commands(root: Path, repeats: int) -> dict[str, float]:
+    """Median child CPU per command over ``repeats`` interleaved rounds."""
+    docbot = [sys.executable, "-m", "docbot.cli"]
+    commands = {"ast.parse floor (child)": [sys.executable, "-c", FLOOR_CHILD, str(root)],
+                "docbot check --all": [*docbot, "check", "--all"],
+                "docbot targets --all --json": [*docbot, "targets", "--all", "--json"]}
+    names = list(commands)
+    samples: dict[str, list[float]] = {name: [] for name in names}
+    for repeat in range(repeats):
+        shift = repeat % len(names)
+        for name in names[shift:] + names[:shift]:
+            samples[name].append(child_cpu(commands[name], root))
+    return {name: sorted(values)[len(values) // 2] for name, values in samples.items()}
+
+
+def table(figures: dict[str, float], floor: str) -> list[str]:
+    rows = ["| what | CPU s | × floor |", "|---|---|---|"]
+    rows += [f"| {name} | {value:.2f} | {value / figures[floor]:.2f}× |" for name, value in figures.items()]
+    return rows
+
+
+def machine() -> str:
+    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("model name")), platform.processor() or "unknown CPU")
+    return (f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
+            f"Python {platform.python_version()}")
+
+
+def report(files: int, finders: dict[str, float], commands: dict[str, float] | None) -> str:
+    lines = [SECTION, "",
+             f"Command: `{' '.join(['python -m bench.bench_targets', *sys.argv[1:]])}`. Machine: {machine()}.",
+             f"Material: {files} files of this interpreter's stdlib (not ours). CPU time, interleaved runs;",
+             "the machine is shared, so only the ratios mean much.", "",
+             "Finders, in process (per file, the fastest of the repeats, summed):", "",
+             *table(finders, "ast.parse floor")]
+    if commands is not None:
+        lines += ["", "Commands on a git repository of the same files (median child CPU, git included):", "",
+                  *table(commands, "ast.parse floor (child)")]
+    lines += ["", "Issue 15 targets: `check --all` cold ≤ 3× the floor; the libcst finder alone measured 37×."]
+    return "\n".join(lines) + "\n"
+
+
+def write_section(text: str, path: Path = RESULTS) -> None:
+    """Replace this benchmark's section of RESULTS.md (up to the next ``## ``), keeping the others."""
+    old = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
+    start = old.find(SECTION)
+    if start < 0:
+        new = old.rstrip("\n") + "\n\n" + text
+    else:
+        end = old.find("\n## ", start + len(SECTION))
+        new = old[:start] + text + ("\n" + old[end + 1:] if end >= 0 else "")
+    path.write_text(new, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.bench_targets", description=__doc__.split("\n")[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--no-write", action="store_true", help="print only; leave bench/RESULTS.md alone")
+    parser.add_argument("--no-commands", action="store_true", help="skip the child-process measurement")
+    parser.add_argument("--every", type=int, default=1, help="only every N-th file (a quick look)")
+    args = parser.parse_args(argv)
+    sources = dict(list(stdlib_sources().items())[::args.every])
+    finders = measure_finders(sources, args.repeats)
+    commands = None
+    if not args.no_commands:
+        folder = Path(tempfile.mkdtemp(prefix="docbot-bench-"))
+        try:
+            build_repo(sources, folder)
+            commands = measure_commands(folder, args.repeats)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    text = report(len(sources), finders, commands)
+    print(text)
+    if not args.no_write:
+        write_section(text)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -18,7 +18,9 @@ from pathlib import Path
 
 from git import GitCommandError, InvalidGitRepositoryError, NoSuchPathError, Repo
 
+from docbot.api_scope import in_api, merge_moves
 from docbot.errors import ConfigError, RepoError
+from docbot.git_blobs import BlobReader
 from docbot.git_diff import DIFF_FLAGS, REGULAR_FILE_MODES, DiffShapeError, FileChange, parse_git_diff
 from docbot.results import ScanError, Target
 from docbot.targets import SourceParseError, changed_targets, module_name, public_functions
@@ -99,9 +101,18 @@ def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
     except DiffShapeError as err:
         raise RepoError(f"cannot read git's diff ({err}); please report this with `git --version`.") from None
     found = Scan(base=plan.base, head=plan.head)
-    for change in changes:
-        if _is_python(change) and (wanted(change.old_path) or wanted(change.new_path)):
-            _scan_change(repo, top, plan, change, include_dunder, found)
+    with BlobReader(top) as blobs:
+        for change in changes:
+            if _is_python(change) and (wanted(change.old_path) or wanted(change.new_path)):
+                _scan_change(blobs, top, plan, change, include_dunder, found)
+
+        def read_init(path: str, old_side: bool) -> str | None:
+            try:
+                return _read_old(blobs, plan, path) if old_side else _read_new(blobs, top, plan, path)
+            except (RepoError, SourceParseError, OSError):
+                return None
+
+        found.targets = merge_moves(in_api(found.targets, read_init))
     return found
 
 
@@ -135,7 +146,7 @@ def staged_entry(repo_root: Path, path: str) -> tuple[str, bytes] | None:
     if staged_path != path:
         return None
     mode, sha = info.split(" ")[:2]
-    return mode, _blob(repo, sha)
+    return mode, _git(repo, "cat-file", "blob", sha)
 
 
 def resolve_commit(repo: Repo, rev: str) -> str:
@@ -164,15 +175,15 @@ def _plan(repo: Repo, spec: DiffSpec) -> _Plan:
     return _Plan((old_side,), head_sha, None, old_side, WORKTREE)
 
 
-def _scan_change(repo: Repo, top: Path, plan: _Plan, change: FileChange, include_dunder: bool,
+def _scan_change(blobs: BlobReader, top: Path, plan: _Plan, change: FileChange, include_dunder: bool,
                  found: Scan) -> None:
     """Add one changed file's targets (or its error) and its new-side text to ``found``."""
     path = change.path
     try:
-        old_text = _read_old(repo, plan, change)
-        new_text = None if change.new_path is None else _read_new(repo, top, plan, change.new_path)
+        old_text = None if change.old_path is None else _read_old(blobs, plan, change.old_path)
+        new_text = None if change.new_path is None else _read_new(blobs, top, plan, change.new_path)
     except (RepoError, SourceParseError, OSError) as err:
-        found.errors.append(_parse_error(err) if isinstance(err, SourceParseError) else ScanError(path, str(err)))
+        found.errors.append(err.skipped if isinstance(err, SourceParseError) else ScanError(path, str(err)))
         return
     found.sources[path] = new_text or ""
     if change.status == "renamed" and change.old_path:
@@ -181,23 +192,19 @@ def _scan_change(repo: Repo, top: Path, plan: _Plan, change: FileChange, include
         found.targets += changed_targets(old_text, new_text, change, module_name(path), path,
                                          include_dunder=include_dunder)
     except SourceParseError as err:
-        found.errors.append(_parse_error(err))
+        found.errors.append(err.skipped)
 
 
-def _parse_error(err: SourceParseError) -> ScanError:
-    return ScanError(err.path, f"cannot parse (line {err.line}): {err.message}")
-
-
-def _read_old(repo: Repo, plan: _Plan, change: FileChange) -> str | None:
-    if change.old_path is None or plan.old_rev is None:
+def _read_old(blobs: BlobReader, plan: _Plan, path: str) -> str | None:
+    if plan.old_rev is None:
         return None
-    return _decode(_blob(repo, f"{plan.old_rev}:{change.old_path}"), change.old_path)
+    return _decode(blobs.read(f"{plan.old_rev}:{path}"), path)
 
 
-def _read_new(repo: Repo, top: Path, plan: _Plan, path: str) -> str:
+def _read_new(blobs: BlobReader, top: Path, plan: _Plan, path: str) -> str:
     if plan.new_rev is None:
         return read_worktree(top, path)
-    return _decode(_blob(repo, f"{plan.new_rev}:{path}"), path)  # ":path" is the index
+    return _decode(blobs.read(f"{plan.new_rev}:{path}"), path)  # ":path" is the index
 
 
 def _scan_all(repo: Repo, top: Path, wanted: Callable[[str | None], bool], include_dunder: bool) -> Scan:
@@ -213,8 +220,17 @@ def _scan_all(repo: Repo, top: Path, wanted: Callable[[str | None], bool], inclu
         except FileNotFoundError:
             found.errors.append(ScanError(path, "tracked but missing from the working tree; skipped"))
         except SourceParseError as err:
-            found.errors.append(_parse_error(err))
+            found.errors.append(err.skipped)
+    found.targets = merge_moves(in_api(
+        found.targets, lambda init, _old: found.sources.get(init) or _worktree_or_none(top, init)))
     return found
+
+
+def _worktree_or_none(top: Path, path: str) -> str | None:
+    try:
+        return read_worktree(top, path)
+    except (OSError, SourceParseError):
+        return None
 
 
 def _excluding(wanted: Callable[[str | None], bool], patterns: Sequence[str]) -> Callable[[str | None], bool]:
@@ -254,10 +270,6 @@ def _decode(data: bytes, path: str) -> str:
         return data.decode(encoding)  # "utf-8-sig" drops a BOM
     except (SyntaxError, UnicodeDecodeError, LookupError) as err:
         raise SourceParseError(path, 1, f"not readable as Python source text ({err})") from None
-
-
-def _blob(repo: Repo, object_name: str) -> bytes:
-    return _git(repo, "cat-file", "blob", object_name)
 
 
 def _head_sha(repo: Repo) -> str | None:

@@ -2,41 +2,53 @@
 
 The rules are docs/design.md#public-functions and #diff-rules.
 
-Pure: source text and a ``FileChange`` in, ``Target`` values out. One libcst pass per blob with only
-``PositionProvider``: the class stack is tracked by hand because QualifiedNameProvider pulls in scope
-analysis and costs several times more (docs/design.md#decisions).
+Pure: source text and a ``FileChange`` in, ``Target`` values out. Two finders implement the same
+rules and give the same targets (``tests/test_targets_equivalence.py`` proves it on the stdlib):
+the stdlib ``ast`` (``docbot.targets_ast``) is the fast path, and libcst (``docbot.targets_cst``) is
+the parser of last resort for grammar the running interpreter does not know, and the authority for
+the files of a diff once the ``ast`` pass found a public definition that the diff touched.
+
+Every file is screened with ``ast.parse`` before libcst sees it: libcst's native parser crashes the
+whole process (SIGSEGV) on about 2000 nested brackets, where ``ast`` raises a clean error. A file
+that cannot be parsed raises ``SourceParseError``, which callers report and skip (a ``ScanError``).
 
 Public means: a module-level function or class named in ``__all__`` when the module has a literal
 ``__all__``, otherwise any name without a leading underscore; a method is public when its class (and
 every enclosing class) is public and its own name is. ``__init__`` is public because it documents
-the constructor; other dunders only with ``include_dunder``. Functions inside functions never are.
+the constructor; other dunders only with ``include_dunder``. Functions inside functions never are,
+nor are those under ``if __name__ == "__main__":`` (script code); those under other module-level
+``if``/``try`` blocks (``TYPE_CHECKING``, version checks, import fallbacks) are.
 Definitions that share a qualified name (``@overload`` stubs and their implementation, a property's
 getter and setter, if/else variants) make *one* target whose source holds all of them.
+Whether the *module* is public (``pkg/_private.py``) is decided over the whole scan: ``docbot.api_scope``.
 """
 
 from __future__ import annotations
 
+import ast
+import enum
 import functools
 import re
 from dataclasses import dataclass
 
-import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
-
+from docbot import targets_ast
 from docbot.git_diff import FileChange, LineRange
-from docbot.results import ChangeKind, Target
-
-Span = tuple[int, int]  # first line (decorators included) .. last line, 1-based inclusive
+from docbot.results import ChangeKind, ScanError, Target
+from docbot.targets_ast import Found, Span
 
 
 class SourceParseError(ValueError):
-    """A file that libcst cannot parse. Callers report it and carry on with the other files."""
+    """A file that cannot be parsed. Callers report it (``skipped``) and carry on with the other files."""
 
     def __init__(self, path: str, line: int, message: str) -> None:
         super().__init__(f"{path}: cannot parse (line {line}): {message}")
         self.path = path
         self.line = line
         self.message = message
+
+    @property
+    def skipped(self) -> ScanError:
+        return ScanError(self.path, f"cannot parse (line {self.line}): {self.message}")
 
 
 @dataclass(frozen=True)
@@ -60,9 +72,24 @@ def module_name(path: str) -> str:
     return ".".join(parts)
 
 
-def public_functions(source: str, module: str, path: str, *, include_dunder: bool = False) -> list[Target]:
+class Parser(enum.Enum):
+    """Which finder reads a file: both give the same targets (the equivalence test holds them to it)."""
+
+    AST = "ast"  # the fast path; libcst only for grammar the running ast rejects
+    LIBCST = "libcst"  # libcst after the ast screen; raises SourceParseError where libcst fails
+
+
+def public_functions(source: str, module: str, path: str, *, include_dunder: bool = False,
+                     parser: Parser = Parser.AST) -> list[Target]:
     """Every public function and method of ``source`` in source order, each with kind "unchanged"."""
-    return [_target(d, module, path, "unchanged") for d in _definitions(source, path, include_dunder)]
+    finder = _definitions if parser is Parser.AST else _cst_definitions
+    return [_target(d, module, path, "unchanged") for d in finder(source, path, include_dunder)]
+
+
+def clear_caches() -> None:
+    """Forget the parsed blobs (benchmarks time cold parses)."""
+    _definitions.cache_clear()
+    _cst_definitions.cache_clear()
 
 
 def changed_targets(old_source: str | None, new_source: str | None, change: FileChange, module: str,
@@ -74,15 +101,54 @@ def changed_targets(old_source: str | None, new_source: str | None, change: File
     when it differs from ``module`` every old function is deleted and every new one added, so the
     docs move with the file. A new blob that does not parse raises ``SourceParseError``; an old blob
     that does not parse counts as empty, so fixing a broken file documents all of it.
+
+    The ``ast`` pass decides whether anything public was touched (most commits touch nothing); only
+    then does libcst, the authority, read both sides again.
     """
     old_path = change.old_path or path
-    new_defs = _definitions(new_source, path, include_dunder) if new_source is not None else ()
-    old_defs = _old_definitions(old_source, old_path, include_dunder, has_new_side=new_source is not None)
-    if change.status == "renamed":
-        old_module = old_module if old_module is not None else module_name(old_path)
-        if old_module != module:
-            return ([_target(d, module, path, "added") for d in new_defs]
-                    + [_target(d, old_module, old_path, "deleted") for d in old_defs])
+    if change.status != "renamed":
+        old_module = None  # a file that stays in place keeps its module
+    elif old_module is None:
+        old_module = module_name(old_path)
+    sides = _Sides(old_source, new_source, old_path, path, include_dunder)
+    screened = _diff(sides.new(), sides.old(), change, module, path, old_module)
+    if not screened:
+        return screened
+    return _diff(sides.new(authority=True), sides.old(authority=True), change, module, path, old_module)
+
+
+@dataclass(frozen=True)
+class _Sides:
+    old_source: str | None
+    new_source: str | None
+    old_path: str
+    new_path: str
+    include_dunder: bool
+
+    def new(self, *, authority: bool = False) -> tuple[_Definition, ...]:
+        if self.new_source is None:
+            return ()
+        finder = _authoritative if authority else _definitions
+        return finder(self.new_source, self.new_path, self.include_dunder)
+
+    def old(self, *, authority: bool = False) -> tuple[_Definition, ...]:
+        if self.old_source is None:
+            return ()
+        finder = _authoritative if authority else _definitions
+        try:
+            return finder(self.old_source, self.old_path, self.include_dunder)
+        except SourceParseError:
+            if self.new_source is not None:
+                return ()
+            raise
+
+
+def _diff(new_defs: tuple[_Definition, ...], old_defs: tuple[_Definition, ...], change: FileChange,
+          module: str, path: str, old_module: str | None) -> list[Target]:
+    old_path = change.old_path or path
+    if old_module is not None and old_module != module:
+        return ([_target(d, module, path, "added") for d in new_defs]
+                + [_target(d, old_module, old_path, "deleted") for d in old_defs])
     old_names = {d.qualname for d in old_defs}
     new_names = {d.qualname for d in new_defs}
     # Added and deleted come from the names alone: an __all__ edit can publish or hide an untouched def.
@@ -98,18 +164,6 @@ def changed_targets(old_source: str | None, new_source: str | None, change: File
     return targets
 
 
-def _old_definitions(source: str | None, path: str, include_dunder: bool, *,
-                     has_new_side: bool) -> tuple[_Definition, ...]:
-    if source is None:
-        return ()
-    try:
-        return _definitions(source, path, include_dunder)
-    except SourceParseError:
-        if has_new_side:
-            return ()
-        raise
-
-
 def _touches(definition: _Definition, ranges: list[LineRange], binary: bool) -> bool:
     if binary:  # git showed no lines, so any of them may have changed
         return True
@@ -123,26 +177,85 @@ def _target(definition: _Definition, module: str, path: str, kind: ChangeKind) -
 
 
 MAX_SOURCE_CHARS = 2_000_000
+MAX_FALLBACK_DEPTH = 500  # brackets; libcst parses 1000 and crashes near 2000, CPython stops at 200
 
 
 @functools.lru_cache(maxsize=32)  # a run parses the same blob in scan, then again in run/check
 def _definitions(source: str, path: str, include_dunder: bool) -> tuple[_Definition, ...]:
-    """Parse ``source`` and group its public functions by qualified name, in source order."""
-    text = source.removeprefix("\ufeff").replace("\r\n", "\n")  # line numbers stay as git counts them
+    """Screen and parse ``source`` with ``ast`` (libcst for grammar ``ast`` does not know) and group
+    its public functions by qualified name, in source order."""
+    text = _prepare(source, path)
+    lines = text.split("\n")  # not splitlines(): a form feed inside the code is not a line break
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as err:
+        return _group(_last_resort(text, path, include_dunder, err), lines)
+    except (RecursionError, MemoryError):  # CPython's own limits on nesting: libcst would crash
+        raise SourceParseError(path, 0, "nesting too deep to parse") from None
+    except ValueError as err:  # a null byte, a lone surrogate
+        raise SourceParseError(path, 0, f"not valid source text ({err})") from None
+    return _group(targets_ast.find(tree, lines, include_dunder), lines)
+
+
+def _authoritative(source: str, path: str, include_dunder: bool) -> tuple[_Definition, ...]:
+    """libcst's reading of a blob; the ``ast`` reading where only ``ast`` can parse it."""
+    screened = _definitions(source, path, include_dunder)  # raises first when nothing can parse it
+    try:
+        return _cst_definitions(source, path, include_dunder)
+    except SourceParseError:
+        return screened
+
+
+@functools.lru_cache(maxsize=32)
+def _cst_definitions(source: str, path: str, include_dunder: bool) -> tuple[_Definition, ...]:
+    """libcst's reading of a blob, after the ``ast`` screen (which raises first on what crashes libcst)."""
+    _definitions(source, path, include_dunder)
+    from docbot import targets_cst  # libcst costs 0.2 s to import: only when a def was touched
+
+    text = _prepare(source, path)
+    try:
+        found = targets_cst.find(text, include_dunder)
+    except targets_cst.ParserSyntaxError as err:
+        raise SourceParseError(path, err.raw_line, _short_message(err.message)) from None
+    except RecursionError:
+        raise SourceParseError(path, 0, "nesting too deep to parse") from None
+    return _group(found, text.split("\n"))
+
+
+def _prepare(source: str, path: str) -> str:
+    """The text both parsers read: no BOM, LF line ends (line numbers stay as git counts them)."""
+    text = source.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")  # a lone CR ends a line too
     if len(text) > MAX_SOURCE_CHARS:  # libcst's native parser can crash the process on huge files (#980)
         raise SourceParseError(path, 0, f"larger than {MAX_SOURCE_CHARS // 1_000_000} MB; skipped as generated code")
+    return text
+
+
+def _last_resort(text: str, path: str, include_dunder: bool, err: SyntaxError) -> Found:
+    """libcst for a file the running ``ast`` rejects, unless the rejection is about nesting."""
+    line = err.lineno or 0
+    if "too many nested" in err.msg or "too complex" in err.msg or _bracket_depth(text) > MAX_FALLBACK_DEPTH:
+        raise SourceParseError(path, line, "nesting too deep to parse")
+    from docbot import targets_cst
+
     try:
-        tree = cst.parse_module(text)
-    except cst.ParserSyntaxError as err:
-        raise SourceParseError(path, err.raw_line, _short_message(err.message)) from None
-    except RecursionError:  # pathologically deep expressions
-        raise SourceParseError(path, 0, "nesting too deep to parse") from None
-    wrapper = MetadataWrapper(tree, unsafe_skip_copy=True)  # a fresh parse needs no defensive copy
-    collector = _Collector(_exported_names(tree), include_dunder)
-    wrapper.visit(collector)
-    lines = text.split("\n")  # not splitlines(): a form feed inside the code is not a line break
+        return targets_cst.find(text, include_dunder)
+    except (targets_cst.ParserSyntaxError, RecursionError):
+        raise SourceParseError(path, line, _short_message(err.msg)) from None
+
+
+def _bracket_depth(text: str) -> int:
+    """The deepest bracket nesting, counting brackets in strings and comments too (an upper bound
+    for real code, which is all the crash guard needs)."""
+    depth = deepest = 0
+    for match in re.finditer(r"[\[\](){}]", text):
+        depth = depth + 1 if match.group() in "([{" else max(depth - 1, 0)
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _group(found: Found, lines: list[str]) -> tuple[_Definition, ...]:
     spans_by_name: dict[str, list[Span]] = {}
-    for qualname, span in collector.found:
+    for qualname, span in found:
         spans_by_name.setdefault(qualname, []).append(span)
     return tuple(_Definition(qualname, tuple(spans), "\n".join(_piece(lines, s) for s in spans))
                  for qualname, spans in spans_by_name.items())
@@ -157,102 +270,6 @@ def _piece(lines: list[str], span: Span) -> str:
 
 
 def _short_message(message: str) -> str:
-    """libcst says "parser error: error at 3:4: expected one of ..."; keep what helps a human."""
+    """Keep what helps a human; libcst's messages start with "parser error: error at 3:4: "."""
     message = re.sub(r"^(parser error: )?(error at \d+:\d+: )?", "", message.strip())
     return message if len(message) <= 120 else message[:117] + "..."
-
-
-class _Collector(cst.CSTVisitor):
-    """Collects (qualname, span) for every public function; returns False to skip what cannot hold one."""
-
-    METADATA_DEPENDENCIES = (PositionProvider,)
-
-    def __init__(self, exported: set[str] | None, include_dunder: bool) -> None:
-        super().__init__()
-        self.exported = exported
-        self.include_dunder = include_dunder
-        self.classes: list[tuple[str, bool]] = []  # enclosing classes: (name, public)
-        self.found: list[tuple[str, Span]] = []
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        public = self._is_public(node.name.value, is_class=True)
-        self.classes.append((node.name.value, public))
-        return public  # methods of a private class are never targets
-
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self.classes.pop()
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        name = node.name.value
-        if self._is_public(name, is_class=False):
-            position = self.get_metadata(PositionProvider, node)
-            first = min([position.start.line]
-                        + [self.get_metadata(PositionProvider, d).start.line for d in node.decorators])
-            qualname = ".".join([c for c, _ in self.classes] + [name])
-            self.found.append((qualname, (first, position.end.line)))
-        return False  # nested functions (and classes inside functions) are not targets
-
-    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> bool:
-        return False  # plain statements cannot hold a def; skipping them keeps big files cheap
-
-    def visit_SimpleStatementSuite(self, node: cst.SimpleStatementSuite) -> bool:
-        return False  # the one-line body in "if x: y = 1"
-
-    def _is_public(self, name: str, *, is_class: bool) -> bool:
-        if not self.classes and self.exported is not None:
-            return name in self.exported
-        if is_class:
-            return not name.startswith("_")
-        if name == "__init__":
-            return True
-        if name.startswith("__") and name.endswith("__") and len(name) > 4:
-            return self.include_dunder
-        return not name.startswith("_")
-
-
-def _exported_names(tree: cst.Module) -> set[str] | None:
-    """The module's literal ``__all__``, or None when it has none or computes it."""
-    exported: set[str] | None = None
-    for statement in tree.body:
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        for small in statement.body:
-            if isinstance(small, (cst.Assign, cst.AnnAssign)) and _assigns_all(small):
-                exported = _literal_names(small.value)  # a computed __all__ -> None: fall back
-            elif exported is not None:
-                exported |= _names_added(small) or set()
-    return exported
-
-
-def _assigns_all(node: cst.Assign | cst.AnnAssign) -> bool:
-    targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-    return any(isinstance(t, cst.Name) and t.value == "__all__" for t in targets)
-
-
-def _names_added(node: cst.BaseSmallStatement) -> set[str] | None:
-    """Names from ``__all__ += [...]``, ``__all__.extend([...])`` or ``__all__.append("x")``."""
-    if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) and node.target.value == "__all__":
-        return _literal_names(node.value)
-    if not (isinstance(node, cst.Expr) and isinstance(node.value, cst.Call)):
-        return None
-    func, args = node.value.func, node.value.args
-    if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
-            and func.value.value == "__all__" and len(args) == 1):
-        return None
-    if func.attr.value == "extend":
-        return _literal_names(args[0].value)
-    if func.attr.value == "append":
-        return _literal_names(cst.List([cst.Element(args[0].value)]))
-    return None
-
-
-def _literal_names(value: cst.BaseExpression | None) -> set[str] | None:
-    if not isinstance(value, (cst.List, cst.Tuple, cst.Set)):
-        return None
-    names = set()
-    for element in value.elements:
-        if not isinstance(element.value, cst.SimpleString):
-            return None
-        evaluated = element.value.evaluated_value
-        names.add(evaluated if isinstance(evaluated, str) else evaluated.decode())
-    return names

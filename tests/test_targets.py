@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import textwrap
 
 import pytest
 
 from docbot.git_diff import FileChange
-from docbot.targets import SourceParseError, changed_targets, module_name, public_functions
+from docbot.targets import Parser, SourceParseError, changed_targets, module_name, public_functions
 
 
 def src(text: str) -> str:
@@ -109,15 +111,112 @@ PUBLIC_CASES = [
         except ImportError:
             pass
         """, {}, ["f", "g"], id="conditional-definitions"),
+    pytest.param(  # TYPE_CHECKING blocks, import fallbacks and with/for/while/match blocks stay API
+        """
+        from typing import TYPE_CHECKING
+        if TYPE_CHECKING:
+            def typed(): pass
+        try:
+            from fast import speedy
+        except ImportError:
+            def speedy(): pass
+        else:
+            def other(): pass
+        finally:
+            def last(): pass
+        with ctx():
+            def inside_with(): pass
+        for _ in ():
+            def inside_for(): pass
+        while False:
+            def inside_while(): pass
+        match x:
+            case 1:
+                def inside_match(): pass
+        """, {}, ["typed", "speedy", "other", "last", "inside_with", "inside_for", "inside_while",
+                  "inside_match"], id="module-level-blocks-stay-api"),
+    pytest.param(
+        """
+        def api(): pass
+        if __name__ == "__main__":
+            def bar(): pass
+            class Tool:
+                def run(self): pass
+        else:
+            def imported(): pass
+        if "__main__" == __name__:
+            def error(): pass
+        if __name__ != "__main__":
+            def not_main(): pass
+        if __name__ == "other":
+            def other(): pass
+        class C:
+            if __name__ == "__main__":
+                def script(self): pass
+            def m(self): pass
+        """, {}, ["api", "imported", "not_main", "other", "C.m"], id="main-guard-is-script-code"),
+    pytest.param(
+        """
+        __all__ = ["a"] + ["b"]
+        def a(): pass
+        def _c(): pass
+        """, {}, ["a"], id="all-as-expression-is-computed"),
+    pytest.param(
+        """
+        __all__ = ["a" "b", "c"]
+        def ab(): pass
+        def c(): pass
+        """, {}, ["ab", "c"], id="all-with-concatenated-literal-is-not-read"),
+    pytest.param(
+        """
+        __all__: list[str] = ["a"]
+        __all__.extend(["b"])
+        __all__ += ("c",)
+        __all__.append(d)
+        def a(): pass
+        def b(): pass
+        def c(): pass
+        def d(): pass
+        """, {}, ["a", "b", "c"], id="all-annotated-extend-tuple-and-unreadable-append"),
+    pytest.param(
+        """
+        __all__ = ["a"]
+        __all__ = [name for name in dir()]
+        def a(): pass
+        def b(): pass
+        """, {}, ["a", "b"], id="all-reassigned-to-computed-falls-back"),
 ]
 
 
+@pytest.mark.parametrize("parser", list(Parser))
 @pytest.mark.parametrize(("code", "options", "qualnames"), PUBLIC_CASES)
-def test_public_functions(code: str, options: dict[str, bool], qualnames: list[str]) -> None:
-    found = public_functions(src(code), "pkg.m", "pkg/m.py", **options)
+def test_public_functions(code: str, options: dict[str, bool], qualnames: list[str], parser: Parser) -> None:
+    found = public_functions(src(code), "pkg.m", "pkg/m.py", parser=parser, **options)
     assert [t.qualname for t in found] == qualnames
     assert {t.kind for t in found} <= {"unchanged"}
     assert {(t.module, t.path) for t in found} <= {("pkg.m", "pkg/m.py")}
+
+
+SPAN_CASES = [
+    pytest.param("@dec\ndef f():\n    pass\n", (1, 3), id="decorator"),
+    pytest.param("# lead\n@dec  # x @\n# mid\n@dec2\n\ndef f():\n    pass  # tail\n    # footer\n\n", (2, 7),
+                 id="comments-around"),
+    pytest.param("x = 1\n@(\n  # a comment with @\n  dec)\ndef f():\n    pass\n", (2, 6), id="at-before-paren"),
+    pytest.param("x = 1\n@\\\ndec\ndef f():\n    pass\n", (2, 5), id="at-before-backslash"),
+    pytest.param("def f(): x = 1; return 2;\n", (1, 1), id="one-line"),
+    pytest.param('def f():\n    """doc\n    more"""\n\n\n', (1, 3), id="ends-in-string"),
+    pytest.param("def f():\n    return 1 + \\\n        2\n", (1, 3), id="ends-in-continuation"),
+    pytest.param("async def f():\n    if x:\n        pass\n    else:\n        return 2\n# after\n", (1, 5),
+                 id="ends-in-else"),
+    pytest.param("x = 1\rdef f():\r    return 1\r", (2, 3), id="lone-cr-ends-a-line-as-python-reads-it"),
+]
+
+
+@pytest.mark.parametrize("parser", list(Parser))
+@pytest.mark.parametrize(("code", "span"), SPAN_CASES)
+def test_spans(code: str, span: tuple[int, int], parser: Parser) -> None:
+    (target,) = public_functions(code, "m", "m.py", parser=parser)
+    assert (target.lineno, target.end_lineno) == span
 
 
 def test_target_spans_decorators_and_dedents_methods() -> None:
@@ -273,3 +372,83 @@ def test_a_huge_file_is_reported_not_parsed() -> None:
     huge = "def f():\n    return 1\n" + "x = 1\n" * (MAX_SOURCE_CHARS // 6 + 1)
     with pytest.raises(SourceParseError, match="skipped as generated code"):
         public_functions(huge, "gen", "gen.py")
+
+
+# --- what cannot be parsed is reported, never crashes the process ------------------------------
+
+DEEP = "x = " + "(" * 2000 + "1" + ")" * 2000 + "\n"  # libcst's native parser dies of SIGSEGV on this
+
+
+def _in_child(code: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh interpreter: a native crash must fail the test, not end the test run."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("source", [
+    pytest.param(DEEP, id="2000-parentheses"),
+    pytest.param("def f(): pass\nx = " + "-" * 20000 + "1\n", id="20000-unary-minus"),
+    pytest.param("type T = int\n" + DEEP, id="newer-grammar-and-deep"),  # ast fails early: the fallback guards
+])
+@pytest.mark.parametrize("parser", list(Parser))
+def test_deep_nesting_is_reported_not_a_crash(source: str, parser: Parser) -> None:
+    code = (f"from docbot.targets import Parser, SourceParseError, public_functions\n"
+            f"try:\n    public_functions({source!r}, 'm', 'pkg/deep.py', parser=Parser.{parser.name})\n"
+            f"except SourceParseError as err:\n    print(err.skipped)\n")
+    done = _in_child(code)
+    assert done.returncode == 0, (done.returncode, done.stderr[-2000:])
+    assert done.stdout.startswith("pkg/deep.py: cannot parse (line ")
+    assert "nesting too deep to parse" in done.stdout
+
+
+def test_grammar_the_running_ast_rejects_falls_back_to_libcst(monkeypatch: pytest.MonkeyPatch) -> None:
+    def newer_grammar(text: str) -> None:
+        raise SyntaxError("invalid syntax", ("m.py", 1, 1, text, 1, 2))
+
+    monkeypatch.setattr("docbot.targets.ast.parse", newer_grammar)
+    (target,) = public_functions("@dec\ndef f():\n    return 1\ndef _g(): pass\n", "m", "m.py")
+    assert (target.qualname, target.lineno, target.end_lineno) == ("f", 1, 3)
+
+
+def test_newer_grammar_than_the_running_ast_is_read_by_libcst() -> None:
+    code = "type Pair = tuple[int, int]\ndef first[T](pair: tuple[T, T]) -> T:\n    return pair[0]\n"
+    (target,) = public_functions(code, "m", "m.py")
+    assert (target.qualname, target.lineno, target.end_lineno) == ("first", 2, 3)
+
+
+@pytest.mark.parametrize(("source", "message"), [
+    pytest.param("x = 1\ndef broken(:\n    pass\n", "invalid syntax", id="neither-parser"),
+    pytest.param('def f():\n    print "python 2"\n', "Missing parentheses", id="python-2"),
+])
+def test_unparsable_file_is_a_skipped_file(source: str, message: str) -> None:
+    with pytest.raises(SourceParseError) as caught:
+        public_functions(source, "m", "pkg/bad.py")
+    skipped = caught.value.skipped
+    assert skipped.path == "pkg/bad.py"
+    assert str(skipped) == str(caught.value)
+    assert message in skipped.reason
+
+
+def test_the_fast_path_never_imports_libcst() -> None:
+    code = ("import sys\nfrom docbot.git_diff import FileChange\n"
+            "from docbot.targets import changed_targets, public_functions\n"
+            "old = 'def f():\\n    return 1\\n\\nx = 1\\n'\n"
+            "assert [t.qualname for t in public_functions(old, 'm', 'm.py')] == ['f']\n"
+            "change = FileChange('m.py', 'm.py', 'modified', [(4, 4)], [(4, 4)])\n"
+            "assert changed_targets(old, old.replace('x = 1', 'x = 2'), change, 'm', 'm.py') == []\n"
+            "print('libcst' in sys.modules)\n")
+    done = _in_child(code)
+    assert (done.returncode, done.stdout) == (0, "False\n"), done.stderr
+
+
+def test_libcst_is_the_authority_once_a_public_def_was_touched(monkeypatch: pytest.MonkeyPatch) -> None:
+    from docbot import targets_cst
+    from docbot.targets import clear_caches
+
+    edited, edit = OLD.replace("return 2", "return 22"), change([(7, 7)], [(7, 7)])
+    assert kinds(changed_targets(OLD, edited, edit, "m", "m.py")) == {("modified", "b")}
+    clear_caches()
+    monkeypatch.setattr(targets_cst, "find", lambda text, include_dunder: [("a", (1, 4))])  # says: b is gone
+    try:
+        assert kinds(changed_targets(OLD, edited, edit, "m", "m.py")) == set()
+    finally:
+        clear_caches()
