@@ -125,7 +125,7 @@ def child_cpu(command: list[str], cwd: Path) -> float:
 
 def measure_commands(root: Path, repeats: int) -> dict[str, float]:
     """Median child CPU per command over ``repeats`` interleaved rounds."""
-    docbot = [sys.executable, "-m", "docbot.cli"]
+    docbot = [sys.executable, "-m", "docbot.fronts.cli"]
     commands = {"ast.parse floor (child)": [sys.executable, "-c", FLOOR_CHILD, str(root)],
                 "docbot check --all": [*docbot, "check", "--all"],
                 "docbot targets --all --json": [*docbot, "targets", "--all", "--json"]}

@@ -13,7 +13,7 @@ DEEP = "x = " + "(" * 2000 + "1" + ")" * 2000 + "\n"  # SIGSEGV in libcst's nati
 
 
 def docbot(repo: GitRepo, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "docbot.cli", *args], cwd=repo.root, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "docbot.fronts.cli", *args], cwd=repo.root, capture_output=True,
                           text=True, timeout=300)
 
 
@@ -123,7 +123,7 @@ def test_run_and_the_hook_skip_the_deep_file_too(tmp_path: Path) -> None:
     repo = GitRepo(tmp_path / "project")
     repo.write("pkg/__init__.py", "").write("pkg/_impl.py", "def helper():\n    return 1\n").commit("first")
     repo.write("pkg/deep.py", "def hidden():\n    return 2\n" + DEEP).stage()
-    hook = subprocess.run([sys.executable, "-m", "docbot.hook"], cwd=repo.root, capture_output=True, text=True,
+    hook = subprocess.run([sys.executable, "-m", "docbot.fronts.hook"], cwd=repo.root, capture_output=True, text=True,
                           timeout=300)
     assert hook.returncode == 0, (hook.returncode, hook.stdout[-2000:], hook.stderr[-2000:])
     assert "docbot: skipped pkg/deep.py: cannot parse (line " in hook.stdout

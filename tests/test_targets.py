@@ -425,7 +425,7 @@ def test_unparsable_file_is_a_skipped_file(source: str, message: str) -> None:
     skipped = caught.value.skipped
     assert skipped.path == "pkg/bad.py"
     assert str(skipped) == str(caught.value)
-    assert message in skipped.reason
+    assert message in skipped.message
 
 
 def test_the_fast_path_never_imports_libcst() -> None:
