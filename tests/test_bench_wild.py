@@ -115,6 +115,17 @@ def test_adapter_keeps_only_the_asked_function_and_reports_cli_errors() -> None:
     assert failed.error == "docbot: no public function parse" and failed.exit_code == 2
 
 
+def test_adapter_keeps_the_docs_examples_outside_every_section() -> None:
+    # A usage guide has no section per function: its examples' findings come as "(doc examples)".
+    payload = json.dumps([{"qualname": "parse", "section_found": False, "findings": []},
+                          {"qualname": "(doc examples)", "section_found": True, "findings": [
+                              {"kind": "example_mismatch", "message": "m", "severity": "contradiction",
+                               "fatal": True}]}])
+    checked = read_output("parse", payload, "", 1)
+    assert not checked.section_found
+    assert [(f.qualname, f.kind, f.fatal) for f in checked.findings] == [("(doc examples)", "example_mismatch", True)]
+
+
 def _checked(*messages: str) -> list[Checked]:
     return [Checked("f", True, tuple(Found("f", "example_mismatch", m, True, False) for m in messages), 1)]
 

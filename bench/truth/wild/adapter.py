@@ -21,6 +21,7 @@ from typing import Any
 # Kinds that say "the code has X, the doc does not say it": gaps, whatever the checker calls them.
 OMISSION_KINDS = frozenset({"missing_parameter", "missing_return", "missing_exception"})
 GAP_WORDS = frozenset({"gap", "omission", "note"})
+DOC_EXAMPLES = "(doc examples)"  # docbot.verify.source_doc.DOC_EXAMPLES: examples outside every section
 
 
 @dataclass(frozen=True)
@@ -69,11 +70,13 @@ def read_output(function: str, stdout: str, stderr: str, exit_code: int) -> Chec
     if payload is None:
         last = (stderr.strip().splitlines() or [""])[-1]
         return Checked(function, False, (), exit_code, last or f"exit {exit_code}, no output")
-    entries = [entry for entry in _entries(payload) if _names(entry.get("qualname", ""), function)]
+    # The function's own entry, and the doc's examples outside every section (a usage guide's).
+    entries = [entry for entry in _entries(payload)
+               if _names(entry.get("qualname", ""), function) or entry.get("qualname") == DOC_EXAMPLES]
     if not entries:
         return Checked(function, False, (), exit_code)
     findings = tuple(_found(entry.get("qualname", function), f) for entry in entries for f in entry.get("findings", []))
-    found = all(entry.get("section_found", True) for entry in entries)
+    found = all(entry.get("section_found", True) for entry in entries if entry.get("qualname") != DOC_EXAMPLES)
     return Checked(function, found, findings, exit_code)
 
 
