@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -133,14 +132,13 @@ def test_describe(entry: StaleEntry, text: str) -> None:
     assert entry.describe() == text
 
 
-def test_whole_tree_check_is_fast(tmp_path: Path) -> None:
+def test_whole_tree_check_of_2000_documented_functions_is_current(tmp_path: Path) -> None:
+    # Its speed is a benchmark's business (python -m bench.bench_targets: check --all against the
+    # ast.parse floor), not a test's: a wall-clock bound fails on a loaded machine and proves nothing.
     repo = GitRepo(tmp_path / "big")
     body = "".join(f"def f{i}(x):\n    return x + {i}\n\n\n" for i in range(20))
     for n in range(100):
         repo.write(f"pkg/m{n}.py", body)
         _document(repo, f"pkg/m{n}.py", f"pkg.m{n}")
     repo.commit("100 modules, 2000 functions")
-    started = time.perf_counter()
     assert _check(repo, ALL) == []
-    elapsed = time.perf_counter() - started
-    assert elapsed < 10, f"check --all took {elapsed:.1f}s on 2000 functions"

@@ -294,18 +294,17 @@ def test_with_the_real_loop_and_scripted_models(tmp_path: Path) -> None:
 
 
 LAZY_SCRIPT = """
-import sys, time
+import sys
 from pathlib import Path
 from docbot.events import discard
 from docbot.repo import DiffSpec
 from docbot.run import run_docs
 from docbot.settings import Settings
-started = time.perf_counter()
 report = run_docs(Settings(base_url="http://127.0.0.1:9"), Path(sys.argv[1]), DiffSpec(base="HEAD~1"), (), discard)
 assert report.results == [], report
 heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("langgraph", "langchain_core", "langchain_ollama")
                or m.startswith("docbot.loop") or m.startswith("docbot.models"))
-print(f"{time.perf_counter() - started:.3f}", heavy)
+print(heavy)
 """
 
 
@@ -317,6 +316,4 @@ def test_no_public_change_imports_no_model_code(repo: GitRepo) -> None:
     done = subprocess.run([sys.executable, "-c", LAZY_SCRIPT, str(repo.root)], capture_output=True, text=True,
                           cwd=Path(__file__).parent.parent, check=False)
     assert done.returncode == 0, done.stderr
-    seconds, heavy = done.stdout.split(" ", 1)
-    assert heavy.strip() == "[]"  # neither the loop nor any model client was even imported
-    assert float(seconds) < 5
+    assert done.stdout.strip() == "[]"  # neither the loop nor any model client was even imported
