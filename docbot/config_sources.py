@@ -155,12 +155,14 @@ def _close(word: str, candidates: Sequence[str]) -> list[str]:
 
 
 def _position(text: str, key: str) -> str:
-    """Where ``"key":`` first sits in a JSON text, as " (line L, column C)"; "" when it cannot be found."""
-    found = re.search(rf'"{re.escape(key)}"\s*:', text)
-    if not found:
+    """Where ``"key":`` sits in a JSON text, as " (line L, column C)"; "" unless it is there exactly once
+    (a nested key may repeat: better no position than a wrong one)."""
+    found = list(re.finditer(rf'"{re.escape(key)}"\s*:', text))
+    if len(found) != 1:
         return ""
-    line = text.count("\n", 0, found.start()) + 1
-    return f" (line {line}, column {found.start() - text.rfind(chr(10), 0, found.start())})"
+    found_at = found[0].start()
+    line = text.count("\n", 0, found_at) + 1
+    return f" (line {line}, column {found_at - text.rfind(chr(10), 0, found_at)})"
 
 
 def secret_note(layer: Layer) -> Note | None:

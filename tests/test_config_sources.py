@@ -224,3 +224,13 @@ def test_the_readmes_tool_docbot_example_is_valid(tmp_path: Path) -> None:
     loaded = load_local(tmp_path, None, {}, {})
     assert (loaded.settings.docs_dir, loaded.settings.quality_score_bar) == ("reference", 90)
     assert loaded.origins["model_registry"] == "pyproject"
+
+
+def test_a_key_that_repeats_gets_no_position_rather_than_a_wrong_one(tmp_path: Path) -> None:
+    text = '{"model_registry": {"GENERATOR": {"model": "a"}, "CRITIC": {"model": "b", "x": 1}, "ADJUDICATOR": "c"},\n'
+    (tmp_path / "config.json").write_text(text + ' "docs_dir": "d", "x": 2}', encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_local(tmp_path, None, {}, {})
+    unknown = "unknown key; remove it or check its spelling (see README, Configuration)"
+    lines = str(caught.value).splitlines()
+    assert f"  model_registry.CRITIC.x: {unknown}" in lines and f"  x: {unknown}" in lines
