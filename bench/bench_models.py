@@ -20,7 +20,8 @@ from docbot.facts import extract_facts
 from docbot.loop import prompts
 from docbot.loop.state import Critique
 from docbot.models.factory import build_models
-from docbot.settings import ROLES, load_settings
+from docbot.config_sources import load_settings
+from docbot.settings import ROLES
 
 SAMPLE = '''\
 def chunked(items: list[str], size: int = 100, *, drop_empty: bool = True, sep: str | None = None) -> list[list[str]]:

@@ -1,8 +1,8 @@
-"""One frozen settings object: config.json, then environment, then command-line flags.
+"""One frozen settings object: [tool.docbot] in pyproject.toml, config.json, environment, flags.
 
-Loaded once by a front and passed down; nothing else reads the environment. A broken config file
-stops docbot before any model call with a ``ConfigError`` (exit 2) naming the file, the field or
-line, and what was expected.
+Loaded once by a front (``docbot.config_sources`` merges the sources) and passed down; nothing else
+reads the environment. A broken config file stops docbot before any model call with a ``ConfigError``
+(exit 2) naming the file, the field or line, and what was expected.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Literal, Mapping, get_args
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from docbot.errors import ConfigError
 
@@ -144,16 +144,6 @@ class Settings(BaseModel):
         return self.temperatures[role]
 
 
-def _read_config(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise ConfigError(f"{path}: cannot read the config file ({err.strerror}).") from err
-    except UnicodeDecodeError as err:
-        raise ConfigError(f"{path}: not UTF-8 (byte {err.start}); save the config file as UTF-8.") from err
-    return parse_config(text, path)
-
-
 def parse_config(text: str, path: Path | str) -> dict[str, Any]:
     """config.json's text -> its object; ``path`` names where it came from in the errors."""
     try:
@@ -164,31 +154,6 @@ def parse_config(text: str, path: Path | str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a JSON object at the top level, found {type(data).__name__}.")
     return data
-
-
-def _explain(path: Path | str, err: ValidationError) -> str:
-    lines = []
-    for problem in err.errors():
-        field = ".".join(str(p) for p in problem["loc"]) or "(top level)"
-        message = problem["msg"]
-        if problem["type"] == "extra_forbidden":
-            message = "unknown key; remove it or check its spelling (see README, Configuration)"
-        lines.append(f"  {field}: {message}")
-    return f"{path}: invalid configuration:\n" + "\n".join(lines)
-
-
-def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
-    values: dict[str, Any] = {}
-    if env.get("DOCBOT_BASE_URL"):
-        values["base_url"] = env["DOCBOT_BASE_URL"]
-    elif env.get("OLLAMA_HOST"):
-        values["base_url"] = normalise_host(env["OLLAMA_HOST"])
-    if env.get("DOCBOT_BACKEND"):
-        if env["DOCBOT_BACKEND"] not in get_args(Backend):
-            raise ConfigError(f"environment variable DOCBOT_BACKEND={env['DOCBOT_BACKEND']!r} is not one of "
-                              f"{', '.join(get_args(Backend))}; fix or unset it.")
-        values["backend"] = env["DOCBOT_BACKEND"]
-    return values
 
 
 def normalise_host(host: str) -> str:
@@ -206,33 +171,19 @@ def normalise_host(host: str) -> str:
     return url
 
 
-def load_settings(config_path: Path | None, overrides: Mapping[str, Any] | None = None,
-                  env: Mapping[str, str] | None = None, *, required: bool = False,
-                  config: tuple[str, Mapping[str, Any]] | None = None) -> Settings:
-    """Build the settings: defaults < config file < environment < flags (``overrides``).
-
-    An absent file means defaults, unless ``required`` (the user named it explicitly). ``config``
-    is (where it came from, its object) for a config read elsewhere (the Action's, from the base commit).
-    """
-    data: dict[str, Any] = dict(config[1]) if config else {}
-    source: Path | str = config[0] if config else "settings"
-    if config_path is not None:
-        source = config_path
-        if config_path.exists():
-            data = _read_config(config_path)
-        elif required:
-            raise ConfigError(f"{config_path}: config file not found. Create it or omit --config for defaults.")
-    data.update(_from_env(env or {}))
-    data.update({k: v for k, v in (overrides or {}).items() if v is not None})
-    try:
-        settings = Settings.model_validate(data)
-    except ValidationError as err:
-        raise ConfigError(_explain(source, err)) from err
-    if settings.example_sandbox == "allow-guard" and _in_ci(env or {}):
-        # A CI runner holds tokens and runs untrusted PRs: the weak guard there needs its own explicit value.
-        settings = settings.model_copy(update={"example_sandbox": "os"})
-    return settings
+def settings_schema() -> dict[str, Any]:
+    """The JSON schema of config.json and [tool.docbot] (docbot.schema.json at the repository root)."""
+    schema = Settings.model_json_schema()
+    # The seed's role -> model name is accepted too (``_roles_as_objects``); the schema says so.
+    registry = schema["properties"]["model_registry"]
+    registry["additionalProperties"] = {"anyOf": [{"type": "string", "minLength": 1},
+                                                  registry["additionalProperties"]]}
+    registry["propertyNames"] = {"enum": list(ROLES)}
+    schema["properties"]["$schema"] = {"type": "string", "description": "where an editor finds this schema"}
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "docbot configuration"
+    return schema
 
 
-def _in_ci(env: Mapping[str, str]) -> bool:
+def in_ci(env: Mapping[str, str]) -> bool:
     return env.get("CI", "").strip().lower() not in ("", "0", "false", "no")

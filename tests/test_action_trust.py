@@ -144,3 +144,58 @@ def test_the_push_authenticates_from_the_environment_only(tmp_path: Path) -> Non
     # A checkout that kept its own credential: a second Authorization header would be refused.
     repo.config("http.https://github.com/.extraheader", "AUTHORIZATION: basic kept")
     assert push_auth(repo.root, "ghs_pushT0ken") == {}
+
+
+def pyproject_repo(tmp_path: Path, base_files: dict[str, str], pr_files: dict[str, str]) -> tuple[str, str]:
+    """A repository whose base commit holds ``base_files`` and whose PR head changes them to ``pr_files``."""
+    repo = GitRepo(tmp_path / "work")
+    repo.write("pkg/geometry.py", "def area(w, h):\n    return w * h\n")
+    for path, text in base_files.items():
+        repo.write(path, text)
+    repo.commit("base")
+    base = repo.git("rev-parse", "HEAD").strip()
+    for path, text in pr_files.items():
+        repo.write(path, text)
+    repo.commit("the PR")
+    return base, repo.git("rev-parse", "HEAD").strip()
+
+
+@pytest.mark.parametrize("base_files, expected", [
+    ({"pyproject.toml": "[tool.docbot]\nquality_score_bar = 80\n"}, (80, "docs/api")),
+    ({"pyproject.toml": "[tool.docbot]\nquality_score_bar = 80\ndocs_dir = 'ref'\n",
+      "config.json": '{"docs_dir": "handbook"}'}, (80, "handbook")),  # config.json over [tool.docbot]
+    ({}, (95, "docs/api")),
+])
+def test_the_base_commits_tool_docbot_is_read_never_the_prs(tmp_path: Path, gh: FakeGitHub, recorder: Recorder,
+                                                             base_files: dict[str, str],
+                                                             expected: tuple[int, str]) -> None:
+    base, head = pyproject_repo(tmp_path, base_files, {
+        "pyproject.toml": "[tool.docbot]\nquality_score_bar = 10\ndocs_dir = 'pr'\nrun_examples = true\n"})
+    assert action.main([], runner_env(tmp_path, gh, event=pr_event(base, head, head_repo=FORK))) == 0
+    [settings] = recorder.settings
+    assert (settings.quality_score_bar, settings.docs_dir, settings.run_examples) == (*expected, False)
+
+
+def test_a_base_config_json_that_is_not_docbots_is_ignored(tmp_path: Path, gh: FakeGitHub, recorder: Recorder,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    base, head = pyproject_repo(tmp_path, {"config.json": '{"app_name": "shop"}'}, {"pkg/other.py": "X = 1\n"})
+    assert action.main([], runner_env(tmp_path, gh, event=pr_event(base, head))) == 0
+    assert recorder.settings[0].quality_score_bar == 95
+    assert (f"docbot: config.json at the base commit {base[:12]} has none of docbot's keys, so it is not "
+            "docbot's configuration; ignored.") in capsys.readouterr().out.splitlines()
+
+
+@pytest.mark.parametrize("base_files, warned", [
+    ({"pyproject.toml": "[tool.docbot]\napi_key = 'sk-base'\n"}, True),
+    ({"config.json": '{"api_key": "sk-base"}'}, True),
+    ({"config.json": '{"docs_dir": "docs/api"}'}, False),
+])
+def test_a_key_in_the_base_commit_is_warned_about(tmp_path: Path, gh: FakeGitHub, recorder: Recorder,
+                                                  capsys: pytest.CaptureFixture[str], base_files: dict[str, str],
+                                                  warned: bool) -> None:
+    base, head = pyproject_repo(tmp_path, base_files, {"pkg/other.py": "X = 1\n"})
+    assert action.main([], runner_env(tmp_path, gh, event=pr_event(base, head))) == 0
+    out = capsys.readouterr().out
+    assert any(line.startswith("::warning") and "sets api_key and is tracked by git" in line
+               for line in out.splitlines()) is warned
+    assert "sk-base" not in out

@@ -9,7 +9,7 @@ from docbot.models.factory import build_models
 from docbot.repo import DiffSpec
 from docbot.loop.runner import documenter_for
 from docbot.run import run_docs
-from docbot.settings import load_settings
+from docbot.config_sources import load_settings
 from tests.support.faulty_server import FaultyServer
 from tests.support.git_repo import GitRepo
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from docbot.errors import ConfigError
-from docbot.settings import load_settings
+from docbot.config_sources import load_settings
 from docbot.verify.boundary import boundary_for, bwrap_candidates, bwrap_command, read_only_paths
 from docbot.verify.example_check import check_examples, findings_from_run
 from docbot.verify.examples import extract_steps

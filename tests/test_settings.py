@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from docbot.errors import ConfigError
-from docbot.settings import load_settings
+from docbot.config_sources import load_settings
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -58,7 +58,8 @@ BROKEN = [
     ("bad JSON names the line", '{\n  "max_attempts": 4,\n  oops\n}', ["line 3", "invalid JSON"]),
     ("wrong type names the field", '{"max_attempts": "four"}', ["max_attempts", "integer"]),
     ("out of range", '{"quality_score_bar": 150}', ["quality_score_bar", "100"]),
-    ("unknown key", '{"max_attempt": 3}', ["max_attempt", "unknown key"]),
+    ("unknown key", '{"max_attempt": 3, "docs_dir": "d"}',
+     ["max_attempt: unknown key; did you mean 'max_attempts'? (line 1, column 2)"]),
     ("missing role", '{"model_registry": {"GENERATOR": "a", "ADJUDICATOR": "c"}}',
      ["model_registry", "missing role CRITIC", "GENERATOR, CRITIC, ADJUDICATOR"]),
     ("unknown role", '{"model_registry": {"GENERATOR": "a", "CRITIC": "b", "ADJUDICATOR": "c", "JUDGE": "d"}}',

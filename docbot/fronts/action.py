@@ -76,7 +76,8 @@ def _action(env: Mapping[str, str], argv: Sequence[str] | None, run_pr: RunPr, o
 def _run(inputs: ActionInputs, env: Mapping[str, str], run_pr: RunPr, out: TextIO, redact: Redactor) -> RunReport:
     """The run step: settings from the base commit, then the models and the examples."""
     settings = load_base_settings(inputs.workspace, inputs.base, str(inputs.config), inputs.config_required, env,
-                                  lambda message: print(annotation("warning", message), file=out))
+                                  lambda message: print(annotation("warning", message), file=out),
+                                  lambda message: print(escape_data(f"docbot: {message}"), file=out))
     settings = trusted_settings(settings, is_fork=bool(inputs.head_repo) and inputs.head_repo != inputs.repo)
     print(f"::group::docbot {inputs.mode} on {escape_data(inputs.base[:12])}..{escape_data(inputs.head[:12])}",
           file=out)

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from docbot import events
 from docbot.errors import ConfigError
-from docbot.fronts.common import guarded, read_doc, read_source, settings_from, write_output
+from docbot.fronts.common import guarded, loaded_from, read_doc, read_source, settings_from, write_output
 from docbot.fronts.console import ConsoleSink
 from docbot.settings import BACKEND_NAMES
 
@@ -227,10 +227,30 @@ def main_parser() -> argparse.ArgumentParser:
     verify.add_argument("--json", action="store_true")
     verify.add_argument("--no-examples", action="store_true")
     verify.set_defaults(func=cmd_verify)
+    config = sub.add_parser("config", help="print the configuration's JSON schema, or the effective settings")
+    shown = config.add_mutually_exclusive_group(required=True)
+    shown.add_argument("--schema", action="store_true", help="the JSON schema of config.json and [tool.docbot]")
+    shown.add_argument("--show", action="store_true", help="each setting, its value and where it came from")
+    _model_options(config)
+    config.set_defaults(func=cmd_config)
     demo = sub.add_parser("demo", help="document a sample with the embedded model (no server needed)")
     demo.add_argument("-o", "--output", default="output/demo.md")
     demo.set_defaults(func=cmd_demo)
     return parser
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    from docbot.config_show import show_lines, show_json
+    from docbot.settings import settings_schema
+
+    if args.schema:
+        print(json.dumps(settings_schema(), indent=2))
+        return 0
+    loaded = loaded_from(args, repo_root_of(Path.cwd()))
+    for note in loaded.notes:
+        print(f"docbot: {note.level}: {note.text}", file=sys.stderr)
+    print(json.dumps(show_json(loaded), indent=2) if args.json else "\n".join(show_lines(loaded)))
+    return 0
 
 
 def demo_input() -> Path:

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from docbot.errors import ConfigError, DocbotError
-from docbot.settings import Settings, load_settings
+from docbot.config_sources import Loaded, load_local
+from docbot.settings import Settings
 
 INTERRUPTED = 130  # what a shell reports for a process stopped by Ctrl-C (128 + SIGINT)
 
@@ -43,8 +44,17 @@ def guarded(call: Callable[[], int], show: Callable[[str], None] = _to_stderr) -
 
 
 def settings_from(args: argparse.Namespace, root: Path, extra: dict[str, Any] | None = None) -> Settings:
-    """The settings for a front's parsed flags: ``--config`` (else config.json at ``root``), the
-    environment, then the flags themselves (``--backend``, ``--replay``, ``--no-examples``...)."""
+    """The settings for a front's parsed flags; their notes (a config.json that is not docbot's, an API
+    key in a tracked file) go to stderr."""
+    loaded = loaded_from(args, root, extra)
+    for note in loaded.notes:
+        _to_stderr(f"{note.level}: {note.text}")
+    return loaded.settings
+
+
+def loaded_from(args: argparse.Namespace, root: Path, extra: dict[str, Any] | None = None) -> Loaded:
+    """The settings and where each came from: [tool.docbot] of ``root``'s pyproject.toml, ``--config``
+    (else config.json at ``root``), the environment, then the flags (``--backend``, ``--replay``...)."""
     overrides: dict[str, Any] = {"backend": getattr(args, "backend", None),
                                  "base_url": getattr(args, "base_url", None),
                                  "record": getattr(args, "record", None), "replay": getattr(args, "replay", None),
@@ -53,8 +63,8 @@ def settings_from(args: argparse.Namespace, root: Path, extra: dict[str, Any] | 
         overrides["backend"] = "replay"
     if getattr(args, "no_examples", False):
         overrides["run_examples"] = False
-    config = Path(args.config) if getattr(args, "config", None) else root / "config.json"
-    return load_settings(config, overrides, os.environ, required=bool(getattr(args, "config", None)))
+    config = Path(args.config) if getattr(args, "config", None) else None
+    return load_local(root, config, overrides, os.environ)
 
 
 def read_source(path: Path, *, parse: bool = False) -> str:

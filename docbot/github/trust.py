@@ -3,8 +3,8 @@
 A pull request can change any file in its checkout, ``config.json`` included; if docbot read that
 file, a fork could turn example execution back on for its own code (docs/design.md#trust). So the
 Action reads its configuration with ``git show BASE:<path>``, the version the maintainers merged.
-``base_config`` is the one place that decides what the base's configuration is: a later source (the
-``[tool.docbot]`` table of the base's pyproject.toml) is added there.
+``base_config`` is the one place that decides what the base's configuration is: the ``[tool.docbot]``
+table of the base's pyproject.toml and its config file, both shown from the base commit.
 """
 
 from __future__ import annotations
@@ -12,31 +12,49 @@ from __future__ import annotations
 import subprocess
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 from docbot.errors import ConfigError, RepoError
-from docbot.settings import Settings, load_settings, parse_config
+from docbot.config_sources import (Layer, Level, Note, config_layer, env_layers, pyproject_layer, resolve,
+                                   secret_note)
+from docbot.settings import Settings
 
 
-def base_config(workspace: Path, base: str, config: str) -> tuple[str, dict[str, Any]] | None:
-    """(where it came from, its object) for ``config`` (repo-relative) at commit ``base``; None when the
-    base commit has no such file."""
+def base_config(workspace: Path, base: str, config: str, *, named: bool = False) -> tuple[list[Layer], list[Note]]:
+    """The base commit's configuration layers: the ``[tool.docbot]`` table of its pyproject.toml, then
+    ``config`` (repo-relative), with their notes. Every file of a commit is tracked, so an API key in
+    either is warned about. A named ``config`` the base lacks is an error; an unnamed one means none."""
     if _git(workspace, "cat-file", "-e", f"{base}^{{commit}}").returncode != 0:
         raise RepoError(f"the base commit {base[:12]} is not in the checkout at {workspace}; check out with "
                         "`fetch-depth: 0` so docbot can read the base's configuration and diff.")
-    shown = _git(workspace, "show", f"{base}:{config}")
+    layers: list[Layer] = []
+    notes: list[Note] = []
+    text = _show(workspace, base, "pyproject.toml")
+    if text is not None and (table := pyproject_layer(text, f"pyproject.toml at the base commit {base[:12]}")):
+        layers.append(table)
+    text = _show(workspace, base, config)
+    if text is None and named:
+        raise ConfigError(f"{config}: config file not found at the base commit {base[:12]}; the Action "
+                          "reads the configuration the base branch has, never the pull request's.")
+    if text is not None:
+        layer, note = config_layer(text, f"{config} at the base commit {base[:12]}", config, named=named)
+        layers += [layer] if layer else []
+        notes += [note] if note else []
+    return layers, notes + [note for layer in layers if (note := secret_note(layer))]
+
+
+def _show(workspace: Path, base: str, path: str) -> str | None:
+    shown = _git(workspace, "show", f"{base}:{path}")
     if shown.returncode != 0:
         return None
-    source = f"{config} at the base commit {base[:12]}"
     try:
-        text = shown.stdout.decode("utf-8")
+        return shown.stdout.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise ConfigError(f"{source}: not UTF-8 (byte {err.start}); save the config file as UTF-8.") from err
-    return source, parse_config(text, source)
+        raise ConfigError(f"{path} at the base commit {base[:12]}: not UTF-8 (byte {err.start}); save the "
+                          "config file as UTF-8.") from err
 
 
 def load_base_settings(workspace: Path, base: str, config: str, required: bool, env: Mapping[str, str],
-                       warn: Callable[[str], None]) -> Settings:
+                       warn: Callable[[str], None], info: Callable[[str], None] = lambda _text: None) -> Settings:
     """The Action's settings: the base commit's configuration, then the environment.
 
     Without the base commit in the checkout there is no trusted configuration: a named config file is
@@ -44,16 +62,15 @@ def load_base_settings(workspace: Path, base: str, config: str, required: bool, 
     """
     relative = _inside(workspace, config)
     try:
-        found = base_config(workspace, base, relative)
+        layers, notes = base_config(workspace, base, relative, named=required)
     except RepoError as err:
         if required:
             raise ConfigError(f"{relative}: config file not found: {err}") from err
         warn(f"{err} Using the default configuration meanwhile.")
-        found = None
-    if found is None and required:
-        raise ConfigError(f"{relative}: config file not found at the base commit {base[:12]}; the Action "
-                          "reads the configuration the base branch has, never the pull request's.")
-    return load_settings(None, env=env, config=found)
+        layers, notes = [], []
+    for note in notes:
+        (warn if note.level is Level.WARNING else info)(note.text)
+    return resolve([*layers, *env_layers(env)], env).settings
 
 
 def trusted_settings(settings: Settings, is_fork: bool) -> Settings:

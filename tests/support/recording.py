@@ -16,7 +16,7 @@ from docbot.models.replay import Recorder
 from docbot.repo import DiffSpec
 from docbot.results import FunctionResult, Target
 from docbot.run import run_docs
-from docbot.settings import load_settings
+from docbot.config_sources import load_settings
 from tests.support.fakes import scripted_models
 
 
