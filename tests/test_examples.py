@@ -27,6 +27,14 @@ EXTRACT_CASES = [
     pytest.param(block(">>> f(1)\n2\n>>> f(-1)\nTraceback (most recent call last):\nValueError: bad\n"),
                  [("output", "2\n", "", None, "", True), ("raises", "ValueError: bad", "ValueError", "bad", "", True)],
                  id="doctest result and traceback"),
+    pytest.param(block(">>> f(-1)\nTraceback (most recent call last):\nValueError: bad\n# then another alphabet\n"
+                       "# second comment\n>>> f(2)\n3"),
+                 [("raises", "ValueError: bad", "ValueError", "bad", "", True), ("output", "3\n", "", None, "", True)],
+                 id="commentary after a traceback is not part of the stated message"),
+    pytest.param(block(">>> f(-1)\nTraceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n"
+                       "    raise ValueError('bad')\nValueError: bad\n"),
+                 [("raises", "ValueError: bad", "ValueError", "bad", "", True)],
+                 id="a traceback's indented stack lines at prompt column 0 are not the message"),
     pytest.param(block("x = f(1)  # -> 2\nf(3)  # Output: 4\nprint(f(5))  # prints 6\nf(7)\n# returns 8\n"),
                  [("value", "2", "", None, "x", True), ("value", "4", "", None, "", True),
                   ("stdout", "6", "", None, "", True), ("value", "8", "", None, "", True)],

@@ -5,6 +5,10 @@ contradiction. A parameter the doc leaves out is a gap, never fatal: a usage gui
 everything. A parameter counts as documented when the doc lists it, names it in its prose or
 signature, or passes it by keyword in an example; ``**kwargs`` counts as documented when the doc lists
 keywords it carries.
+
+A constructor (``__init__``) is never accused of an invented return: calling the class returns the
+instance, so "instances return a default" or "returns a new set" in a class's doc is true of the call
+the reader makes (tests/test_doccheck.py, "constructor").
 """
 
 from __future__ import annotations
@@ -172,7 +176,7 @@ def check_returns(section: str, facts: Facts) -> list[Finding]:
     annotated_value = facts.return_annotation not in (None, "None")
     if not facts.returns_value:
         said = next((text for kind, text in claims if kind == "value"), None)
-        if said is not None and not annotated_value:
+        if said is not None and not annotated_value and facts.name != "__init__":
             return [Finding("invented_return", f"the doc describes a return value ({_short(said)}), but "
                             f"{facts.name}() returns nothing (None)", said, "no `return <value>` in the code")]
         return []

@@ -1,4 +1,10 @@
-"""What a doc says about parameters and defaults, read from tables, lists, definitions and signatures."""
+"""What a doc says about parameters and defaults, read from tables, lists, definitions and signatures.
+
+A signature in a code block is a ``def`` line, a line with annotations or ``->``, or a line of
+``help()``/pydoc output: its gutter ``|`` followed by exactly two spaces and ``name(params)``, which is
+how pydoc prints a method's signature (its docstring lines are indented further and are not read as
+signatures). A plain call in an example is never a signature (tests/test_truth_patterns.py, "pydoc").
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,7 @@ from dataclasses import dataclass
 
 from docbot.verify.markdown import Entry, code_blocks, entries, headings, parts_labelled, prose
 
+_PYDOC_GUTTER = re.compile(r"^\s*\|  (?=[A-Za-z_])")
 _NAME_COLUMNS = ("parameter", "parameters", "param", "name", "argument", "arg", "field", "option")
 _STATED_DEFAULT = re.compile(
     r"(?i:\bdefaults?)(?:\s+(?i:value|is|to|of))*\s*(?:[:=]|\bis\b|\bto\b)?\s*"
@@ -122,9 +129,11 @@ def doc_signatures(section: str, names: set[str]) -> list[DocSignature]:
         if ">>>" in block.text:
             continue
         for line in _joined_lines(block.text):
-            # A call in an example looks like a signature; only `def`, annotations or `->` make one.
+            # A call in an example looks like a signature; only `def`, annotations, `->` or pydoc make one.
             if line.lstrip().startswith(("def ", "async def ")) or "->" in line or re.search(r"\(\s*\w+\s*:", line):
                 candidates.append(line)
+            elif _PYDOC_GUTTER.match(line):
+                candidates.append(_PYDOC_GUTTER.sub("", line))
     found = []
     for text in candidates:
         signature = _parse_signature(text)

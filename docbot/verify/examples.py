@@ -4,6 +4,10 @@ A stated output is a doctest's expected text, a marker comment (``# Output: 3``,
 ``# returns 3``, ``# raises ValueError: ...``), or an output block right after the code block. Blocks
 with no stated output still run (later examples may need their names), but their failures are only
 worth a look, not fatal: nothing was promised.
+
+A doctest traceback's stated exception is its ``Type: message`` line (and the message's continuation
+lines); ``#`` lines after it are the doc's commentary on the next example, which no console prints after
+an exception, so they are not part of the stated message (tests/test_examples.py, "commentary").
 """
 
 from __future__ import annotations
@@ -143,8 +147,9 @@ def _doctest_steps(text: str) -> list[Step]:
             continue  # "# doctest: +SKIP": the doc itself says this one is not to be run
         shown = example.source.strip().splitlines()[0] if example.source.strip() else ""
         if example.exc_msg is not None:
-            exc_type, exc_message = _exception_claim(example.exc_msg)
-            steps.append(Step(example.source, "raises", example.exc_msg.strip(), exc_type, exc_message,
+            stated = _without_commentary(example.exc_msg)
+            exc_type, exc_message = _exception_claim(stated)
+            steps.append(Step(example.source, "raises", stated.strip(), exc_type, exc_message,
                               shown=shown))
         else:
             loose = bool(example.options.get(doctest.NORMALIZE_WHITESPACE))
@@ -155,7 +160,17 @@ def _doctest_steps(text: str) -> list[Step]:
 def _dedent_prompts(text: str) -> str:
     indents = [len(line) - len(line.lstrip()) for line in text.splitlines() if line.lstrip().startswith(">>>")]
     cut = min(indents, default=0)
-    return "\n".join(line[cut:] if line[:cut].isspace() else line.lstrip() for line in text.splitlines())
+    # A line indented less than the prompts loses what it has; one indented more keeps the rest (a
+    # traceback's "  File ..." lines must stay indented, or doctest reads them as the message).
+    return "\n".join(line[cut:] if not line[:cut].strip() else line.lstrip() for line in text.splitlines())
+
+
+def _without_commentary(exc_msg: str) -> str:
+    """The stated exception without the ``#`` comment lines that follow it (the module docstring)."""
+    lines = exc_msg.splitlines()
+    while len(lines) > 1 and lines[-1].lstrip().startswith("#"):
+        lines.pop()
+    return "\n".join(lines) + "\n"
 
 
 def _exception_claim(text: str) -> tuple[str, str | None]:
