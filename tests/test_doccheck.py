@@ -283,6 +283,8 @@ def test_a_constructor_is_never_accused_of_an_invented_return() -> None:
     assert [f.kind for f in findings("### Box\n\n" + said, init, "Box.__init__")] == []
     method = init.replace("__init__", "clear")
     assert [f.kind for f in findings("### Box.clear\n\n" + said, method, "Box.clear")] == ["invented_return"]
+    typed = "### Box\n\n`default`: d. Returns the updated total as a `float`.\n"
+    assert [f.kind for f in findings(typed, init, "Box.__init__")] == ["invented_return"]
 
 
 def test_a_property_needs_no_returns_part() -> None:

@@ -43,6 +43,13 @@ EXTRACT_CASES = [
                  [("none", "", "", None, "", True), ("raises", "ValueError: bad value", "ValueError", "bad value", "",
                                                      True), ("raises", "KeyError('k')", "KeyError", "k", "", True)],
                  id="promised exceptions; unmarked statements in a marked block still must run"),
+    pytest.param(block("f('a_b')  # aB\nf(2)  # False\nf(3)  # [{'k': 1}]\nf(4)  # runs twice\nx = f(5)  # x_y\n"
+                       "f(6)  # noqa\nprint(f(7))  # 8\n"),
+                 [("value", "aB", "", None, "", True), ("value", "False", "", None, "", True),
+                  ("value", "[{'k': 1}]", "", None, "", True), ("none", "", "", None, "", True),
+                  ("none", "", "", None, "", True), ("none", "", "", None, "", True),
+                  ("none", "", "", None, "", True)],
+                 id="bare comment: a literal or identifier-like token states a bare expression's value"),
     pytest.param(block("print(f(1))") + "\nOutput:\n\n" + block("2", lang="text"),
                  [("stdout", "2", "", None, "", True)], id="an output block after the code"),
     pytest.param(block("f(1)") + "\n" + block("2", lang=""),

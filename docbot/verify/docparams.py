@@ -4,6 +4,10 @@ A signature in a code block is a ``def`` line, a line with annotations or ``->``
 ``help()``/pydoc output: its gutter ``|`` followed by exactly two spaces and ``name(params)``, which is
 how pydoc prints a method's signature (its docstring lines are indented further and are not read as
 signatures). A plain call in an example is never a signature (tests/test_truth_patterns.py, "pydoc").
+
+Without a Parameters part, a list of at least two items that each lead with ``name=default`` in code
+(`` - `attr_prefix='@'`: ... ``) is read as a parameter list all the same: that form says nothing but
+"this parameter, this default" (tests/test_truth_patterns.py, "unlabelled").
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from dataclasses import dataclass
 from docbot.verify.markdown import Entry, code_blocks, entries, headings, parts_labelled, prose
 
 _PYDOC_GUTTER = re.compile(r"^\s*\|  (?=[A-Za-z_])")
+_INLINE_DEFAULT_ITEM = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)])\s+)?`[A-Za-z_]\w*\s*=[^`]+`")
 _NAME_COLUMNS = ("parameter", "parameters", "param", "name", "argument", "arg", "field", "option")
 _STATED_DEFAULT = re.compile(
     r"(?i:\bdefaults?)(?:\s+(?i:value|is|to|of))*\s*(?:[:=]|\bis\b|\bto\b)?\s*"
@@ -60,7 +65,9 @@ def leading_name(text: str) -> tuple[str, str | None, bool, str] | None:
         if not plain:
             return None
         inner, rest, is_marked = plain.group(1), body[plain.end() :], False
-    inner = re.sub(r"[`*_]{2,}|`", "", inner).replace("\\", "").strip()
+    code_span = is_marked and marked is not None and marked.group(1) == "`"
+    inner = re.sub(r"[`*_]{2,}|`", "", inner)
+    inner = (inner if code_span else inner.replace("\\", "")).strip()  # a code span's backslash is literal
     match = re.match(r"^\*{0,2}([A-Za-z_]\w*)\s*(?::[^=]*)?(?:=\s*(.+))?$", inner)
     if not match:
         return None
@@ -88,6 +95,13 @@ def documented_params(section: str) -> list[DocParam] | None:
             if param is not None:
                 found.append(param)
     return found
+
+
+def inline_default_items(section: str) -> list[DocParam]:
+    """Items of a list outside any Parameters part that lead with `` `name=default` `` (the docstring)."""
+    found = [param for entry in entries(section) if entry.cells is None and _INLINE_DEFAULT_ITEM.match(entry.text)
+             for param in [_from_item(entry)] if param is not None]
+    return found if len(found) >= 2 else []
 
 
 def _from_table_row(entry: Entry) -> DocParam | None:

@@ -5,6 +5,12 @@ A stated output is a doctest's expected text, a marker comment (``# Output: 3``,
 with no stated output still run (later examples may need their names), but their failures are only
 worth a look, not fatal: nothing was promised.
 
+A bare expression statement with a trailing comment and no marker (``camelize("a_b")  # aB``,
+``is_snake("x")  # False``) states the expression's value when the comment is a Python literal or one
+identifier-like token (an inner capital, ``_``, ``-`` or a digit: ``jackInTheBox``, ``ruby_tuesdays``):
+a README writes a bare expression only to show its value. A comment of prose words is not a claim
+(tests/test_examples.py, "bare comment").
+
 A doctest traceback's stated exception is its ``Type: message`` line (and the message's continuation
 lines); ``#`` lines after it are the doc's commentary on the next example, which no console prints after
 an exception, so they are not part of the stated message (tests/test_examples.py, "commentary").
@@ -33,6 +39,7 @@ _MARKER = re.compile(
 )
 # Prose just before a block that says it shows a failure: the block is not presented as working.
 _SHOWS_FAILURE = re.compile(r"\b(rais\w*|throws?|fails?|error|exception|traceback|invalid|crash\w*)\b", re.I)
+_VALUE_TOKEN = re.compile(r"(?=[\w-]*(?:[_\d-]|[a-z][A-Z]))[A-Za-z_][\w-]*")
 _WORDS = {"true": "True", "false": "False", "none": "None", "nothing": "None", "null": "None"}
 _RAISES_MARKER = re.compile(r"^\s*(?i:raises?|throws?)\s*:?\s*(.+)$")
 _CLAIM_TAIL = r"\s*(?::\s*(.*)|\(\s*(['\"])(.*)\3\s*\))?\s*$"
@@ -238,9 +245,18 @@ def _markers(text: str, tree: ast.Module) -> dict[int, str]:
     for index, (end, next_start) in enumerate(zip(ends, starts)):
         stated = [comments[line] for line in range(end, next_start) if line in comments]
         claim = _claim(stated)
+        if claim is None and end in comments and _bare_claim(tree.body[index], comments[end]):
+            claim = comments[end]
         if claim is not None:
             found[index] = claim
     return found
+
+
+def _bare_claim(node: ast.stmt, comment: str) -> bool:
+    """Whether a trailing comment without a marker states a bare expression's value (the docstring)."""
+    if not isinstance(node, ast.Expr) or _is_print(node) or not comment.strip():
+        return False
+    return literal(comment)[1] or _VALUE_TOKEN.fullmatch(comment.strip()) is not None
 
 
 def _comments(text: str) -> dict[int, str]:
