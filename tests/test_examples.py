@@ -58,6 +58,8 @@ EXTRACT_CASES = [
                  id="a block with no stated output is presented as working"),
     pytest.param("This call fails:\n\n" + block("value = f(-1)"), [("none", "", "", None, "", False)],
                  id="a block the text says fails is not presented as working"),
+    pytest.param("Handle invalid input:\n\n" + block("try:\n    f(-1)\nexcept KeyError:\n    pass"),
+                 [("none", "", "", None, "", True)], id="a try block handles the failure: presented as working"),
     pytest.param(block("def f(a, b=1) -> int: ..."), [], id="a signature stub is not run"),
     pytest.param(block(">>> f(1)  # doctest: +SKIP\n2"), [], id="a doctest marked +SKIP is not run"),
     pytest.param(block("f(principal: float, rate: float) -> float"), [], id="pseudo-code is not run"),

@@ -5,6 +5,10 @@ A stated output is a doctest's expected text, a marker comment (``# Output: 3``,
 with no stated output still run (later examples may need their names), but their failures are only
 worth a look, not fatal: nothing was promised.
 
+Prose that says a block fails ("Handle invalid TOML", "raises") makes its failure a note, except for a
+block with a ``try`` statement: that code handles the failure itself, so it is presented as working
+and an exception escaping it is a contradiction (tests/test_examples.py, "try").
+
 A bare expression statement with a trailing comment and no marker (``camelize("a_b")  # aB``,
 ``is_snake("x")  # False``) states the expression's value when the comment is a Python literal or one
 identifier-like token (an inner capital, ``_``, ``-`` or a digit: ``jackInTheBox``, ``ruby_tuesdays``):
@@ -92,9 +96,17 @@ def extract_steps(section: str) -> list[Step]:
             found = _python_steps(block.text, output.text if output else None)
         before = blocks[index - 1].end + 1 if index else 0
         shows_failure = bool(_SHOWS_FAILURE.search(" ".join(lines[max(before, block.start - 3) : block.start])))
-        steps += [replace(step, line=block.start, fatal=step.fatal and not (shows_failure and step.expect == "none"))
-                  for step in found]
+        steps += [replace(step, line=block.start, fatal=step.fatal and not (
+            shows_failure and step.expect == "none" and not _handles_failure(step.code))) for step in found]
     return steps
+
+
+def _handles_failure(code: str) -> bool:
+    """Whether the code has a ``try`` statement: it deals with the failure the text speaks of."""
+    try:
+        return any(isinstance(node, ast.Try) for node in ast.walk(ast.parse(textwrap.dedent(code))))
+    except SyntaxError:
+        return False
 
 
 def _loose_doctests(section: str) -> list[CodeBlock]:
