@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bench.truth.run import kept_wild_section
 from bench.truth.wild.adapter import Checked, Found, read_output
 from bench.truth.wild.run import HERE, new_fatal, summarise, with_section
 
@@ -173,3 +174,14 @@ def test_summary_counts_false_positives_gaps_and_detections() -> None:
     assert summary["no_section"] == ["ok2"]
     assert summary["per_class"] == {"wrong_default": [1, 2]} and summary["missed"] == {"wrong_default": ["ok1#1"]}
     assert summary["true_error_docs"]["bad"]["contradictions"] == ["example_raises: m"]
+
+
+@pytest.mark.parametrize("text, kept", [
+    pytest.param("# R\n\nx\n\n## Wild corpus\n\nw1\n### sub\nw2\n\n## Other\n\no\n",
+                 "## Wild corpus\n\nw1\n### sub\nw2\n",
+                 id="the wild section up to the next H2"),
+    pytest.param("# R\n\nx\n\n## Wild corpus\n\nw\n", "## Wild corpus\n\nw\n", id="the wild section at the end"),
+    pytest.param("# R\n\nx\n", "", id="no wild section"),
+])
+def test_the_truth_bench_keeps_the_wild_section(text: str, kept: str) -> None:
+    assert kept_wild_section(text) == kept

@@ -258,12 +258,33 @@ def test_an_invented_custom_exception_is_only_a_note_when_a_callee_could_raise_i
     assert [(f.kind, f.fatal) for f in findings(doc, source)] == [("invented_exception", False)]
 
 
+def test_a_paired_wrong_type_is_only_a_note_when_a_callee_could_raise_it() -> None:
+    source = ("def f(text, parse):\n    if not isinstance(text, str):\n        raise TypeError('Expected str')\n"
+              "    return parse(text)\n")
+    doc = "## f\n- `text`: t.\n- `parse`: p.\n\n**Raises** `ValueError` if `parse` returns a list.\n"
+    assert [(f.kind, f.fatal) for f in findings(doc, source)] == [("wrong_exception_type", False)]
+    quoting = doc.replace("returns a list.", "returns a list (\"Expected str\").")
+    assert [(f.kind, f.fatal) for f in findings(quoting, source)] == [("wrong_exception_type", True)]
+    alone = source.replace("parse(text)", "text")
+    assert [(f.kind, f.fatal) for f in findings(doc, alone)] == [("wrong_exception_type", True)]
+
+
 def test_an_invented_return_on_a_function_that_returns_nothing() -> None:
     source = "def f(items):\n    items.clear()\n"
     clean = "## f\n**Parameters**\n- `items`: the list to empty.\n\n**Returns**\n\nNothing (`None`).\n"
     assert findings(clean, source) == []
     claims_value = clean + "\nReturns the number of removed items.\n"
     assert [f.kind for f in findings(claims_value, source)] == ["invented_return"]
+
+
+def test_a_constructor_is_never_accused_of_an_invented_return() -> None:
+    said = "`default`: returned when an item is missing. Instances return the `default` then.\n"
+    init = "def __init__(self, default):\n    self.default = default\n"
+    assert [f.kind for f in findings("### Box\n\n" + said, init, "Box.__init__")] == []
+    method = init.replace("__init__", "clear")
+    assert [f.kind for f in findings("### Box.clear\n\n" + said, method, "Box.clear")] == ["invented_return"]
+    typed = "### Box\n\n`default`: d. Returns the updated total as a `float`.\n"
+    assert [f.kind for f in findings(typed, init, "Box.__init__")] == ["invented_return"]
 
 
 def test_a_property_needs_no_returns_part() -> None:

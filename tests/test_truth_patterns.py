@@ -175,6 +175,16 @@ def test_a_signature_over_several_lines_is_read() -> None:
     assert [f.kind for f in static(doc) if f.fatal] == ["wrong_default"]
 
 
+@pytest.mark.parametrize("line, kinds", [
+    pytest.param(" |  scale(value, factor=3.0)", ["wrong_default"], id="pydoc signature line"),
+    pytest.param(" |      scale(value, factor=3.0)", [], id="pydoc docstring line is not a signature"),
+    pytest.param("scale(value, factor=3.0)", [], id="a plain call is not a signature"),
+])
+def test_a_pydoc_signature_is_read(line: str, kinds: list[str]) -> None:
+    doc = "## scale\n\n" + block("class Scaler\n |  Methods defined here:\n |\n" + line, lang="")
+    assert [f.kind for f in static(doc) if f.fatal] == kinds
+
+
 def test_fences_lists_and_tables_are_read_by_a_markdown_parser() -> None:
     unclosed = ("## scale\n\n| Name | Default |\n|---|---|\n| `factor` | `int \\| float` |\n\n"
                 "```python\n## not a heading\n")

@@ -154,6 +154,15 @@ tuned to one doc.
 """
 
 
+def kept_wild_section(text: str) -> str:
+    """The "Wild corpus" section (written by bench.truth.wild.run) of the old RESULTS.md, to keep it."""
+    start = text.find("\n## Wild corpus\n")
+    if start == -1:
+        return ""
+    end = text.find("\n## ", start + 1)
+    return text[start + 1 : end + 1 if end != -1 else None].rstrip("\n") + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
@@ -167,7 +176,10 @@ def main(argv: list[str] | None = None) -> int:
     print(report)
     if not args.no_write:
         machine = f"Measured on {time.strftime('%Y-%m-%d')}, Python {platform.python_version()}, {args.jobs} jobs."
-        (HERE / "RESULTS.md").write_text(f"{RESULTS_HEADER}\n{machine}\n\n{report}\n", encoding="utf-8")
+        results = HERE / "RESULTS.md"
+        wild = kept_wild_section(results.read_text(encoding="utf-8") if results.exists() else "")
+        results.write_text(f"{RESULTS_HEADER}\n{machine}\n\n{report}\n" + (f"\n{wild}" if wild else ""),
+                           encoding="utf-8")
     return 0
 
 

@@ -4,7 +4,14 @@ A parameter the doc names that the function does not take, or a default it state
 contradiction. A parameter the doc leaves out is a gap, never fatal: a usage guide need not list
 everything. A parameter counts as documented when the doc lists it, names it in its prose or
 signature, or passes it by keyword in an example; ``**kwargs`` counts as documented when the doc lists
-keywords it carries.
+keywords it carries. The keywords ``**kwargs`` carries to a callee in the same module
+(docbot.verify.kwargs_reach) are parameters too: a wrong default for one is a contradiction, and a
+keyword outside them is a contradiction once every route of ``**kwargs`` is known (else a note).
+
+A constructor (``__init__``) is accused of an invented return only when the claim names a builtin
+value type in code (`` `int` ``, `` `float` ``, `` `str` `` ...): calling the class returns the instance,
+so "instances return a default" or "returns a new set" in a class's doc is true of the call the reader
+makes, while "Returns the total as a `float`" is not (tests/test_doccheck.py, "constructor").
 """
 
 from __future__ import annotations
@@ -14,8 +21,9 @@ import re
 import textwrap
 
 from docbot.facts import Facts, Parameter
-from docbot.verify.docparams import DocParam, doc_signatures, documented_params, same_default
+from docbot.verify.docparams import DocParam, doc_signatures, documented_params, inline_default_items, same_default
 from docbot.verify.findings import Finding, FindingKind, gap
+from docbot.verify.kwargs_reach import NOTHING, Carried
 from docbot.verify.markdown import code_blocks, parts_labelled, prose
 
 _NOT_PARAMETERS = {"self", "cls", "return", "returns", "none", "raises", "yields"}
@@ -23,6 +31,7 @@ _SAYS_NOTHING = re.compile(
     r"^(?:returns?\s+)?(?:none\b|nothing\b|no\s+value|no\s+return|does\s+not\s+return|doesn't\s+return"
     r"|(?:this|the)\s+(?:function|method)\s+(?:does\s+not|doesn't)\s+return)"
 )
+_BUILTIN_VALUE = re.compile(r"`(?:int|float|complex|str|bytes|bool|list|dict|tuple|set|frozenset)`")
 _CONDITIONAL = re.compile(r"\b(if|or|otherwise|else|unless|when)\b")
 # "returns the total", "Return a list", "yields `int`": a verb followed by what is returned.
 _RETURN_PHRASE = re.compile(
@@ -31,10 +40,10 @@ _RETURN_PHRASE = re.compile(
 )
 
 
-def check_parameters(section: str, facts: Facts) -> list[Finding]:
+def check_parameters(section: str, facts: Facts, carried: Carried = NOTHING) -> list[Finding]:
     real = {p.name: p for p in facts.documentable_parameters}
     listed = documented_params(section)
-    documented = listed or []
+    documented = listed if listed is not None else inline_default_items(section)
     findings = _check_signatures(section, facts, real)
     passed = keywords_in_examples(section, _call_names(facts))
     named = {d.name for d in documented} | passed
@@ -44,14 +53,16 @@ def check_parameters(section: str, facts: Facts) -> list[Finding]:
     extra = [d.name for d in documented if d.name.lower() not in _NOT_PARAMETERS and d.name not in real]
     for param in real.values():
         # "**options: any of color, size" or a list of the keywords it carries documents **kwargs
-        carried = param.kind == "var-keyword" and bool(extra)
-        if param.name not in named and not carried:
+        kwargs_listed = param.kind == "var-keyword" and bool(extra)
+        if param.name not in named and not kwargs_listed:
             findings.append(_missing(param, facts))
     for doc_param in documented:
         if doc_param.name.lower() in _NOT_PARAMETERS or doc_param.name in {p.name for p in facts.parameters}:
             findings += _check_default(doc_param, real.get(doc_param.name))
+        elif doc_param.name in carried.parameters:
+            findings += _check_default(doc_param, carried.parameters[doc_param.name])
         else:
-            findings.append(_invented(doc_param.name, doc_param.text, facts))
+            findings.append(_invented(doc_param.name, doc_param.text, facts, carried))
     return _unique(findings)
 
 
@@ -81,13 +92,15 @@ def _missing(param: Parameter, facts: Facts) -> Finding:
                param.display())
 
 
-def _invented(name: str, doc_text: str, facts: Facts) -> Finding:
+def _invented(name: str, doc_text: str, facts: Facts, carried: Carried = NOTHING) -> Finding:
     real = ", ".join(p.name for p in facts.documentable_parameters) or "none"
-    takes_kwargs = any(p.kind == "var-keyword" for p in facts.parameters)
-    note = " (it may be passed through **kwargs; say so)" if takes_kwargs else ""
+    open_kwargs = any(p.kind == "var-keyword" for p in facts.parameters) and not carried.closed
+    note = " (it may be passed through **kwargs; say so)" if open_kwargs else ""
+    if carried.closed:
+        note = f" (its **kwargs carries only: {', '.join(carried.parameters)})"
     return Finding("invented_parameter", f"the doc documents a parameter `{name}` that {facts.name}() does not "
                    f"take (its parameters: {real}){note}", doc_text, facts.signature(),
-                   FindingKind.NOTE if takes_kwargs else FindingKind.CONTRADICTION)
+                   FindingKind.NOTE if open_kwargs else FindingKind.CONTRADICTION)
 
 
 def _check_default(doc_param: DocParam, param: Parameter | None) -> list[Finding]:
@@ -171,7 +184,8 @@ def check_returns(section: str, facts: Facts) -> list[Finding]:
     claims = return_claims(section, facts)
     annotated_value = facts.return_annotation not in (None, "None")
     if not facts.returns_value:
-        said = next((text for kind, text in claims if kind == "value"), None)
+        said = next((text for kind, text in claims if kind == "value"
+                     and (facts.name != "__init__" or _BUILTIN_VALUE.search(text))), None)
         if said is not None and not annotated_value:
             return [Finding("invented_return", f"the doc describes a return value ({_short(said)}), but "
                             f"{facts.name}() returns nothing (None)", said, "no `return <value>` in the code")]

@@ -1,4 +1,14 @@
-"""What a doc says about parameters and defaults, read from tables, lists, definitions and signatures."""
+"""What a doc says about parameters and defaults, read from tables, lists, definitions and signatures.
+
+A signature in a code block is a ``def`` line, a line with annotations or ``->``, or a line of
+``help()``/pydoc output: its gutter ``|`` followed by exactly two spaces and ``name(params)``, which is
+how pydoc prints a method's signature (its docstring lines are indented further and are not read as
+signatures). A plain call in an example is never a signature (tests/test_truth_patterns.py, "pydoc").
+
+Without a Parameters part, a list of at least two items that each lead with ``name=default`` in code
+(`` - `attr_prefix='@'`: ... ``) is read as a parameter list all the same: that form says nothing but
+"this parameter, this default" (tests/test_truth_patterns.py, "unlabelled").
+"""
 
 from __future__ import annotations
 
@@ -8,6 +18,8 @@ from dataclasses import dataclass
 
 from docbot.verify.markdown import Entry, code_blocks, entries, headings, parts_labelled, prose
 
+_PYDOC_GUTTER = re.compile(r"^\s*\|  (?=[A-Za-z_])")
+_INLINE_DEFAULT_ITEM = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)])\s+)?`[A-Za-z_]\w*\s*=[^`]+`")
 _NAME_COLUMNS = ("parameter", "parameters", "param", "name", "argument", "arg", "field", "option")
 _STATED_DEFAULT = re.compile(
     r"(?i:\bdefaults?)(?:\s+(?i:value|is|to|of))*\s*(?:[:=]|\bis\b|\bto\b)?\s*"
@@ -53,7 +65,9 @@ def leading_name(text: str) -> tuple[str, str | None, bool, str] | None:
         if not plain:
             return None
         inner, rest, is_marked = plain.group(1), body[plain.end() :], False
-    inner = re.sub(r"[`*_]{2,}|`", "", inner).replace("\\", "").strip()
+    code_span = is_marked and marked is not None and marked.group(1) == "`"
+    inner = re.sub(r"[`*_]{2,}|`", "", inner)
+    inner = (inner if code_span else inner.replace("\\", "")).strip()  # a code span's backslash is literal
     match = re.match(r"^\*{0,2}([A-Za-z_]\w*)\s*(?::[^=]*)?(?:=\s*(.+))?$", inner)
     if not match:
         return None
@@ -81,6 +95,13 @@ def documented_params(section: str) -> list[DocParam] | None:
             if param is not None:
                 found.append(param)
     return found
+
+
+def inline_default_items(section: str) -> list[DocParam]:
+    """Items of a list outside any Parameters part that lead with `` `name=default` `` (the docstring)."""
+    found = [param for entry in entries(section) if entry.cells is None and _INLINE_DEFAULT_ITEM.match(entry.text)
+             for param in [_from_item(entry)] if param is not None]
+    return found if len(found) >= 2 else []
 
 
 def _from_table_row(entry: Entry) -> DocParam | None:
@@ -122,9 +143,11 @@ def doc_signatures(section: str, names: set[str]) -> list[DocSignature]:
         if ">>>" in block.text:
             continue
         for line in _joined_lines(block.text):
-            # A call in an example looks like a signature; only `def`, annotations or `->` make one.
+            # A call in an example looks like a signature; only `def`, annotations, `->` or pydoc make one.
             if line.lstrip().startswith(("def ", "async def ")) or "->" in line or re.search(r"\(\s*\w+\s*:", line):
                 candidates.append(line)
+            elif _PYDOC_GUTTER.match(line):
+                candidates.append(_PYDOC_GUTTER.sub("", line))
     found = []
     for text in candidates:
         signature = _parse_signature(text)

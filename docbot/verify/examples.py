@@ -4,40 +4,37 @@ A stated output is a doctest's expected text, a marker comment (``# Output: 3``,
 ``# returns 3``, ``# raises ValueError: ...``), or an output block right after the code block. Blocks
 with no stated output still run (later examples may need their names), but their failures are only
 worth a look, not fatal: nothing was promised.
+
+Prose that says a block fails ("Handle invalid TOML", "raises") makes its failure a note, except for a
+block with a ``try`` statement: that code handles the failure itself, so it is presented as working
+and an exception escaping it is a contradiction (tests/test_examples.py, "try").
+
+Marker comments, and a bare expression's trailing comment, are read in docbot.verify.comment_claims.
+
+A doctest traceback's stated exception is its ``Type: message`` line (and the message's continuation
+lines); ``#`` lines after it are the doc's commentary on the next example, which no console prints after
+an exception, so they are not part of the stated message (tests/test_examples.py, "commentary").
 """
 
 from __future__ import annotations
 
 import ast
 import doctest
-import io
 import re
 import textwrap
-import tokenize
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from docbot.verify.comment_claims import EXCEPTION, EXCEPTION_ANY, claim, comment_texts, is_print, marked_statements
 from docbot.verify.compare import literal
 from docbot.verify.markdown import CodeBlock, code_blocks
 
 _PYTHON_LANGS = {"python", "py", "python3", "pycon", "doctest", "ipython", ""}
 _OUTPUT_LANGS = {"text", "txt", "output", "plaintext", "plain", "console", "stdout", "out", "none"}
 _OUTPUT_INTRO = re.compile(r"\b(output|prints?|printed|result|returns?|gives|displays?|shows?)\b", re.IGNORECASE)
-_MARKER = re.compile(
-    r"^\s*(?:(?:=>|->|→|==>)|(?i:output|out|prints?|printed|result|returns?|gives|yields?|displays?|shows?)\s*:?)"
-    r"\s*(.*)$"
-)
 # Prose just before a block that says it shows a failure: the block is not presented as working.
 _SHOWS_FAILURE = re.compile(r"\b(rais\w*|throws?|fails?|error|exception|traceback|invalid|crash\w*)\b", re.I)
 _WORDS = {"true": "True", "false": "False", "none": "None", "nothing": "None", "null": "None"}
-_RAISES_MARKER = re.compile(r"^\s*(?i:raises?|throws?)\s*:?\s*(.+)$")
-_CLAIM_TAIL = r"\s*(?::\s*(.*)|\(\s*(['\"])(.*)\3\s*\))?\s*$"
-# After "# raises" any class name will do; after "# ->" only a name that reads as an exception.
-_EXCEPTION_ANY = re.compile(r"^\s*((?:[A-Za-z_]\w*\.)*[A-Z]\w*)" + _CLAIM_TAIL, re.DOTALL)
-_EXCEPTION = re.compile(
-    r"^\s*((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Iteration))" + _CLAIM_TAIL,
-    re.DOTALL,
-)
 
 
 @dataclass(frozen=True)
@@ -81,9 +78,17 @@ def extract_steps(section: str) -> list[Step]:
             found = _python_steps(block.text, output.text if output else None)
         before = blocks[index - 1].end + 1 if index else 0
         shows_failure = bool(_SHOWS_FAILURE.search(" ".join(lines[max(before, block.start - 3) : block.start])))
-        steps += [replace(step, line=block.start, fatal=step.fatal and not (shows_failure and step.expect == "none"))
-                  for step in found]
+        steps += [replace(step, line=block.start, fatal=step.fatal and not (
+            shows_failure and step.expect == "none" and not _handles_failure(step.code))) for step in found]
     return steps
+
+
+def _handles_failure(code: str) -> bool:
+    """Whether the code has a ``try`` statement: it deals with the failure the text speaks of."""
+    try:
+        return any(isinstance(node, ast.Try) for node in ast.walk(ast.parse(textwrap.dedent(code))))
+    except SyntaxError:
+        return False
 
 
 def _loose_doctests(section: str) -> list[CodeBlock]:
@@ -143,8 +148,9 @@ def _doctest_steps(text: str) -> list[Step]:
             continue  # "# doctest: +SKIP": the doc itself says this one is not to be run
         shown = example.source.strip().splitlines()[0] if example.source.strip() else ""
         if example.exc_msg is not None:
-            exc_type, exc_message = _exception_claim(example.exc_msg)
-            steps.append(Step(example.source, "raises", example.exc_msg.strip(), exc_type, exc_message,
+            stated = _without_commentary(example.exc_msg)
+            exc_type, exc_message = _exception_claim(stated)
+            steps.append(Step(example.source, "raises", stated.strip(), exc_type, exc_message,
                               shown=shown))
         else:
             loose = bool(example.options.get(doctest.NORMALIZE_WHITESPACE))
@@ -155,12 +161,22 @@ def _doctest_steps(text: str) -> list[Step]:
 def _dedent_prompts(text: str) -> str:
     indents = [len(line) - len(line.lstrip()) for line in text.splitlines() if line.lstrip().startswith(">>>")]
     cut = min(indents, default=0)
-    return "\n".join(line[cut:] if line[:cut].isspace() else line.lstrip() for line in text.splitlines())
+    # A line indented less than the prompts loses what it has; one indented more keeps the rest (a
+    # traceback's "  File ..." lines must stay indented, or doctest reads them as the message).
+    return "\n".join(line[cut:] if not line[:cut].strip() else line.lstrip() for line in text.splitlines())
+
+
+def _without_commentary(exc_msg: str) -> str:
+    """The stated exception without the ``#`` comment lines that follow it (the module docstring)."""
+    lines = exc_msg.splitlines()
+    while len(lines) > 1 and lines[-1].lstrip().startswith("#"):
+        lines.pop()
+    return "\n".join(lines) + "\n"
 
 
 def _exception_claim(text: str) -> tuple[str, str | None]:
     """``ValueError: msg`` -> ("ValueError", "msg"); ``ValueError`` -> ("ValueError", None)."""
-    match = _EXCEPTION.match(text.strip()) or _EXCEPTION_ANY.match(text.strip())
+    match = EXCEPTION.match(text.strip()) or EXCEPTION_ANY.match(text.strip())
     if not match:
         head = text.strip().split(":", 1)
         return head[0].strip(), (head[1].strip() if len(head) > 1 else None)
@@ -174,15 +190,15 @@ def _python_steps(text: str, output: str | None) -> list[Step]:
     except SyntaxError:
         # A signature sketch or pseudo-code is not an example; a block that states results is, and
         # running it reports the syntax error as the example's failure.
-        stated = any(_claim([c]) for c in _comment_texts(text)) or output is not None
+        stated = any(claim([c]) for c in comment_texts(text)) or output is not None
         return [Step(text, "none", shown=text.strip().splitlines()[0])] if stated else []
     if not tree.body or all(_is_stub(node) for node in tree.body):
         return []  # `def f(a, b=1) -> int: ...` documents a signature; running it would shadow f
-    markers = _markers(text, tree)
+    markers = marked_statements(text, tree)
     if not markers:
         if output is not None:
             last = tree.body[-1]
-            echo = isinstance(last, ast.Expr) and not _is_print(last)
+            echo = isinstance(last, ast.Expr) and not is_print(last)
             return [Step(text, "stdout", output, echo_last=echo, shown=_shown(text, last))]
         return [Step(text, "none", shown=_shown(text, tree.body[0]))]
     return [_marked_step(text, node, markers.get(index)) for index, node in enumerate(tree.body)]
@@ -193,11 +209,6 @@ def _is_stub(node: ast.stmt) -> bool:
         return False
     body = [n for n in node.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
     return all(isinstance(n, ast.Pass) for n in body)
-
-
-def _is_print(node: ast.stmt) -> bool:
-    return (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
-            and isinstance(node.value.func, ast.Name) and node.value.func.id == "print")
 
 
 def _segment(text: str, node: ast.stmt) -> str:
@@ -214,65 +225,16 @@ def _shown(text: str, node: ast.stmt) -> str:
     return segment.strip().splitlines()[0] if segment.strip() else ""
 
 
-def _markers(text: str, tree: ast.Module) -> dict[int, str]:
-    """Statement index -> the text of its marker comment (same line, or comment lines right after)."""
-    comments = _comments(text)
-    ends = [node.end_lineno or node.lineno for node in tree.body]
-    starts = [node.lineno for node in tree.body[1:]] + [len(text.splitlines()) + 1]
-    found: dict[int, str] = {}
-    for index, (end, next_start) in enumerate(zip(ends, starts)):
-        stated = [comments[line] for line in range(end, next_start) if line in comments]
-        claim = _claim(stated)
-        if claim is not None:
-            found[index] = claim
-    return found
-
-
-def _comments(text: str) -> dict[int, str]:
-    found: dict[int, str] = {}
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.COMMENT:
-                # Only "#" and one space go: the indentation of a multi-line stated output is its text.
-                found[token.start[0]] = re.sub(r"^#+ ?", "", token.string).rstrip()
-    except (tokenize.TokenError, IndentationError):
-        pass
-    return found
-
-
-def _comment_texts(text: str) -> list[str]:
-    """Comments of a block that may not parse (so no tokenizer): text after a ``#`` outside quotes."""
-    found = []
-    for line in text.splitlines():
-        code = re.sub(r"(['\"]).*?\1", "", line)
-        if "#" in code:
-            found.append(code.split("#", 1)[1].strip())
-    return found
-
-
-def _claim(comments: list[str]) -> str | None:
-    """The stated output of a run of comments: the first marker, continued by the comments after it."""
-    for index, comment in enumerate(comments):
-        raises = _RAISES_MARKER.match(comment)
-        if raises and _EXCEPTION_ANY.match(raises.group(1)):
-            return "!raises " + raises.group(1)
-        marker = _MARKER.match(comment)
-        if marker:
-            rest = [marker.group(1)] if marker.group(1) else []
-            return "\n".join(rest + comments[index + 1 :]).strip() or None
-    return None
-
-
 def _marked_step(text: str, node: ast.stmt, claim: str | None) -> Step:
     code, shown = _segment(text, node), _shown(text, node)
     if claim is None:
         return Step(code, "none", shown=shown)
-    if claim.startswith("!raises ") or _EXCEPTION.match(claim):
+    if claim.startswith("!raises ") or EXCEPTION.match(claim):
         exc_type, message = _exception_claim(claim.removeprefix("!raises "))
         return Step(code, "raises", claim.removeprefix("!raises "), exc_type, _unquote(message), shown=shown)
     want = _drop_remark(claim)
     want = _WORDS.get(want.strip().rstrip(".").lower(), want)  # "# returns true", "# -> none"
-    if _is_print(node) or not isinstance(node, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
+    if is_print(node) or not isinstance(node, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
         return Step(code, "stdout", want, shown=shown)
     target = ""
     if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):

@@ -14,6 +14,7 @@ from docbot.errors import ConfigError
 from docbot.settings import ExampleSandbox
 from docbot.targets import SourceParseError
 from docbot.verify.check import check_doc
+from docbot.verify.kwargs_reach import carried_keywords
 from docbot.verify.example_check import check_steps
 from docbot.verify.examples import extract_steps
 from docbot.verify.findings import ExampleContext, Finding, FindingKind
@@ -90,7 +91,8 @@ def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tu
         if span is not None:
             spans[qualname] = span
     lines = doc_text.splitlines()
-    report = {q: FunctionFindings(q, check_doc("\n".join(lines[spans[q][0] : spans[q][1]]) + "\n", functions[q], q)
+    report = {q: FunctionFindings(q, check_doc("\n".join(lines[spans[q][0] : spans[q][1]]) + "\n", functions[q], q,
+                                            carried=carried_keywords(source_text, functions[q]))
                                   if q in spans else [], q in spans) for q in wanted}
     if run_examples and functions:
         context = ExampleContext(module, sys_path, timeout_s, sandbox=sandbox)
