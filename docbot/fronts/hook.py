@@ -1,4 +1,11 @@
-"""The pre-commit front: document the staged changes, or only check them.
+"""The pre-commit front: document the changes pre-commit names, or only check them.
+
+What to look at comes from pre-commit itself (docs/design.md#hook-scope): ``PRE_COMMIT_FROM_REF`` and
+``PRE_COMMIT_TO_REF`` (``pre-commit run --from-ref A --to-ref B``, pre-push) become ``--base/--head``;
+otherwise the staged changes. The filenames pre-commit passes (after the hook's ``files``/``exclude``)
+restrict the targets; filenames that are not all staged (``--all-files``, ``--files``) mean every
+function in them. pre-commit never passes a deleted file, so the diff's deleted paths are always kept:
+their docs must go with them.
 
 pre-commit convention: a hook that modified files exits non-zero so the user reviews and stages
 them; the next commit attempt then passes. A commit that touches no public function finishes fast
@@ -11,11 +18,15 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from collections.abc import Callable, Mapping
 from typing import Sequence
 
 from docbot.fronts.common import guarded, settings_from
 from docbot.fronts.console import ConsoleSink
+from docbot.repo import DiffSpec
 from docbot.settings import BACKEND_NAMES
+
+Changed = Callable[[DiffSpec], tuple[set[str], set[str]]]  # the spec's changed paths: (still there, gone)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -27,29 +38,52 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--replay", metavar="FILE", help="answer model calls from a recording")
     parser.add_argument("--backend", choices=BACKEND_NAMES)
     parser.add_argument("--base-url")
-    parser.add_argument("filenames", nargs="*", help="ignored: docbot reads the staged diff itself")
+    parser.add_argument("filenames", nargs="*", help="the files pre-commit passes: only functions in them")
     return parser
+
+
+def hook_scope(env: Mapping[str, str], filenames: Sequence[str], changed: Changed) -> tuple[DiffSpec, tuple[str, ...]]:
+    """The diff and the paths the hook looks at, from pre-commit's environment and filenames."""
+    from_ref, to_ref = env.get("PRE_COMMIT_FROM_REF"), env.get("PRE_COMMIT_TO_REF")
+    spec = DiffSpec(base=from_ref, head=to_ref) if from_ref and to_ref else DiffSpec(staged=True)
+    if not filenames:
+        return spec, ()
+    present, gone = changed(spec)
+    if spec.staged and not set(filenames) <= present:  # --all-files or --files: not a commit's files
+        return DiffSpec(all=True), tuple(filenames)
+    return spec, (*filenames, *sorted(gone))
+
+
+def _scope(args: argparse.Namespace, root: Path) -> tuple[DiffSpec, tuple[str, ...]]:
+    from docbot.repo import changed_python_paths
+
+    return hook_scope(os.environ, args.filenames, lambda spec: changed_python_paths(root, spec))
 
 
 def _check(args: argparse.Namespace, root: Path) -> int:
     from docbot.check import check_docs
-    from docbot.repo import DiffSpec
 
-    stale = check_docs(settings_from(args, root), root, DiffSpec(staged=True),
-                       emit=ConsoleSink(sys.stdout, verbose=False))
+    spec, paths = _scope(args, root)
+    stale = check_docs(settings_from(args, root), root, spec, paths, emit=ConsoleSink(sys.stdout, verbose=False))
     for entry in stale:
         print(entry.describe())
     if stale:
-        print("docbot: run the `docbot` hook or `docbot run --staged`, then stage docs/api.")
+        print(f"docbot: run the `docbot` hook or `{_run_command(spec)}`, then stage docs/api.")
     return 1 if stale else 0
 
 
+def _run_command(spec: DiffSpec) -> str:
+    if spec.base is not None:
+        return f"docbot run --base {spec.base} --head {spec.head}"
+    return "docbot run --all" if spec.all else "docbot run --staged"
+
+
 def _document(args: argparse.Namespace, root: Path) -> int:
-    from docbot.repo import DiffSpec
     from docbot.run import run_docs
 
     settings = settings_from(args, root, {"time_budget_s": args.time_budget})
-    report = run_docs(settings, root, DiffSpec(staged=True), (), ConsoleSink(sys.stdout, verbose=False))
+    spec, paths = _scope(args, root)
+    report = run_docs(settings, root, spec, paths, ConsoleSink(sys.stdout, verbose=False))
     for error in report.scan_errors:
         print(f"docbot: skipped {error}")
     skipped = [r for r in report.results if r.status == "skipped"]
