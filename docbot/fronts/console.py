@@ -1,8 +1,11 @@
-"""Showing events to a person: scorecards, router decisions, summaries (used by the fronts only)."""
+"""Showing events to a person: scorecards, router decisions, summaries, and the hook's progress on the
+terminal (used by the fronts only)."""
 
 from __future__ import annotations
 
 import sys
+import time
+from collections.abc import Callable, Mapping
 from typing import Any, TextIO, assert_never
 
 from rich.console import Console
@@ -66,3 +69,53 @@ class ConsoleSink:
         colour = {"updated": "green", "unchanged": "dim", "skipped": "yellow", "failed": "red"}[r.status]
         reason = f" ({escape(r.reason)})" if r.reason else ""
         self.console.print(f"[{colour}]{r.status}[/] {escape(r.key)}{reason}")
+
+# Progress on the user's terminal while pre-commit buffers the hook's output. pre-commit shows a
+# hook's output only when the hook ends, so a long run looked hung. Where the terminal itself can be
+# reached (/dev/tty writable, and not CI, whose logs keep the buffered output anyway) one line per step
+# goes there: function i of n, the round, the time so far. The buffered output stays the record.
+
+
+def _open_tty() -> TextIO:
+    return open("/dev/tty", "w", encoding="utf-8")  # noqa: SIM115 -- the caller closes it
+
+
+def open_tty(env: Mapping[str, str], opener: Callable[[], TextIO] = _open_tty) -> TextIO | None:
+    """The user's terminal for writing, or None in CI or where there is none."""
+    if env.get("CI", "").lower() not in ("", "0", "false"):
+        return None
+    try:
+        return opener()
+    except OSError:  # no controlling terminal (a GUI git client, a daemon): no progress, nothing wrong
+        return None
+
+
+class TtyProgress:
+    """An event sink writing ``docbot: function 2 of 5 (pkg.mod.f), round 3, 41s`` lines."""
+
+    def __init__(self, stream: TextIO, clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream = stream
+        self.clock = clock
+        self.started = clock()
+        self.position = ""
+
+    def __call__(self, event: events.Event) -> None:
+        if isinstance(event, events.ProgressEvent):
+            self.position = f"function {event.index} of {event.total} ({event.key})"
+            self._show("")
+        elif isinstance(event, events.RoundEvent) and self.position:
+            self._show(f", round {event.entry['round']}")
+
+    def _show(self, extra: str) -> None:
+        self.stream.write(f"docbot: {self.position}{extra}, {self.clock() - self.started:.0f}s\n")
+        self.stream.flush()
+
+
+def tee(*sinks: events.EventSink) -> events.EventSink:
+    """One sink that hands every event to each of ``sinks`` in turn."""
+
+    def emit(event: events.Event) -> None:
+        for sink in sinks:
+            sink(event)
+
+    return emit

@@ -19,11 +19,12 @@ import os
 import sys
 from pathlib import Path
 from collections.abc import Callable, Mapping
-from typing import Sequence
+from typing import Sequence, TextIO
 
 from docbot.fronts.common import guarded, settings_from
-from docbot.fronts.console import ConsoleSink
+from docbot.fronts.console import ConsoleSink, TtyProgress, open_tty, tee
 from docbot.repo import DiffSpec
+from docbot.results import RunReport, plural
 from docbot.settings import BACKEND_NAMES
 
 Changed = Callable[[DiffSpec], tuple[set[str], set[str]]]  # the spec's changed paths: (still there, gone)
@@ -79,16 +80,47 @@ def _run_command(spec: DiffSpec) -> str:
 
 
 def _document(args: argparse.Namespace, root: Path) -> int:
+    tty = open_tty(os.environ)
+    try:
+        return _document_to(args, root, tty)
+    finally:
+        if tty:
+            tty.close()
+
+
+def _document_to(args: argparse.Namespace, root: Path, tty: TextIO | None) -> int:
+    from docbot.errors import ModelServerError
     from docbot.run import run_docs
 
     settings = settings_from(args, root, {"time_budget_s": args.time_budget})
     spec, paths = _scope(args, root)
-    report = run_docs(settings, root, spec, paths, ConsoleSink(sys.stdout, verbose=False))
+    emit = ConsoleSink(sys.stdout, verbose=False)
+    try:
+        report = run_docs(settings, root, spec, paths, tee(emit, TtyProgress(tty)) if tty else emit)
+    except ModelServerError:
+        if settings.when_no_server != "skip":
+            raise
+        _tell("docbot: no model server answered; the docs are left to CI (when_no_server: skip).", tty)
+        return 0
+    return _report(report, tty)
+
+
+def _tell(line: str, tty: TextIO | None) -> None:
+    """A line the user must see even when the hook passes (pre-commit then hides its output)."""
+    print(line)
+    if tty:
+        tty.write(line + "\n")
+
+
+def _report(report: RunReport, tty: TextIO | None = None) -> int:
+    """Print what the run did; 1 when docs were written (to stage) or a function failed. Functions
+    skipped by the time budget alone pass the commit: they are left to CI."""
     for error in report.scan_errors:
         print(f"docbot: skipped {error}")
     skipped = [r for r in report.results if r.status == "skipped"]
     if skipped:
-        print(f"docbot: {len(skipped)} function(s) left to CI: " + ", ".join(r.key for r in skipped))
+        _tell(f"docbot: {plural(len(skipped), 'function')} left to CI (time budget): "
+              + ", ".join(r.key for r in skipped), tty)
     if report.written:
         print("docbot wrote or changed these docs; review them, then `git add` them and commit again:")
         for path in report.written:
