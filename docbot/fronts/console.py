@@ -3,6 +3,7 @@ terminal (used by the fronts only)."""
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -12,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from docbot import events
-from docbot.results import FunctionResult, score_curve
+from docbot.results import FunctionResult, plural, score_curve
 
 
 def _tokens(tokens: dict[str, dict[str, Any]]) -> str:
@@ -20,14 +21,30 @@ def _tokens(tokens: dict[str, dict[str, Any]]) -> str:
                      for role, t in sorted(tokens.items()))
 
 
-class ConsoleSink:
-    """Renders events for a terminal; colour only when the stream is a terminal."""
+def no_color(env: Mapping[str, str]) -> bool:
+    """https://no-color.org: any non-empty NO_COLOR turns every style off."""
+    return bool(env.get("NO_COLOR"))
 
-    def __init__(self, stream: TextIO | None = None, verbose: bool = True) -> None:
-        self.console = Console(file=stream or sys.stderr, highlight=False, soft_wrap=True)
+
+class ConsoleSink:
+    """Renders events for a terminal; styles only when the stream is a terminal and NO_COLOR is unset.
+
+    ``verbose`` adds what the code checks found in each draft; ``quiet`` keeps only warnings and
+    functions that did not end well (``docbot -q``).
+    """
+
+    def __init__(self, stream: TextIO | None = None, verbose: bool = True, *, quiet: bool = False,
+                 env: Mapping[str, str] | None = None, force_terminal: bool | None = None) -> None:
+        # rich's own NO_COLOR support drops colours but keeps bold and dim; no colour system drops all.
+        plain = no_color(os.environ if env is None else env)
+        self.console = Console(file=stream or sys.stderr, highlight=False, soft_wrap=True,
+                               force_terminal=force_terminal, color_system=None if plain else "auto")
         self.verbose = verbose
+        self.quiet = quiet
 
     def __call__(self, event: events.Event) -> None:
+        if self.quiet and not _matters_when_quiet(event):
+            return
         match event:  # exhaustive: a new kind of event fails mypy here until it is rendered
             case events.RoundEvent():
                 self._on_round(event)
@@ -60,8 +77,8 @@ class ConsoleSink:
     def _on_summary(self, r: FunctionResult) -> None:
         self.console.print(
             f"[bold]{escape(r.qualname)}[/]: {score_curve(r.scores)} (bar {r.bar}) · "
-            f"{r.rounds} round(s) · exit: {r.exit_reason}"
-            + (f" · [red]{len(r.fatal_issues)} fatal issue(s) standing[/]" if r.fatal_issues else ""))
+            f"{plural(r.rounds, 'round')} · exit: {r.exit_reason}"
+            + (f" · [red]{plural(len(r.fatal_issues), 'fatal issue')} standing[/]" if r.fatal_issues else ""))
         if r.tokens:
             self.console.print(f"    {_tokens(r.tokens)}")
 
@@ -69,6 +86,12 @@ class ConsoleSink:
         colour = {"updated": "green", "unchanged": "dim", "skipped": "yellow", "failed": "red"}[r.status]
         reason = f" ({escape(r.reason)})" if r.reason else ""
         self.console.print(f"[{colour}]{r.status}[/] {escape(r.key)}{reason}")
+
+
+def _matters_when_quiet(event: events.Event) -> bool:
+    if isinstance(event, events.ResultEvent):
+        return event.result.status in ("failed", "skipped")
+    return isinstance(event, events.WarningEvent)
 
 # Progress on the user's terminal while pre-commit buffers the hook's output. pre-commit shows a
 # hook's output only when the hook ends, so a long run looked hung. Where the terminal itself can be
