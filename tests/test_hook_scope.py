@@ -35,9 +35,18 @@ def fake_changed(spec: DiffSpec) -> tuple[set[str], set[str]]:
     (RANGE_ENV, ["r.py"], (RANGE, ("r.py", "r_gone.py"))),
     (RANGE_ENV, ["other.py"], (RANGE, ("other.py", "r_gone.py"))),  # a range never turns into --all
     ({"PRE_COMMIT_FROM_REF": "base"}, ["a.py"], (STAGED, ("a.py", "gone.py"))),  # both refs or none
+    ({}, ["a.py", "a.pyi", "tool"], (STAGED, ("a.py", "gone.py"))),  # types: [python] passes these too
+    ({}, ["a.pyi"], (STAGED, ("gone.py",))),                        # a deletion is still followed
+    (RANGE_ENV, ["x.pyi"], (RANGE, ("r_gone.py",))),
 ])
-def test_hook_scope(env: dict[str, str], filenames: list[str], expected: tuple[DiffSpec, tuple[str, ...]]) -> None:
+def test_hook_scope(env: dict[str, str], filenames: list[str],
+                    expected: tuple[DiffSpec, tuple[str, ...]] | None) -> None:
     assert hook_scope(env, filenames, fake_changed) == expected
+
+
+def test_no_python_source_named_and_nothing_gone_means_nothing_to_do() -> None:
+    assert hook_scope({}, ["a.pyi"], lambda spec: ({"a.py"}, set())) is None
+    assert hook_scope({}, ["a.pyi"], lambda spec: ({"a.py"}, {"b.py"})) == (STAGED, ("b.py",))
 
 
 def test_changed_python_paths_splits_kept_from_gone(tmp_path: Path) -> None:

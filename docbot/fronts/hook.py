@@ -43,19 +43,25 @@ def parser() -> argparse.ArgumentParser:
     return parser
 
 
-def hook_scope(env: Mapping[str, str], filenames: Sequence[str], changed: Changed) -> tuple[DiffSpec, tuple[str, ...]]:
-    """The diff and the paths the hook looks at, from pre-commit's environment and filenames."""
+def hook_scope(env: Mapping[str, str], filenames: Sequence[str],
+               changed: Changed) -> tuple[DiffSpec, tuple[str, ...]] | None:
+    """The diff and the paths the hook looks at, from pre-commit's environment and filenames; None
+    when pre-commit named files but nothing docbot reads (``types: [python]`` also passes ``.pyi``
+    files and scripts with a python shebang) and nothing was deleted."""
     from_ref, to_ref = env.get("PRE_COMMIT_FROM_REF"), env.get("PRE_COMMIT_TO_REF")
     spec = DiffSpec(base=from_ref, head=to_ref) if from_ref and to_ref else DiffSpec(staged=True)
     if not filenames:
         return spec, ()
+    sources = tuple(name for name in filenames if name.endswith(".py"))
     present, gone = changed(spec)
-    if spec.staged and not set(filenames) <= present:  # --all-files or --files: not a commit's files
-        return DiffSpec(all=True), tuple(filenames)
-    return spec, (*filenames, *sorted(gone))
+    if spec.staged and not set(sources) <= present:  # --all-files or --files: not a commit's files
+        return DiffSpec(all=True), sources
+    if not sources and not gone:
+        return None
+    return spec, (*sources, *sorted(gone))
 
 
-def _scope(args: argparse.Namespace, root: Path) -> tuple[DiffSpec, tuple[str, ...]]:
+def _scope(args: argparse.Namespace, root: Path) -> tuple[DiffSpec, tuple[str, ...]] | None:
     from docbot.repo import changed_python_paths
 
     return hook_scope(os.environ, args.filenames, lambda spec: changed_python_paths(root, spec))
@@ -64,7 +70,10 @@ def _scope(args: argparse.Namespace, root: Path) -> tuple[DiffSpec, tuple[str, .
 def _check(args: argparse.Namespace, root: Path) -> int:
     from docbot.check import check_docs
 
-    spec, paths = _scope(args, root)
+    scope = _scope(args, root)
+    if scope is None:
+        return 0
+    spec, paths = scope
     stale = check_docs(settings_from(args, root), root, spec, paths, emit=ConsoleSink(sys.stdout, verbose=False))
     for entry in stale:
         print(entry.describe())
@@ -93,7 +102,10 @@ def _document_to(args: argparse.Namespace, root: Path, tty: TextIO | None) -> in
     from docbot.run import run_docs
 
     settings = settings_from(args, root, {"time_budget_s": args.time_budget})
-    spec, paths = _scope(args, root)
+    scope = _scope(args, root)
+    if scope is None:
+        return 0
+    spec, paths = scope
     emit = ConsoleSink(sys.stdout, verbose=False)
     try:
         report = run_docs(settings, root, spec, paths, tee(emit, TtyProgress(tty)) if tty else emit)
