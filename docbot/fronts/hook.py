@@ -17,8 +17,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Sequence, TextIO
 
 from docbot.fronts.common import guarded, settings_from
@@ -34,7 +34,8 @@ def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="docbot-hook", description=__doc__)
     parser.add_argument("--config", help="config file (default: config.json at the repo root, if present)")
     parser.add_argument("--time-budget", type=float, metavar="SECONDS",
-                        help="stop starting new functions after this; the rest are left to CI")
+                        help="a deadline: past it the function in flight stops at its next model call; "
+                        "what is left is skipped, left to CI")
     parser.add_argument("--check", action="store_true", help="only check that docs are current (no model)")
     parser.add_argument("--replay", metavar="FILE", help="answer model calls from a recording")
     parser.add_argument("--backend", choices=BACKEND_NAMES)
