@@ -153,11 +153,10 @@ def test_model_text_in_events_issues_no_workflow_command() -> None:
     attack = f"looks fine\n::add-mask::{TOKEN}\n::stop-commands::pwn\r::error file=x.py::forged\n##[warning]old"
     out = io.StringIO()
     sink = log_sink(out, Redactor.of([TOKEN]))
-    sink(events.Event(events.WARNING, attack, {}))
-    sink(events.Event(events.INFO, attack, {}))
-    sink(events.Event(events.ROUND, "round 1", {"round": 1, "score": 50, "accuracy": 50, "completeness": 50, "bar": 95,
-                                                 "fatal_issues": [attack],
-                                                 "critical_fix": attack, "qualname": "f"}))
+    sink(events.WarningEvent(attack))
+    sink(events.InfoEvent("f", 1, [attack]))
+    sink(events.RoundEvent("f", 95, {"round": 1, "score": 50, "accuracy": 50,  # type: ignore[typeddict-item]
+                                     "completeness": 50, "fatal_issues": [attack], "critical_fix": attack}))
     log = out.getvalue()
     assert command_lines(log) == [f"::warning title=docbot::{escape_data(attack.replace(TOKEN, MASK))}"]
     assert TOKEN not in log and "##[" not in log
