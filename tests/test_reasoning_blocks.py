@@ -37,7 +37,7 @@ def test_the_loop_takes_a_critique_after_reasoning_without_a_warning() -> None:
                              [doc("f", "final")])
     final, _chain, emitted = run(models, Settings(max_attempts=1))
     assert final["trajectory"][0]["parsed"] is True and final["trajectory"][0]["score"] > 90
-    assert [e for e in emitted if e.kind == events.WARNING] == []
+    assert [e for e in emitted if e.kind == events.EventKind.WARNING] == []
     assert len(models.critic.seen) == 1
 
 
