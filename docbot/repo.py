@@ -149,6 +149,19 @@ def staged_entry(repo_root: Path, path: str) -> tuple[str, bytes] | None:
     return mode, _git(repo, "cat-file", "blob", sha)
 
 
+def changed_python_paths(repo_root: Path, spec: DiffSpec) -> tuple[set[str], set[str]]:
+    """The ``*.py`` paths ``spec`` (staged, or base...head) changed: those still there, and those gone
+    (a rename counts as both, so its old path is among the gone)."""
+    repo = open_repo(repo_root)
+    plan = _plan(repo, spec)
+    found: list[set[str]] = []
+    for kept in ("d", "D"):  # lower case excludes deletions, upper case keeps only them
+        listing = _git(repo, "diff", *plan.diff_args, "--name-only", "-z", "--no-renames",
+                       f"--diff-filter={kept}", "--", "*.py")
+        found.append({p for p in listing.decode("utf-8", "surrogateescape").split("\0") if p})
+    return found[0], found[1]
+
+
 def resolve_commit(repo: Repo, rev: str) -> str:
     """The commit SHA ``rev`` names; RepoError saying what to do when it names none."""
     sha = _rev_parse(repo, rev) if not rev.startswith("-") else None  # "-x" would be read as an option

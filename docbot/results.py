@@ -113,13 +113,18 @@ class RunReport:
 
     def summary_line(self) -> str:
         parts = [f"{self.count(s)} {s}" for s in ("updated", "unchanged", "skipped", "failed")]
-        return f"docbot: {len(self.results)} functions: " + ", ".join(parts)
+        return f"docbot: {plural(len(self.results), 'function')}: " + ", ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
         return {"results": [r.to_json() for r in self.results], "written": self.written,
                 "scan_errors": [str(e) for e in self.scan_errors], "base": self.base, "head": self.head,
                 "notices": [n.to_json() for n in self.notices],
                 "approved": self.approved, "summary": self.summary_line()}
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 function``, ``0 functions``, ``2 functions`` (English nouns that take an s)."""
+    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 class NoticeKind(StrEnum):

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from docbot import doc_files, docs_api
+from docbot.deadline import Deadline, DeadlineReached
 from docbot.events import EventSink, ProgressEvent, ResultEvent, WarningEvent
 from docbot.plan import ModuleDocs, plan_modules
 from docbot.repo import DiffSpec, scan
@@ -40,17 +41,12 @@ class _Progress:
 
     emit: EventSink
     total: int
-    started: float
-    budget_s: float | None
-    clock: Callable[[], float]
+    deadline: Deadline | None
     index: int = 0
 
     def next(self, target: Target) -> None:
         self.index += 1
         self.emit(ProgressEvent(self.index, self.total, target.module, target.qualname))
-
-    def over_budget(self) -> bool:
-        return self.budget_s is not None and self.clock() - self.started > self.budget_s
 
 
 def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequence[str], emit: EventSink, *,
@@ -60,18 +56,19 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
 
     A ``ModelServerError`` while the documenter is built (preflight) ends the run before anything
     is written. ``documenter_factory`` replaces the real loop (tests, replays); ``clock`` the timer
-    of the time budget.
+    of the time budget: a deadline, so the function in flight stops at its next model call.
     """
-    started = clock()
+    deadline = Deadline(clock(), settings.time_budget_s, clock) if settings.time_budget_s else None
     found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
                  exclude=settings.exclude)
     report = RunReport(scan_errors=list(found.errors), base=found.base, head=found.head)
     modules = [_Module(plan) for plan in plan_modules(found, settings, repo_root, spec, paths)]
     results_by_module = {m.plan.name: _decide_cheap(m) for m in modules}
     documenter = None
-    if any(m.to_document for m in modules):  # only now: building it contacts the model server
-        documenter = (documenter_factory or _default_factory(settings, repo_root, emit))()
-    progress = _Progress(emit, sum(len(m.plan.targets) for m in modules), started, settings.time_budget_s, clock)
+    # Only now, and only in time: building it contacts the model server.
+    if any(m.to_document for m in modules) and not (deadline and deadline.passed()):
+        documenter = (documenter_factory or _default_factory(settings, repo_root, emit, deadline))()
+    progress = _Progress(emit, sum(len(m.plan.targets) for m in modules), deadline)
     for module in modules:
         _document_module(module, results_by_module[module.plan.name], documenter, progress)
         results, written, notices = _write_module(module, results_by_module[module.plan.name], repo_root)
@@ -85,11 +82,12 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
     return report
 
 
-def _default_factory(settings: Settings, repo_root: Path, emit: EventSink) -> Callable[[], Documenter]:
+def _default_factory(settings: Settings, repo_root: Path, emit: EventSink,
+                     deadline: Deadline | None) -> Callable[[], Documenter]:
     def build() -> Documenter:
         from docbot.loop.runner import make_documenter  # the loop pulls in langgraph: import it late
 
-        return make_documenter(settings, repo_root, emit)
+        return make_documenter(settings, repo_root, emit, deadline)
 
     return build
 
@@ -124,9 +122,8 @@ def _document_module(module: _Module, results: dict[str, FunctionResult], docume
         progress.next(target)
         if target.qualname not in queued:
             continue
-        if progress.over_budget():
-            budget = f"{progress.budget_s:g}"
-            results[target.qualname] = _result(target, "skipped", f"time budget of {budget}s exceeded; left to CI")
+        if progress.deadline is not None and progress.deadline.passed():
+            results[target.qualname] = _result(target, "skipped", progress.deadline.reason())
             continue
         assert documenter is not None  # built whenever something was queued
         results[target.qualname] = _document_one(documenter, target)
@@ -135,6 +132,8 @@ def _document_module(module: _Module, results: dict[str, FunctionResult], docume
 def _document_one(documenter: Documenter, target: Target) -> FunctionResult:
     try:
         result = documenter(target)
+    except DeadlineReached as stopped:  # in flight when the budget ran out: stopped, not failed
+        return _result(target, "skipped", str(stopped))
     except Exception as err:  # noqa: BLE001 -- one function's failure (DocbotError or a bug) must not stop the rest
         return _result(target, "failed", f"{type(err).__name__}: {err}")
     result = replace(result, module=target.module, qualname=target.qualname, path=target.path)

@@ -95,6 +95,7 @@ class Settings(BaseModel):
     # Files whose functions are not API (fnmatch globs on repo-relative paths; * also spans folders).
     exclude: list[str] = Field(default_factory=lambda: list(DEFAULT_EXCLUDE))
     time_budget_s: float | None = Field(None, gt=0, le=7 * 24 * 3600)
+    when_no_server: Literal["fail", "skip"] = "fail"  # the hook without a model server: fail, or pass the commit
 
     @field_validator("model_registry", mode="before")
     @classmethod

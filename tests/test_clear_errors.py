@@ -29,7 +29,7 @@ def test_verify_reads_a_latin1_source_by_its_coding_cookie(tmp_path: Path, capsy
     (tmp_path / "greet.py").write_bytes(LATIN1_SOURCE.encode("latin-1"))
     (tmp_path / "greet.md").write_text(GREET_DOC, encoding="utf-8")
     code = cli.main(["verify", str(tmp_path / "greet.py"), str(tmp_path / "greet.md"), "--no-examples"])
-    assert code == 0 and "greet: 0 finding(s)" in capsys.readouterr().out
+    assert code == 0 and "greet: 0 findings" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("source, doc, message", [
@@ -143,4 +143,4 @@ def test_check_all_with_a_missing_path_is_an_error(tmp_path: Path, capsys: pytes
     code, err = run_main(cli.main, ["check", "--all", "no_such_dir"], capsys)
     assert code == 2 and "no_such_dir: no such file or folder" in err and "all docs are current" not in err
     code, err = run_main(cli.main, ["check", "--all", "pkg"], capsys)
-    assert code == 1 and "need docs" in err  # an existing path is still checked
+    assert code == 1 and "1 function needs docs" in err  # an existing path is still checked

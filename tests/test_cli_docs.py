@@ -58,7 +58,9 @@ def test_targets_lists_exactly_the_changed_public_functions(tmp_path: Path) -> N
     repo = make_repo(tmp_path)
     done = docbot(repo, "targets", "--base", "HEAD~1", "--json")
     assert done.returncode == 0, done.stderr
-    listed = json.loads(done.stdout)
+    document = json.loads(done.stdout)
+    assert (document["schema_version"], document["command"], document["scope"]) == (1, "targets", "diff")
+    listed = document["targets"]
     assert [(t["module"], t["qualname"], t["kind"]) for t in listed] == [
         ("geo.shapes", "perimeter", "added"), ("geo.shapes", "Shape.scale", "added")]
     assert {"path", "lineno", "end_lineno"} <= set(listed[0])

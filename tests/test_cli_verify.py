@@ -56,7 +56,7 @@ def verify(tmp_path: Path, example: str, *extra: str) -> subprocess.CompletedPro
 def test_correct_doc_passes(tmp_path: Path) -> None:
     done = verify(tmp_path, ">>> compound(100, 10, 2)\n121.0")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "compound: 0 finding(s)" in done.stdout
+    assert "compound: 0 findings" in done.stdout
 
 
 def test_wrong_stated_result_is_fatal_with_the_real_value(tmp_path: Path) -> None:
@@ -68,6 +68,6 @@ def test_wrong_stated_result_is_fatal_with_the_real_value(tmp_path: Path) -> Non
 def test_raising_example_is_fatal_quoting_the_traceback(tmp_path: Path) -> None:
     done = verify(tmp_path, ">>> compound(-5, 10, 2)\n0.0", "--json")
     assert done.returncode == 1
-    findings = json.loads(done.stdout)[0]["findings"]
+    findings = json.loads(done.stdout)["functions"][0]["findings"]
     raised = [f for f in findings if f["kind"] == "example_raises"]
     assert raised and "ValueError: principal must be non-negative" in raised[0]["message"]

@@ -31,7 +31,7 @@ SAMPLES: list[tuple[events.Event, str]] = [
     (events.RouteEvent("revise", "below the bar", 2, "area"), "→ revise (below the bar)"),
     (events.WarningEvent("critique 1/3 could not be parsed", round=2, qualname="area", error="bad JSON"),
      "warning: critique 1/3 could not be parsed"),
-    (events.SummaryEvent(DONE), "area: 72 → 96 (bar 95) · 2 round(s) · exit: approved"),
+    (events.SummaryEvent(DONE), "area: 72 → 96 (bar 95) · 2 rounds · exit: approved"),
     (events.ProgressEvent(3, 7, "pkg.geo", "area"), "[3/7] area"),
     (events.ResultEvent(FAILED), "failed pkg.geo.area (model server down)"),
     (events.InfoEvent("area", 2, ["wrong default"]), "code checks found 1 fatal issue(s)"),

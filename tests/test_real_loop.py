@@ -30,7 +30,7 @@ def run_reflexion(tmp_path: Path, config: dict[str, Any], capsys: pytest.Capture
     code = cli.reflexion_main(["--input", str(SAMPLE), "--output", str(output), "--config", str(config_file),
                                "--json"])
     captured = capsys.readouterr()
-    results = json.loads(captured.out)
+    results = json.loads(captured.out)["results"]
     assert code == 0, captured.err
     assert len(results) == 1
     result = results[0]

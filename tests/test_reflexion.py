@@ -62,7 +62,7 @@ def test_replay_reproduces_the_recorded_run(tmp_path: Path, capsys: pytest.Captu
                                "--config", str(REPO / "config.json"), "--no-examples", "--json"])
     assert code == 0
     assert output.read_text() == markdown == DRAFT_2  # byte-identical, parent folders created, chatter gone
-    results = json.loads(capsys.readouterr().out)
+    results = json.loads(capsys.readouterr().out)["results"]
     assert [(r["qualname"], r["scores"], r["rounds"], r["exit_reason"]) for r in results] == [
         ("compound_interest", [71, 97], 2, "approved")]
 

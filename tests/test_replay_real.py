@@ -30,7 +30,7 @@ def test_recorded_smollm2_run_replays_byte_identical(tmp_path: Path, capsys: pyt
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert output.read_bytes() == (DATA / "compound_interest.smollm2.md").read_bytes()
-    result = json.loads(captured.out)[0]
+    result = json.loads(captured.out)["results"][0]
     assert (result["scores"], result["rounds"], result["exit_reason"]) == ([18, 18, 18, 18, 18], 5, "attempts")
     assert not result["approved"] and result["fatal_issues"]  # a 135M model never gets past the code checks
     assert result["tokens"]["CRITIC"]["in"] == 4754  # recorded usage comes back too

@@ -1,6 +1,7 @@
-"""The command-line front: ``docbot`` (run, targets, check, verify, demo) and ``reflexion``.
+"""The command-line front: ``docbot`` (run, targets, check, verify, config, demo) and ``reflexion``.
 
-Fronts parse, call, print, and map errors to exit codes. Nothing else lives here.
+Fronts parse, call, print, and map errors to exit codes. Nothing else lives here. ``--help`` shows
+``DESCRIPTION`` and the exit codes, not this docstring.
 """
 
 from __future__ import annotations
@@ -11,23 +12,37 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from docbot import events
+from docbot import __version__, events
 from docbot.errors import ConfigError
-from docbot.fronts.common import guarded, loaded_from, read_doc, read_source, settings_from, write_output
+from docbot.fronts.common import (EXIT_CODES, guarded, json_document, loaded_from, read_doc, read_source,
+                                  settings_from, write_output)
 from docbot.fronts.console import ConsoleSink
+from docbot.results import plural
 from docbot.settings import BACKEND_NAMES
 
 DEMO_INPUT = "input/compound_interest.py"
+DESCRIPTION = ("Write the API docs of a Python code base into docs/api with a loop of local models, and keep "
+               "them true to the code.")
+SCOPE_NOTE = ("Scope: the staged changes by default (what a commit brings), or every function under the PATHs "
+              "given; --base REV for a branch, --all for the whole tree.")
+
+
+def _output_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", help="config file (default: config.json at the repo root, if present)")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout (see the README), "
+                        "events as JSON lines on stderr")
+    loudness = parser.add_mutually_exclusive_group()
+    loudness.add_argument("-q", "--quiet", action="store_true", help="only warnings, failures and the result")
+    loudness.add_argument("-v", "--verbose", action="store_true", help="also what the code checks found per draft")
 
 
 def _model_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", help="config file (default: config.json at the repo root, if present)")
-    parser.add_argument("--backend", choices=BACKEND_NAMES)
+    _output_options(parser)
+    parser.add_argument("--backend", choices=BACKEND_NAMES, help="model server kind (default: ollama)")
     parser.add_argument("--base-url", help="model server URL (default: OLLAMA_HOST or http://127.0.0.1:11434)")
     parser.add_argument("--record", metavar="FILE", help="write every model exchange to FILE (JSON lines)")
     parser.add_argument("--replay", metavar="FILE", help="answer every model call from FILE (no server)")
     parser.add_argument("--no-examples", action="store_true", help="do not execute the docs' examples")
-    parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
 def _diff_options(parser: argparse.ArgumentParser) -> None:
@@ -40,7 +55,15 @@ def _diff_options(parser: argparse.ArgumentParser) -> None:
 
 
 def sink_for(args: argparse.Namespace) -> events.EventSink:
-    return events.JsonLinesSink(sys.stderr) if getattr(args, "json", False) else ConsoleSink()
+    if getattr(args, "json", False):
+        return events.JsonLinesSink(sys.stderr)
+    return ConsoleSink(verbose=getattr(args, "verbose", False), quiet=getattr(args, "quiet", False))
+
+
+def _say(args: argparse.Namespace, line: str) -> None:
+    """An informational line on stderr, which ``-q`` silences."""
+    if not getattr(args, "quiet", False):
+        print(line, file=sys.stderr)
 
 
 def diff_spec(args: argparse.Namespace, *, default_all: bool = False) -> Any:
@@ -68,7 +91,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     settings = settings_from(args, root, {"time_budget_s": args.time_budget})
     report = run_docs(settings, root, diff_spec(args), args.paths, sink_for(args))
     if args.json:
-        print(json.dumps(report.to_json(), indent=2))
+        print(json_document("run", **report.to_json()))
     else:
         for error in report.scan_errors:
             print(f"skipped file: {error}", file=sys.stderr)
@@ -81,16 +104,21 @@ def cmd_targets(args: argparse.Namespace) -> int:
 
     root = repo_root_of(Path.cwd())
     settings = settings_from(args, root)
-    result = scan(root, diff_spec(args), args.paths, include_dunder=settings.include_dunder,
-                  exclude=settings.exclude)
+    spec = diff_spec(args)
+    result = scan(root, spec, args.paths, include_dunder=settings.include_dunder, exclude=settings.exclude)
     for error in result.errors:
         print(f"skipped file: {error}", file=sys.stderr)
+    # With --all nothing is compared, so a target's kind ("unchanged") would mislead: show the scope.
+    label = (lambda t: "all") if spec.all else (lambda t: str(t.kind))
     if args.json:
-        fields = ("module", "qualname", "path", "lineno", "end_lineno", "kind")
-        print(json.dumps([{f: getattr(t, f) for f in fields} for t in result.targets], indent=2))
+        fields = ("module", "qualname", "path", "lineno", "end_lineno")
+        print(json_document("targets", scope="all" if spec.all else "diff",
+                            targets=[{**{f: getattr(t, f) for f in fields}, "kind": label(t)}
+                                     for t in result.targets]))
     else:
         for t in result.targets:
-            print(f"{t.kind:9} {t.path}:{t.lineno}-{t.end_lineno} {t.module}.{t.qualname}")
+            print(f"{label(t):9} {t.path}:{t.lineno}-{t.end_lineno} {t.module}.{t.qualname}")
+    _say(args, f"docbot targets: {plural(len(result.targets), 'function')}.")
     return 0
 
 
@@ -100,17 +128,18 @@ def cmd_check(args: argparse.Namespace) -> int:
     root = repo_root_of(Path.cwd())
     settings = settings_from(args, root)
     stale = check_docs(settings, root, diff_spec(args, default_all=True), args.paths,
-                       emit=ConsoleSink(verbose=False))
+                       emit=ConsoleSink(verbose=False, quiet=args.quiet))
     if args.json:
-        print(json.dumps([entry.to_json() for entry in stale], indent=2))
+        print(json_document("check", stale=[entry.to_json() for entry in stale]))
     else:
         for entry in stale:
             print(entry.describe())
     if stale:
-        print(f"docbot check: {len(stale)} function(s) need docs; run `docbot run` and commit "
+        verb = "needs" if len(stale) == 1 else "need"
+        print(f"docbot check: {plural(len(stale), 'function')} {verb} docs; run `docbot run` and commit "
               f"{settings.docs_dir}.", file=sys.stderr)
         return 1
-    print("docbot check: all docs are current.", file=sys.stderr)
+    _say(args, "docbot check: all docs are current.")
     return 0
 
 
@@ -140,11 +169,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
                                 module=module, sys_path=sys_path, function=names,
                                 run_examples=not args.no_examples, sandbox=sandbox)
     if args.json:
-        print(json.dumps([{"qualname": c.qualname, "section_found": c.section_found,
-                           "findings": [f.to_json() for f in c.findings]} for c in checked], indent=2))
+        print(json_document("verify", functions=[{"qualname": c.qualname, "section_found": c.section_found,
+                                                  "findings": [f.to_json() for f in c.findings]}
+                                                 for c in checked]))
     else:
         for item in checked:
-            state = "no section found in the doc" if not item.section_found else f"{len(item.findings)} finding(s)"
+            state = "no section found in the doc" if not item.section_found else plural(len(item.findings), "finding")
             print(f"{item.qualname}: {state}")
             for finding in item.findings:
                 print(f"  {_LABELS[finding.severity.value]} [{finding.kind}] {finding.message}")
@@ -163,7 +193,10 @@ def verify_exit_code(checked: Sequence[Any], strict: bool) -> int:
 
 
 def reflexion_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="reflexion", description="Document one Python file with the loop.")
+    parser = argparse.ArgumentParser(prog="reflexion", description="Document Python files with the loop, "
+                                     "one Markdown file each.", epilog=EXIT_CODES,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"reflexion (docbot) {__version__}")
     parser.add_argument("-i", "--input", default="input", help="source file or folder (default: input/)")
     parser.add_argument("-o", "--output", default="output", help="Markdown file or folder (default: output/)")
     _model_options(parser)
@@ -193,50 +226,74 @@ def reflexion(args: argparse.Namespace, extra: dict[str, Any] | None = None) -> 
         markdown, results = document_file(text, str(source), source.stem, document, emit)
         target = output_for(source, Path(args.output), len(sources) > 1)
         write_output(target, markdown)
-        print(f"wrote {target}", file=sys.stderr)
+        _say(args, f"wrote {target}")
         all_results += results
     if args.json:
-        print(json.dumps([r.to_json() for r in all_results], indent=2))
+        print(json_document("reflexion", results=[r.to_json() for r in all_results]))
     return 1 if any(r.status == "failed" for r in all_results) else 0
 
 
+def _command(sub: Any, name: str, summary: str, description: str) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, help=summary, description=f"{summary}.\n\n{description}", epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    return parser
+
+
 def main_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="docbot", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="document changed public functions into docs/api")
+    parser = argparse.ArgumentParser(prog="docbot", description=DESCRIPTION, epilog=EXIT_CODES,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"docbot {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    run = _command(sub, "run", "document changed public functions into docs/api",
+                   SCOPE_NOTE + " Exits 1 when a function failed.")
     _diff_options(run)
     _model_options(run)
-    run.add_argument("--time-budget", type=float, metavar="SECONDS", help="stop starting functions after this")
+    run.add_argument("--time-budget", type=float, metavar="SECONDS",
+                     help="a deadline: past it the function in flight stops and the rest are skipped")
     run.set_defaults(func=cmd_run)
-    targets = sub.add_parser("targets", help="list the public functions docbot would document")
+    targets = _command(sub, "targets", "list the public functions docbot would document", SCOPE_NOTE)
     _diff_options(targets)
-    targets.add_argument("--config")
-    targets.add_argument("--json", action="store_true")
+    _output_options(targets)
     targets.set_defaults(func=cmd_targets)
-    check = sub.add_parser("check", help="exit 1 if any doc section is missing or stale (no model)")
+    check = _command(sub, "check", "exit 1 if any doc section is missing or stale (no model)",
+                     "Scope: every function by default, unlike run and targets: check is the gate CI runs, "
+                     "and a doc can go stale without its function being in the diff. --staged or --base "
+                     "REV narrow it.")
     _diff_options(check)
-    check.add_argument("--config")
-    check.add_argument("--json", action="store_true")
+    _output_options(check)
     check.set_defaults(func=cmd_check)
-    verify = sub.add_parser("verify", help="check an existing Markdown doc against its source")
-    verify.add_argument("source")
-    verify.add_argument("doc")
+    _verify_parser(sub)
+    _config_parser(sub)
+    demo = _command(sub, "demo", "document a sample with the embedded model (no server needed)",
+                    "Runs a 135M model in-process on the bundled sample; takes a couple of minutes on a CPU.")
+    demo.add_argument("-o", "--output", default="output/demo.md", help="where to write (default: output/demo.md)")
+    demo.set_defaults(func=cmd_demo)
+    return parser
+
+
+def _verify_parser(sub: Any) -> None:
+    verify = _command(sub, "verify", "check an existing Markdown doc against its source",
+                      "Runs the truth checks (parameters, exceptions, examples) on a doc you wrote; no model.")
+    verify.add_argument("source", help="the Python file")
+    verify.add_argument("doc", help="its Markdown doc")
     verify.add_argument("--function", metavar="NAME", action="append",
                         help="check only these functions (repeat, or comma-separated); others need no section")
     verify.add_argument("--strict", action="store_true", help="exit 1 on gaps too (what the doc leaves out)")
-    verify.add_argument("--json", action="store_true")
-    verify.add_argument("--no-examples", action="store_true")
+    verify.add_argument("--no-examples", action="store_true", help="do not execute the doc's examples")
+    _output_options(verify)
     verify.set_defaults(func=cmd_verify)
-    config = sub.add_parser("config", help="print the configuration's JSON schema, or the effective settings")
+
+
+def _config_parser(sub: Any) -> None:
+    config = _command(sub, "config", "print the configuration's JSON schema, or the effective settings",
+                      "Settings come from defaults < [tool.docbot] in pyproject.toml < config.json < environment "
+                      "< flags; --show says which one set each value.")
     shown = config.add_mutually_exclusive_group(required=True)
     shown.add_argument("--schema", action="store_true", help="the JSON schema of config.json and [tool.docbot]")
     shown.add_argument("--show", action="store_true", help="each setting, its value and where it came from")
     _model_options(config)
     config.set_defaults(func=cmd_config)
-    demo = sub.add_parser("demo", help="document a sample with the embedded model (no server needed)")
-    demo.add_argument("-o", "--output", default="output/demo.md")
-    demo.set_defaults(func=cmd_demo)
-    return parser
 
 
 def cmd_config(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 import os
 import sys
 import tokenize
@@ -21,6 +22,21 @@ from docbot.config_sources import Loaded, load_local
 from docbot.settings import Settings
 
 INTERRUPTED = 130  # what a shell reports for a process stopped by Ctrl-C (128 + SIGINT)
+JSON_SCHEMA_VERSION = 1  # of every --json document; raised when a key changes meaning or goes away
+
+EXIT_CODES = """exit codes:
+  0    done; nothing to report
+  1    findings: stale or missing docs (check), a failed function (run), contradictions (verify)
+  2    usage or configuration: nothing was sent to a model
+  3    model server: unreachable, a model missing, a call that kept failing
+  4    git or repository
+  5    GitHub API
+  130  interrupted (Ctrl-C)"""
+
+
+def json_document(command: str, **payload: Any) -> str:
+    """What ``--json`` prints: one object per command, ``schema_version`` and ``command`` first."""
+    return json.dumps({"schema_version": JSON_SCHEMA_VERSION, "command": command, **payload}, indent=2)
 
 
 def _to_stderr(message: str) -> None:

@@ -1,15 +1,19 @@
-"""Showing events to a person: scorecards, router decisions, summaries (used by the fronts only)."""
+"""Showing events to a person: scorecards, router decisions, summaries, and the hook's progress on the
+terminal (used by the fronts only)."""
 
 from __future__ import annotations
 
+import os
 import sys
+import time
+from collections.abc import Callable, Mapping
 from typing import Any, TextIO, assert_never
 
 from rich.console import Console
 from rich.markup import escape
 
 from docbot import events
-from docbot.results import FunctionResult, score_curve
+from docbot.results import FunctionResult, plural, score_curve
 
 
 def _tokens(tokens: dict[str, dict[str, Any]]) -> str:
@@ -17,14 +21,30 @@ def _tokens(tokens: dict[str, dict[str, Any]]) -> str:
                      for role, t in sorted(tokens.items()))
 
 
-class ConsoleSink:
-    """Renders events for a terminal; colour only when the stream is a terminal."""
+def no_color(env: Mapping[str, str]) -> bool:
+    """https://no-color.org: any non-empty NO_COLOR turns every style off."""
+    return bool(env.get("NO_COLOR"))
 
-    def __init__(self, stream: TextIO | None = None, verbose: bool = True) -> None:
-        self.console = Console(file=stream or sys.stderr, highlight=False, soft_wrap=True)
+
+class ConsoleSink:
+    """Renders events for a terminal; styles only when the stream is a terminal and NO_COLOR is unset.
+
+    ``verbose`` adds what the code checks found in each draft; ``quiet`` keeps only warnings and
+    functions that did not end well (``docbot -q``).
+    """
+
+    def __init__(self, stream: TextIO | None = None, verbose: bool = True, *, quiet: bool = False,
+                 env: Mapping[str, str] | None = None, force_terminal: bool | None = None) -> None:
+        # rich's own NO_COLOR support drops colours but keeps bold and dim; no colour system drops all.
+        plain = no_color(os.environ if env is None else env)
+        self.console = Console(file=stream or sys.stderr, highlight=False, soft_wrap=True,
+                               force_terminal=force_terminal, color_system=None if plain else "auto")
         self.verbose = verbose
+        self.quiet = quiet
 
     def __call__(self, event: events.Event) -> None:
+        if self.quiet and not _matters_when_quiet(event):
+            return
         match event:  # exhaustive: a new kind of event fails mypy here until it is rendered
             case events.RoundEvent():
                 self._on_round(event)
@@ -57,8 +77,8 @@ class ConsoleSink:
     def _on_summary(self, r: FunctionResult) -> None:
         self.console.print(
             f"[bold]{escape(r.qualname)}[/]: {score_curve(r.scores)} (bar {r.bar}) · "
-            f"{r.rounds} round(s) · exit: {r.exit_reason}"
-            + (f" · [red]{len(r.fatal_issues)} fatal issue(s) standing[/]" if r.fatal_issues else ""))
+            f"{plural(r.rounds, 'round')} · exit: {r.exit_reason}"
+            + (f" · [red]{plural(len(r.fatal_issues), 'fatal issue')} standing[/]" if r.fatal_issues else ""))
         if r.tokens:
             self.console.print(f"    {_tokens(r.tokens)}")
 
@@ -66,3 +86,59 @@ class ConsoleSink:
         colour = {"updated": "green", "unchanged": "dim", "skipped": "yellow", "failed": "red"}[r.status]
         reason = f" ({escape(r.reason)})" if r.reason else ""
         self.console.print(f"[{colour}]{r.status}[/] {escape(r.key)}{reason}")
+
+
+def _matters_when_quiet(event: events.Event) -> bool:
+    if isinstance(event, events.ResultEvent):
+        return event.result.status in ("failed", "skipped")
+    return isinstance(event, events.WarningEvent)
+
+# Progress on the user's terminal while pre-commit buffers the hook's output. pre-commit shows a
+# hook's output only when the hook ends, so a long run looked hung. Where the terminal itself can be
+# reached (/dev/tty writable, and not CI, whose logs keep the buffered output anyway) one line per step
+# goes there: function i of n, the round, the time so far. The buffered output stays the record.
+
+
+def _open_tty() -> TextIO:
+    return open("/dev/tty", "w", encoding="utf-8")  # noqa: SIM115 -- the caller closes it
+
+
+def open_tty(env: Mapping[str, str], opener: Callable[[], TextIO] = _open_tty) -> TextIO | None:
+    """The user's terminal for writing, or None in CI or where there is none."""
+    if env.get("CI", "").lower() not in ("", "0", "false"):
+        return None
+    try:
+        return opener()
+    except OSError:  # no controlling terminal (a GUI git client, a daemon): no progress, nothing wrong
+        return None
+
+
+class TtyProgress:
+    """An event sink writing ``docbot: function 2 of 5 (pkg.mod.f), round 3, 41s`` lines."""
+
+    def __init__(self, stream: TextIO, clock: Callable[[], float] = time.monotonic) -> None:
+        self.stream = stream
+        self.clock = clock
+        self.started = clock()
+        self.position = ""
+
+    def __call__(self, event: events.Event) -> None:
+        if isinstance(event, events.ProgressEvent):
+            self.position = f"function {event.index} of {event.total} ({event.key})"
+            self._show("")
+        elif isinstance(event, events.RoundEvent) and self.position:
+            self._show(f", round {event.entry['round']}")
+
+    def _show(self, extra: str) -> None:
+        self.stream.write(f"docbot: {self.position}{extra}, {self.clock() - self.started:.0f}s\n")
+        self.stream.flush()
+
+
+def tee(*sinks: events.EventSink) -> events.EventSink:
+    """One sink that hands every event to each of ``sinks`` in turn."""
+
+    def emit(event: events.Event) -> None:
+        for sink in sinks:
+            sink(event)
+
+    return emit

@@ -1,4 +1,11 @@
-"""The pre-commit front: document the staged changes, or only check them.
+"""The pre-commit front: document the changes pre-commit names, or only check them.
+
+What to look at comes from pre-commit itself (docs/design.md#hook-scope): ``PRE_COMMIT_FROM_REF`` and
+``PRE_COMMIT_TO_REF`` (``pre-commit run --from-ref A --to-ref B``, pre-push) become ``--base/--head``;
+otherwise the staged changes. The filenames pre-commit passes (after the hook's ``files``/``exclude``)
+restrict the targets; filenames that are not all staged (``--all-files``, ``--files``) mean every
+function in them. pre-commit never passes a deleted file, so the diff's deleted paths are always kept:
+their docs must go with them.
 
 pre-commit convention: a hook that modified files exits non-zero so the user reviews and stages
 them; the next commit attempt then passes. A commit that touches no public function finishes fast
@@ -10,51 +17,123 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Sequence
+from typing import Sequence, TextIO
 
 from docbot.fronts.common import guarded, settings_from
-from docbot.fronts.console import ConsoleSink
+from docbot.fronts.console import ConsoleSink, TtyProgress, open_tty, tee
+from docbot.repo import DiffSpec
+from docbot.results import RunReport, plural
 from docbot.settings import BACKEND_NAMES
+
+Changed = Callable[[DiffSpec], tuple[set[str], set[str]]]  # the spec's changed paths: (still there, gone)
 
 
 def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="docbot-hook", description=__doc__)
     parser.add_argument("--config", help="config file (default: config.json at the repo root, if present)")
     parser.add_argument("--time-budget", type=float, metavar="SECONDS",
-                        help="stop starting new functions after this; the rest are left to CI")
+                        help="a deadline: past it the function in flight stops at its next model call; "
+                        "what is left is skipped, left to CI")
     parser.add_argument("--check", action="store_true", help="only check that docs are current (no model)")
     parser.add_argument("--replay", metavar="FILE", help="answer model calls from a recording")
     parser.add_argument("--backend", choices=BACKEND_NAMES)
     parser.add_argument("--base-url")
-    parser.add_argument("filenames", nargs="*", help="ignored: docbot reads the staged diff itself")
+    parser.add_argument("filenames", nargs="*", help="the files pre-commit passes: only functions in them")
     return parser
+
+
+def hook_scope(env: Mapping[str, str], filenames: Sequence[str],
+               changed: Changed) -> tuple[DiffSpec, tuple[str, ...]] | None:
+    """The diff and the paths the hook looks at, from pre-commit's environment and filenames; None
+    when pre-commit named files but nothing docbot reads (``types: [python]`` also passes ``.pyi``
+    files and scripts with a python shebang) and nothing was deleted."""
+    from_ref, to_ref = env.get("PRE_COMMIT_FROM_REF"), env.get("PRE_COMMIT_TO_REF")
+    spec = DiffSpec(base=from_ref, head=to_ref) if from_ref and to_ref else DiffSpec(staged=True)
+    if not filenames:
+        return spec, ()
+    sources = tuple(name for name in filenames if name.endswith(".py"))
+    present, gone = changed(spec)
+    if spec.staged and not set(sources) <= present:  # --all-files or --files: not a commit's files
+        return DiffSpec(all=True), sources
+    if not sources and not gone:
+        return None
+    return spec, (*sources, *sorted(gone))
+
+
+def _scope(args: argparse.Namespace, root: Path) -> tuple[DiffSpec, tuple[str, ...]] | None:
+    from docbot.repo import changed_python_paths
+
+    return hook_scope(os.environ, args.filenames, lambda spec: changed_python_paths(root, spec))
 
 
 def _check(args: argparse.Namespace, root: Path) -> int:
     from docbot.check import check_docs
-    from docbot.repo import DiffSpec
 
-    stale = check_docs(settings_from(args, root), root, DiffSpec(staged=True),
-                       emit=ConsoleSink(sys.stdout, verbose=False))
+    scope = _scope(args, root)
+    if scope is None:
+        return 0
+    spec, paths = scope
+    stale = check_docs(settings_from(args, root), root, spec, paths, emit=ConsoleSink(sys.stdout, verbose=False))
     for entry in stale:
         print(entry.describe())
     if stale:
-        print("docbot: run the `docbot` hook or `docbot run --staged`, then stage docs/api.")
+        print(f"docbot: run the `docbot` hook or `{_run_command(spec)}`, then stage docs/api.")
     return 1 if stale else 0
 
 
+def _run_command(spec: DiffSpec) -> str:
+    if spec.base is not None:
+        return f"docbot run --base {spec.base} --head {spec.head}"
+    return "docbot run --all" if spec.all else "docbot run --staged"
+
+
 def _document(args: argparse.Namespace, root: Path) -> int:
-    from docbot.repo import DiffSpec
+    tty = open_tty(os.environ)
+    try:
+        return _document_to(args, root, tty)
+    finally:
+        if tty:
+            tty.close()
+
+
+def _document_to(args: argparse.Namespace, root: Path, tty: TextIO | None) -> int:
+    from docbot.errors import ModelServerError
     from docbot.run import run_docs
 
     settings = settings_from(args, root, {"time_budget_s": args.time_budget})
-    report = run_docs(settings, root, DiffSpec(staged=True), (), ConsoleSink(sys.stdout, verbose=False))
+    scope = _scope(args, root)
+    if scope is None:
+        return 0
+    spec, paths = scope
+    emit = ConsoleSink(sys.stdout, verbose=False)
+    try:
+        report = run_docs(settings, root, spec, paths, tee(emit, TtyProgress(tty)) if tty else emit)
+    except ModelServerError:
+        if settings.when_no_server != "skip":
+            raise
+        _tell("docbot: no model server answered; the docs are left to CI (when_no_server: skip).", tty)
+        return 0
+    return _report(report, tty)
+
+
+def _tell(line: str, tty: TextIO | None) -> None:
+    """A line the user must see even when the hook passes (pre-commit then hides its output)."""
+    print(line)
+    if tty:
+        tty.write(line + "\n")
+
+
+def _report(report: RunReport, tty: TextIO | None = None) -> int:
+    """Print what the run did; 1 when docs were written (to stage) or a function failed. Functions
+    skipped by the time budget alone pass the commit: they are left to CI."""
     for error in report.scan_errors:
         print(f"docbot: skipped {error}")
     skipped = [r for r in report.results if r.status == "skipped"]
     if skipped:
-        print(f"docbot: {len(skipped)} function(s) left to CI: " + ", ".join(r.key for r in skipped))
+        _tell(f"docbot: {plural(len(skipped), 'function')} left to CI (time budget): "
+              + ", ".join(r.key for r in skipped), tty)
     if report.written:
         print("docbot wrote or changed these docs; review them, then `git add` them and commit again:")
         for path in report.written:

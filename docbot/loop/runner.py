@@ -7,7 +7,10 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Callable
 
+from langchain_core.callbacks import BaseCallbackHandler
+
 from docbot import events
+from docbot.deadline import Deadline, DeadlineReached
 from docbot.loop.graph import build_graph, recursion_limit
 from docbot.loop.state import LoopState, new_state
 from docbot.models import RoleModels
@@ -15,6 +18,25 @@ from docbot.records import CallRecord
 from docbot.results import FunctionResult, Target
 from docbot.settings import Settings
 from docbot.verify import ExampleContext
+
+
+class DeadlineCallback(BaseCallbackHandler):
+    """Refuses every model call once the deadline has passed."""
+
+    raise_error = True  # LangChain swallows a handler's exception unless told otherwise
+
+    def __init__(self, deadline: Deadline) -> None:
+        self.deadline = deadline
+
+    def _check(self) -> None:
+        if self.deadline.passed():
+            raise DeadlineReached(self.deadline.reason())
+
+    def on_chat_model_start(self, *_: Any, **__: Any) -> None:
+        self._check()
+
+    def on_llm_start(self, *_: Any, **__: Any) -> None:
+        self._check()
 
 
 def facts_for(source: str, qualname: str) -> str:
@@ -91,28 +113,31 @@ def model_callbacks(settings: Settings) -> list[Any]:
     return [Recorder(Path(settings.record))]
 
 
-def make_documenter(settings: Settings, repo_root: Path,
-                    emit: events.EventSink) -> Callable[[Target], FunctionResult]:
+def make_documenter(settings: Settings, repo_root: Path, emit: events.EventSink,
+                    deadline: Deadline | None = None) -> Callable[[Target], FunctionResult]:
     """Preflight, then build the models and the graph once; preflight failures raise (nothing written)."""
     from docbot.models.factory import build_models
     from docbot.models.preflight import preflight
 
     for warning in preflight(settings):
         emit(events.WarningEvent(warning))
-    return documenter_for(build_models(settings), settings, repo_root, emit)
+    return documenter_for(build_models(settings), settings, repo_root, emit, deadline)
 
 
-def documenter_for(models: RoleModels, settings: Settings, repo_root: Path,
-                   emit: events.EventSink) -> Callable[[Target], FunctionResult]:
+def documenter_for(models: RoleModels, settings: Settings, repo_root: Path, emit: events.EventSink,
+                   deadline: Deadline | None = None) -> Callable[[Target], FunctionResult]:
     """Document one target per call; a failure inside one function becomes that function's
-    ``failed`` result, so the others' work is kept."""
+    ``failed`` result, so the others' work is kept. Past ``deadline`` the next model call raises
+    ``DeadlineReached``, which the caller records as skipped."""
     graph = build_graph(models, settings)
-    callbacks = model_callbacks(settings)
+    callbacks = model_callbacks(settings) + ([DeadlineCallback(deadline)] if deadline else [])
 
     def document(target: Target) -> FunctionResult:
         examples = example_context(settings, repo_root, target.module)
         try:
             return document_target(graph, target, settings, emit, examples, callbacks)[0]
+        except DeadlineReached:
+            raise
         except Exception as err:  # DocbotError or not: one bad function never loses the others' work
             return FunctionResult(module=target.module, qualname=target.qualname, status="failed",
                                   reason=str(err) or type(err).__name__, path=target.path,
