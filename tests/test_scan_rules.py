@@ -19,7 +19,7 @@ def docbot(repo: GitRepo, *args: str) -> subprocess.CompletedProcess[str]:
 
 def listed(done: subprocess.CompletedProcess[str]) -> list[tuple[str, str, str]]:
     assert done.returncode == 0, (done.returncode, done.stderr[-3000:])
-    return [(t["module"], t["qualname"], t["kind"]) for t in json.loads(done.stdout)]
+    return [(t["module"], t["qualname"], t["kind"]) for t in json.loads(done.stdout)["targets"]]
 
 
 def test_a_file_that_crashes_libcst_is_skipped_and_the_others_are_scanned(tmp_path: Path) -> None:
@@ -29,7 +29,7 @@ def test_a_file_that_crashes_libcst_is_skipped_and_the_others_are_scanned(tmp_pa
     repo.write("pkg/z.py", "class Last:\n    def method(self):\n        return 3\n").commit("files")
     done = docbot(repo, "targets", "--all", "--json")
     assert done.returncode >= 0, f"killed by signal {-done.returncode}"
-    assert listed(done) == [("pkg.a", "first", "unchanged"), ("pkg.z", "Last.method", "unchanged")]
+    assert listed(done) == [("pkg.a", "first", "all"), ("pkg.z", "Last.method", "all")]
     assert "skipped file: pkg/deep.py: cannot parse (line " in done.stderr
     assert "nesting too deep to parse" in done.stderr
     check = docbot(repo, "check", "--all")
@@ -96,10 +96,10 @@ def test_public_all_the_way_down(tmp_path: Path) -> None:
     repo.write("pkg/_internal/__init__.py", "").write("pkg/_internal/engine.py", ENGINE)
     repo.write("pkg/traceback.py", SCRIPT).write("_tool.py", "def run():\n    return 1\n").commit("files")
     assert listed(docbot(repo, "targets", "--all", "--json")) == [
-        ("pkg", "typing_only", "unchanged"),
-        ("pkg._internal.engine", "Engine.start", "unchanged"),
-        ("pkg._private", "shown", "unchanged"),
-        ("pkg.traceback", "api", "unchanged")]
+        ("pkg", "typing_only", "all"),
+        ("pkg._internal.engine", "Engine.start", "all"),
+        ("pkg._private", "shown", "all"),
+        ("pkg.traceback", "api", "all")]
     repo.write("pkg/traceback.py", SCRIPT.replace("return 2", "return 22").replace("return 1", "return 11"))
     repo.write("pkg/_private.py", PRIVATE.replace("return", "return -")).commit("edit")
     assert listed(docbot(repo, "targets", "--base", "HEAD~1", "--json")) == [
