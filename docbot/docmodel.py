@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 __all__ = [
     "DocModel", "DocModelError", "Example", "ParameterDoc", "RaisesDoc",
-    "doc_model_schema", "param_key", "parse_doc_model", "strip_answer", "when_clause",
+    "doc_model_schema", "param_key", "parse_doc_model", "strip_answer", "strip_think", "when_clause",
 ]
 
 _FROZEN = ConfigDict(frozen=True, extra="ignore")
@@ -126,13 +126,19 @@ class DocModelError(ValueError):
     """A model answer that is not a doc model, even after unwrapping; the caller retries."""
 
 
+# A reasoning block (closed, or cut off before its end) that a thinking model puts before its answer.
 _THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"```[ \t]*(?:json)?[ \t]*\n(?P<body>.*?)\n?```", re.DOTALL | re.IGNORECASE)
 
 
+def strip_think(text: str) -> str:
+    """The text without ``<think>...</think>`` blocks, an unclosed one included."""
+    return _THINK.sub("", text)
+
+
 def strip_answer(text: str) -> str:
     """The JSON object inside a model answer: no ``<think>`` block, no fence, no chatter around it."""
-    text = _THINK.sub("", text).strip()
+    text = strip_think(text).strip()
     fenced = _FENCE.search(text)
     if fenced:
         text = fenced["body"].strip()

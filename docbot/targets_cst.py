@@ -6,7 +6,7 @@ rejects (newer grammar). Same rules and same results as the ``ast`` finder; impo
 of those two cases arises, because importing libcst alone costs a no-op hook run ~0.2 s.
 
 One pass with only ``PositionProvider``: the class stack is tracked by hand because
-QualifiedNameProvider pulls in scope analysis and costs several times more (ecosystem.md §7.3).
+QualifiedNameProvider pulls in scope analysis and costs several times more (docs/design.md#decisions).
 """
 
 from __future__ import annotations

@@ -9,7 +9,6 @@ parse never raises here: the critic node decides how to retry.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from langchain_core.messages import AIMessage
@@ -17,14 +16,7 @@ from langchain_core.output_parsers import PydanticOutputParser
 from langchain_core.runnables import Runnable, RunnableLambda
 from pydantic import BaseModel
 
-
-# A reasoning block (closed, or cut off before its end) that a thinking model puts before its answer.
-_THINK = re.compile(r"<think>.*?(</think>|\Z)", re.DOTALL | re.IGNORECASE)
-
-
-def strip_think(text: str) -> str:
-    """The text without ``<think>...</think>`` blocks, an unclosed one included."""
-    return _THINK.sub("", text)
+from docbot.docmodel import strip_think as strip_think  # one definition; callers here keep this name
 
 
 def parse_structured(raw: AIMessage, schema: type[BaseModel]) -> dict[str, Any]:
