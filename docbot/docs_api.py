@@ -5,7 +5,7 @@ A section sits between a hidden start marker, carrying the qualified name and a 
 function's normalised source, and a hidden end marker, so docbot (and ``docbot check``) can tell a
 current doc from a stale one without a model, and knows exactly which lines are its own::
 
-    <!-- docbot:section Parser.parse hash=3f2a9c01b7de -->
+    <!-- docbot:section Parser.parse hash=3f2a9c01b7de status=approved score=97 -->
     ## Parser.parse
     ...
 
@@ -33,9 +33,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from docbot.results import SectionStatus
+
 HASH_LENGTH = 12  # 48 bits of sha256: collisions within one module are not a practical concern
 
-_MARKER = re.compile(r"^<!-- docbot:section (?P<qualname>\S+) hash=(?P<hash>\S+) -->[ \t]*$")
+# status= and score= are optional: markers written before the gate recorded them still parse.
+_MARKER = re.compile(r"^<!-- docbot:section (?P<qualname>\S+) hash=(?P<hash>\S+)"
+                     r"(?: status=(?P<status>approved|unapproved))?(?: score=(?P<score>\d{1,3}))? -->[ \t]*$")
 _END = re.compile(r"^<!-- docbot:end (?P<qualname>\S+) -->[ \t]*$")
 _TITLE = re.compile(r"^#[ \t]+(?P<title>\S.*?)[ \t]*$")
 _LEVEL_ONE_HEADING = re.compile(r"^ {0,3}#[ \t]+\S")
@@ -44,10 +48,13 @@ _LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t]*\n)+")
 
 
 class Section(NamedTuple):
-    """One function's doc: the source hash it was written for, and its Markdown body."""
+    """One function's doc: the source hash it was written for, its Markdown body, and the gate's verdict
+    (None in a marker from before docbot recorded it)."""
 
     hash: str
     body: str
+    status: SectionStatus | None = None
+    score: int | None = None
 
 
 @dataclass
@@ -78,8 +85,9 @@ def source_hash(source: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:HASH_LENGTH]
 
 
-def marker_line(qualname: str, hash_: str) -> str:
-    return f"<!-- docbot:section {qualname} hash={hash_} -->"
+def marker_line(qualname: str, hash_: str, status: SectionStatus | None = None, score: int | None = None) -> str:
+    state = (f" status={status.value}" if status else "") + (f" score={score}" if score is not None else "")
+    return f"<!-- docbot:section {qualname} hash={hash_}{state} -->"
 
 
 def end_marker_line(qualname: str) -> str:
@@ -118,7 +126,10 @@ def parse_doc_file(text: str) -> DocFile:
             doc.duplicates.append(match["qualname"])
             free.extend(lines[index:stop])
             continue
-        doc.sections[match["qualname"]] = Section(match["hash"], normalise_body("\n".join(lines[index + 1:end])))
+        doc.sections[match["qualname"]] = Section(
+            match["hash"], normalise_body("\n".join(lines[index + 1:end])),
+            SectionStatus(match["status"]) if match["status"] else None,
+            int(match["score"]) if match["score"] else None)
         free = after[match["qualname"]] = lines[end + 1 if closed else end:stop]
     doc.title, doc.intro = _split_head(normalise_body("\n".join(head)))
     doc.notes = {q: note for q, note_lines in after.items() if (note := normalise_body("\n".join(note_lines)))}
@@ -159,18 +170,20 @@ def _split_head(head: str) -> tuple[str, str]:
     return title["title"], normalise_body(rest)
 
 
-def render_doc_file(module: str, sections: Mapping[str, tuple[str, str]], intro: str = "") -> str:
+def render_doc_file(module: str, sections: Mapping[str, Section | tuple[str, str]], intro: str = "") -> str:
     """The file text for ``module``: title, optional intro, then the sections in the given order."""
     return _render(module, intro, sections, {}, "")
 
 
-def _render(title: str, intro: str, sections: Mapping[str, tuple[str, str]], notes: Mapping[str, str],
+def _render(title: str, intro: str, sections: Mapping[str, Section | tuple[str, str]], notes: Mapping[str, str],
             appendix: str) -> str:
     parts = [f"# {title}"] if title else []
     parts += [text for text in [normalise_body(intro)] if text]
-    for qualname, (hash_, body) in sections.items():
-        text = normalise_body(body)
-        parts.append(marker_line(qualname, hash_) + ("\n" + text + "\n" if text else "") + "\n"
+    for qualname, value in sections.items():
+        section = Section(*value)
+        text = normalise_body(section.body)
+        parts.append(marker_line(qualname, section.hash, section.status, section.score)
+                     + ("\n" + text + "\n" if text else "") + "\n"
                      + end_marker_line(qualname))
         parts += [note for note in [normalise_body(notes.get(qualname, ""))] if note]
     parts += [text for text in [normalise_body(appendix)] if text]
@@ -178,7 +191,7 @@ def _render(title: str, intro: str, sections: Mapping[str, tuple[str, str]], not
 
 
 def merge(existing: DocFile | None, module: str, order: list[str],
-          updates: Mapping[str, tuple[str, str]], removals: set[str]) -> str | None:
+          updates: Mapping[str, Section | tuple[str, str]], removals: set[str]) -> str | None:
     """The new text of a module's doc file, or None when nothing is left in it (remove the file).
 
     ``order`` lists every current public function of the module in source order; it decides both
@@ -192,7 +205,7 @@ def merge(existing: DocFile | None, module: str, order: list[str],
     last, and a file is removed only when nothing but its default ``# <module>`` title is left.
     """
     old = existing.sections if existing else {}
-    sections: dict[str, tuple[str, str]] = {}
+    sections: dict[str, Section | tuple[str, str]] = {}
     for qualname in order:
         if qualname in updates:
             sections[qualname] = updates[qualname]

@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
 
 from docbot.docmodel import DocModel, Example, RaisesDoc, param_key, when_clause
 from docbot.facts import Facts, Parameter
+from docbot.results import SectionStatus
 from docbot.mdtext import cell, clean, fence, literal_code, prose
 from docbot.verify.model_check import agreeing_site, extra_parameter_allowed
 
@@ -27,11 +27,6 @@ CODE_LIMIT = 8_000  # characters of one example's code or output; a longer examp
 MAX_ITEMS = 20  # raises entries / examples rendered; more are counted in a note
 
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
-
-
-class SectionStatus(Enum):
-    APPROVED = "approved"
-    UNAPPROVED = "unapproved"
 
 
 def anchor(module: str, qualname: str) -> str:

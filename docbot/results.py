@@ -9,10 +9,24 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:  # pydantic stays out of the paths that never build a doc (docs/design.md#speed)
+    from docbot.docmodel import DocModel
 
 ChangeKind = Literal["added", "modified", "deleted", "unchanged"]
 Status = Literal["updated", "unchanged", "skipped", "failed"]
+
+
+class SectionStatus(StrEnum):
+    """Whether a written section passed the gate; recorded in its marker (``status=approved score=97``).
+
+    An unapproved section is the loop's best attempt after deterministic repair: it contains no
+    contradiction docbot's checks found, but the critic never passed it (docs/design.md#gate).
+    """
+
+    APPROVED = "approved"
+    UNAPPROVED = "unapproved"
 
 
 @dataclass(frozen=True)
@@ -68,6 +82,9 @@ class FunctionResult:
     bar: int = 95
     tokens: dict[str, dict[str, float]] = field(default_factory=dict)  # role -> {in, out, seconds, calls}
     removed: bool = False  # the function is gone and its section was dropped (reason says "removed")
+    approval: SectionStatus | None = None  # for a section written by this run (or read back from its marker)
+    repairs: tuple[str, ...] = ()  # what deterministic repair removed or replaced, one line each
+    doc_model: DocModel | None = None  # the final typed doc the section was rendered from
 
     @property
     def key(self) -> str:
@@ -80,6 +97,9 @@ class FunctionResult:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         del data["removed"]  # the JSON report says so in ``reason``, as it always has
+        data["approval"] = self.approval.value if self.approval else None
+        data["repairs"] = list(self.repairs)
+        data["doc_model"] = self.doc_model.model_dump(mode="json") if self.doc_model is not None else None
         return {**data, "key": self.key, "approved": self.approved}
 
     @classmethod

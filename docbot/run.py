@@ -148,7 +148,8 @@ def _write_module(module: _Module, results: dict[str, FunctionResult],
     the notices for a person (kept edits, duplicates, removals)."""
     plan = module.plan
     hashes = {target.qualname: hash_ for target, hash_ in module.to_document}
-    updates = {q: (hashes[q], r.markdown) for q, r in results.items() if q in hashes and r.status == "updated"}
+    updates = {q: docs_api.Section(hashes[q], r.markdown, r.approval, r.scores[-1] if r.approval and r.scores else None)
+               for q, r in results.items() if q in hashes and r.status == "updated"}
     removals = {q for q, r in results.items() if r.removed}
     if plan.order is None and not updates:
         text = plan.old_text  # code unreadable and nothing new: leave the file exactly as it is

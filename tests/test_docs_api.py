@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from docbot import docs_api
-from docbot.docs_api import DocFile, Section, doc_path, merge, parse_doc_file, render_doc_file, source_hash
+from docbot.docs_api import (DocFile, Section, doc_path, marker_line, merge, parse_doc_file, render_doc_file,
+                             source_hash)
+from docbot.results import SectionStatus
 
 FUNC = "def area(r):\n    \"\"\"Area of a circle.\"\"\"\n    return 3.14159 * r * r\n"
 
@@ -75,7 +77,7 @@ def test_render_is_idempotent_through_parse() -> None:
     parsed = parse_doc_file(once)
     assert parsed.title == "geo.shapes"
     assert list(parsed.sections) == ["area", "Shape.scale"]
-    assert parsed.sections["area"] == ("aaaaaaaaaaaa", "## area\n\nArea of a circle.")
+    assert parsed.sections["area"] == Section("aaaaaaaaaaaa", "## area\n\nArea of a circle.")
     twice = render_doc_file("geo.shapes", parsed.sections)
     assert twice.encode() == once.encode()
 
@@ -252,3 +254,31 @@ def test_write_atomic_writes_nothing_when_the_file_changed_meanwhile(tmp_path: P
     assert [p.name for p in tmp_path.iterdir()] == ["m.md"]  # no temp file left
     assert docs_api.write_atomic(target, text, unchanged=lambda: True) is True
     assert (target.read_text() if text else None) == text
+
+
+@pytest.mark.parametrize("marker, status, score", [
+    ("<!-- docbot:section f hash=abc status=approved score=97 -->", SectionStatus.APPROVED, 97),
+    ("<!-- docbot:section f hash=abc status=unapproved score=62 -->", SectionStatus.UNAPPROVED, 62),
+    ("<!-- docbot:section f hash=abc status=unapproved -->", SectionStatus.UNAPPROVED, None),
+    ("<!-- docbot:section f hash=abc score=0 -->", None, 0),
+    ("<!-- docbot:section f hash=abc -->", None, None),  # written before the gate was recorded
+])
+def test_the_marker_records_the_gate(marker: str, status: SectionStatus | None, score: int | None) -> None:
+    parsed = parse_doc_file(f"# m\n\n{marker}\n## f\n\n<!-- docbot:end f -->\n")
+    assert parsed.sections["f"] == Section("abc", "## f", status, score)
+    assert marker_line("f", "abc", status, score) == marker
+
+
+def test_an_unknown_status_is_not_a_marker() -> None:
+    parsed = parse_doc_file("# m\n\n<!-- docbot:section f hash=abc status=maybe -->\n## f\n")
+    assert parsed.sections == {}
+
+
+def test_the_status_survives_a_merge_that_keeps_the_section() -> None:
+    first = render_doc_file("m", {"f": Section("abc", "## f", SectionStatus.UNAPPROVED, 62)})
+    again = merge(parse_doc_file(first), "m", ["f", "g"], {"g": Section("def", "## g", SectionStatus.APPROVED, 97)},
+                  set())
+    assert again is not None
+    sections = parse_doc_file(again).sections
+    assert sections["f"].status is SectionStatus.UNAPPROVED and sections["f"].score == 62
+    assert sections["g"] == Section("def", "## g", SectionStatus.APPROVED, 97)

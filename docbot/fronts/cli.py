@@ -12,76 +12,18 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from docbot import __version__, events
+from docbot import __version__
 from docbot.errors import ConfigError
-from docbot.fronts.common import (EXIT_CODES, guarded, json_document, loaded_from, read_doc, read_source,
-                                  settings_from, write_output)
+from docbot.fronts.common import EXIT_CODES, guarded, json_document, loaded_from, read_doc, read_source, settings_from
 from docbot.fronts.console import ConsoleSink
+from docbot.fronts.options import diff_options, diff_spec, model_options, output_options, repo_root_of, say, sink_for
+from docbot.fronts.single import reflexion, reflexion_parser, run_demo
 from docbot.results import plural
-from docbot.settings import BACKEND_NAMES
 
-DEMO_INPUT = "input/compound_interest.py"
 DESCRIPTION = ("Write the API docs of a Python code base into docs/api with a loop of local models, and keep "
                "them true to the code.")
 SCOPE_NOTE = ("Scope: the staged changes by default (what a commit brings), or every function under the PATHs "
               "given; --base REV for a branch, --all for the whole tree.")
-
-
-def _output_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", help="config file (default: config.json at the repo root, if present)")
-    parser.add_argument("--json", action="store_true", help="one JSON object on stdout (see the README), "
-                        "events as JSON lines on stderr")
-    loudness = parser.add_mutually_exclusive_group()
-    loudness.add_argument("-q", "--quiet", action="store_true", help="only warnings, failures and the result")
-    loudness.add_argument("-v", "--verbose", action="store_true", help="also what the code checks found per draft")
-
-
-def _model_options(parser: argparse.ArgumentParser) -> None:
-    _output_options(parser)
-    parser.add_argument("--backend", choices=BACKEND_NAMES, help="model server kind (default: ollama)")
-    parser.add_argument("--base-url", help="model server URL (default: OLLAMA_HOST or http://127.0.0.1:11434)")
-    parser.add_argument("--record", metavar="FILE", help="write every model exchange to FILE (JSON lines)")
-    parser.add_argument("--replay", metavar="FILE", help="answer every model call from FILE (no server)")
-    parser.add_argument("--no-examples", action="store_true", help="do not execute the docs' examples")
-
-
-def _diff_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument("--staged", action="store_true", help="staged changes (what pre-commit sees)")
-    group.add_argument("--base", metavar="REV", help="changes in BASE...HEAD (what CI sees)")
-    group.add_argument("--all", action="store_true", help="every public function in the tree")
-    parser.add_argument("--head", metavar="REV", help="with --base: the head revision (default HEAD)")
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="only files under these paths")
-
-
-def sink_for(args: argparse.Namespace) -> events.EventSink:
-    if getattr(args, "json", False):
-        return events.JsonLinesSink(sys.stderr)
-    return ConsoleSink(verbose=getattr(args, "verbose", False), quiet=getattr(args, "quiet", False))
-
-
-def _say(args: argparse.Namespace, line: str) -> None:
-    """An informational line on stderr, which ``-q`` silences."""
-    if not getattr(args, "quiet", False):
-        print(line, file=sys.stderr)
-
-
-def diff_spec(args: argparse.Namespace, *, default_all: bool = False) -> Any:
-    """What to look at; without a flag: the staged changes, or everything when paths are named
-    (``check`` always defaults to everything: it is the CI gate)."""
-    from docbot.repo import DiffSpec
-
-    if args.head and not args.base:
-        raise ConfigError("--head needs --base REV.")
-    if not (args.staged or args.base or args.all):
-        return DiffSpec(all=True) if (args.paths or default_all) else DiffSpec(staged=True)
-    return DiffSpec(staged=args.staged, base=args.base, head=args.head, all=args.all)
-
-
-def repo_root_of(start: Path) -> Path:
-    from docbot.repo import open_repo
-
-    return Path(open_repo(start).working_tree_dir or start)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -118,7 +60,7 @@ def cmd_targets(args: argparse.Namespace) -> int:
     else:
         for t in result.targets:
             print(f"{label(t):9} {t.path}:{t.lineno}-{t.end_lineno} {t.module}.{t.qualname}")
-    _say(args, f"docbot targets: {plural(len(result.targets), 'function')}.")
+    say(args, f"docbot targets: {plural(len(result.targets), 'function')}.")
     return 0
 
 
@@ -139,7 +81,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"docbot check: {plural(len(stale), 'function')} {verb} docs; run `docbot run` and commit "
               f"{settings.docs_dir}.", file=sys.stderr)
         return 1
-    _say(args, "docbot check: all docs are current.")
+    say(args, "docbot check: all docs are current.")
     return 0
 
 
@@ -192,47 +134,6 @@ def verify_exit_code(checked: Sequence[Any], strict: bool) -> int:
     return 1 if missing or contradictions or gaps else 0
 
 
-def reflexion_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="reflexion", description="Document Python files with the loop, "
-                                     "one Markdown file each.", epilog=EXIT_CODES,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"reflexion (docbot) {__version__}")
-    parser.add_argument("-i", "--input", default="input", help="source file or folder (default: input/)")
-    parser.add_argument("-o", "--output", default="output", help="Markdown file or folder (default: output/)")
-    _model_options(parser)
-    return parser
-
-
-def output_for(source: Path, output: Path, many: bool) -> Path:
-    if output.suffix.lower() in (".md", ".markdown") and not many:
-        return output
-    return output / f"{source.stem}.md"
-
-
-def reflexion(args: argparse.Namespace, extra: dict[str, Any] | None = None) -> int:
-    from docbot.loop.runner import make_documenter
-    from docbot.single_file import document_file
-
-    given = Path(args.input)
-    sources = sorted(given.glob("*.py")) if given.is_dir() else [given]
-    if not given.exists() or not sources:
-        raise ConfigError(f"{given}: no such input file (or no .py files in it). Pass --input FILE.py.")
-    texts = [read_source(source, parse=True) for source in sources]  # every input, before any model call
-    settings = settings_from(args, Path.cwd(), extra)
-    emit = sink_for(args)
-    document = make_documenter(settings, sources[0].parent.resolve(), emit)
-    all_results = []
-    for source, text in zip(sources, texts, strict=True):
-        markdown, results = document_file(text, str(source), source.stem, document, emit)
-        target = output_for(source, Path(args.output), len(sources) > 1)
-        write_output(target, markdown)
-        _say(args, f"wrote {target}")
-        all_results += results
-    if args.json:
-        print(json_document("reflexion", results=[r.to_json() for r in all_results]))
-    return 1 if any(r.status == "failed" for r in all_results) else 0
-
-
 def _command(sub: Any, name: str, summary: str, description: str) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = sub.add_parser(
         name, help=summary, description=f"{summary}.\n\n{description}", epilog=EXIT_CODES,
@@ -247,21 +148,21 @@ def main_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     run = _command(sub, "run", "document changed public functions into docs/api",
                    SCOPE_NOTE + " Exits 1 when a function failed.")
-    _diff_options(run)
-    _model_options(run)
+    diff_options(run)
+    model_options(run)
     run.add_argument("--time-budget", type=float, metavar="SECONDS",
                      help="a deadline: past it the function in flight stops and the rest are skipped")
     run.set_defaults(func=cmd_run)
     targets = _command(sub, "targets", "list the public functions docbot would document", SCOPE_NOTE)
-    _diff_options(targets)
-    _output_options(targets)
+    diff_options(targets)
+    output_options(targets)
     targets.set_defaults(func=cmd_targets)
     check = _command(sub, "check", "exit 1 if any doc section is missing or stale (no model)",
                      "Scope: every function by default, unlike run and targets: check is the gate CI runs, "
                      "and a doc can go stale without its function being in the diff. --staged or --base "
                      "REV narrow it.")
-    _diff_options(check)
-    _output_options(check)
+    diff_options(check)
+    output_options(check)
     check.set_defaults(func=cmd_check)
     _verify_parser(sub)
     _config_parser(sub)
@@ -281,7 +182,7 @@ def _verify_parser(sub: Any) -> None:
                         help="check only these functions (repeat, or comma-separated); others need no section")
     verify.add_argument("--strict", action="store_true", help="exit 1 on gaps too (what the doc leaves out)")
     verify.add_argument("--no-examples", action="store_true", help="do not execute the doc's examples")
-    _output_options(verify)
+    output_options(verify)
     verify.set_defaults(func=cmd_verify)
 
 
@@ -292,7 +193,7 @@ def _config_parser(sub: Any) -> None:
     shown = config.add_mutually_exclusive_group(required=True)
     shown.add_argument("--schema", action="store_true", help="the JSON schema of config.json and [tool.docbot]")
     shown.add_argument("--show", action="store_true", help="each setting, its value and where it came from")
-    _model_options(config)
+    model_options(config)
     config.set_defaults(func=cmd_config)
 
 
@@ -310,17 +211,8 @@ def cmd_config(args: argparse.Namespace) -> int:
     return 0
 
 
-def demo_input() -> Path:
-    """The sample in the current checkout, else the one beside this (editable) installation."""
-    here = Path(DEMO_INPUT)
-    return here if here.is_file() else Path(__file__).resolve().parents[2] / DEMO_INPUT
-
-
 def cmd_demo(args: argparse.Namespace) -> int:
-    demo_args = reflexion_parser().parse_args(["--input", str(demo_input()), "--output", args.output,
-                                               "--backend", "embedded"])
-    # A 135M model on a laptop CPU: fewer, shorter rounds keep the demo to a couple of minutes.
-    return reflexion(demo_args, {"max_attempts": 2, "max_tokens": 512})
+    return run_demo(args.output)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -14,7 +14,8 @@ from pathlib import Path
 Graph = Mapping[str, set[str]]
 
 FRONTS = "docbot.fronts"
-SHARED_FRONT_MODULES = frozenset({"docbot.fronts.common", "docbot.fronts.console"})
+SHARED_FRONT_MODULES = frozenset({"docbot.fronts.common", "docbot.fronts.console", "docbot.fronts.options",
+                                  "docbot.fronts.single"})
 
 
 def modules_under(package_dir: Path) -> dict[str, Path]:
