@@ -54,7 +54,21 @@ def test_a_removed_section_is_a_flag_and_the_json_keeps_its_word() -> None:
     data = gone.to_json()
     assert "removed" not in data and data["reason"] == "removed"
     assert list(data) == ["module", "qualname", "status", "reason", "path", "doc_path", "markdown", "scores",
-                          "rounds", "exit_reason", "fatal_issues", "bar", "tokens", "key", "approved"]
+                          "rounds", "exit_reason", "fatal_issues", "bar", "tokens", "approval", "repairs",
+                          "doc_model", "key", "approved"]
+    assert (data["approval"], data["repairs"], data["doc_model"]) == (None, [], None)
+
+
+def test_the_json_carries_the_gate_and_the_typed_doc() -> None:
+    from docbot.docmodel import DocModel
+    from docbot.results import SectionStatus
+
+    model = DocModel(summary="Area of a circle.")
+    result = FunctionResult("pkg.geo", "area", "updated", approval=SectionStatus.UNAPPROVED,
+                            repairs=("removed example 1: it raised ValueError",), doc_model=model)
+    data = result.to_json()
+    assert data["approval"] == "unapproved" and data["repairs"] == ["removed example 1: it raised ValueError"]
+    assert data["doc_model"] == model.model_dump(mode="json") and data["doc_model"]["summary"] == "Area of a circle."
 
 
 def test_the_start_state_sets_every_required_key() -> None:
