@@ -109,7 +109,8 @@ def test_an_edit_made_during_the_run_is_kept_and_the_function_is_reported(repo: 
     assert report.results[0].markdown == "## `area`\n\nDoc v1 of area."  # docbot's text is in the report
     notice = DocNotice(NoticeKind.EDITED_DURING_RUN, DOC, ("area",))
     assert report.notices == [notice] and notice.describe() in [e.message for e in seen if e.kind is EventKind.WARNING]
-    assert not [p for p in (repo.root / "docs/api").iterdir() if p.name not in ("pkg.geo.md", "index.md")]  # no temp file left
+    left = [p for p in (repo.root / "docs/api").iterdir() if p.name not in ("pkg.geo.md", "index.md")]
+    assert not left  # no temp file left
 
 
 def test_a_doc_file_created_during_the_run_is_kept(tmp_path: Path) -> None:
@@ -128,7 +129,8 @@ def test_an_unedited_file_is_still_written(repo: GitRepo) -> None:
 def test_removing_one_functions_section_is_no_notice(repo: GitRepo) -> None:
     repo.write("pkg/geo.py", GEO.replace("def perimeter(r):\n    return 6 * r\n", "")).commit("no perimeter")
     report, seen = run(repo, DiffSpec(base="HEAD~1"))
-    assert report.written == [DOC, INDEX] and report.notices == [] and not [e for e in seen if e.kind is EventKind.WARNING]
+    assert report.written == [DOC, INDEX] and report.notices == []
+    assert not [e for e in seen if e.kind is EventKind.WARNING]
     assert list(parse_doc_file(repo.read(DOC)).sections) == ["area", "Shape.scale"]
 
 

@@ -40,7 +40,8 @@ def _site(tmp_path: Path) -> GitRepo:
     report = run_docs(Settings(), repo.root, DiffSpec(all=True), (), CollectingSink(),
                       documenter_factory=Scripted({"perimeter": 62}).factory)
     assert sorted(report.written) == ["docs/api/index.md", "docs/api/pkg.bank.ledger.md", "docs/api/pkg.geo.md"]
-    repo.write("mkdocs.yml", recipe()).write("docs/index.md", "# My project\n\nSee the [API reference](api/index.md).\n")
+    repo.write("mkdocs.yml", recipe())
+    repo.write("docs/index.md", "# My project\n\nSee the [API reference](api/index.md).\n")
     return repo
 
 

@@ -261,7 +261,8 @@ def test_paths_limit_the_run(repo: GitRepo) -> None:
 
 def test_docs_dir_is_configurable_and_bad_flags_surface(repo: GitRepo) -> None:
     report = _run(repo, ALL, FakeDocumenter(), settings=Settings(docs_dir="reference"))
-    assert report.written == ["reference/pkg.geo.md", "reference/index.md"] and report.results[0].doc_path == "reference/pkg.geo.md"
+    assert report.written == ["reference/pkg.geo.md", "reference/index.md"]
+    assert report.results[0].doc_path == "reference/pkg.geo.md"
     with pytest.raises(ConfigError):
         _run(repo, DiffSpec(all=True, staged=True))
 
