@@ -18,7 +18,6 @@ from pathlib import Path
 from docbot import doc_files, docs_api
 from docbot.events import EventSink, WarningEvent
 from docbot.plan import documented_modules
-from docbot.render import IndexEntry, anchor, render_index
 
 INDEX_MODULE = "index"
 INDEX_MARKER = "<!-- docbot:index: written by docbot run from the section markers; edits are replaced -->"
@@ -57,6 +56,9 @@ def index_rel(docs_dir: str) -> str:
 
 def index_text(repo_root: Path, docs_dir: str, read: Reader = doc_files.read_text) -> str | None:
     """The index the doc files call for, or None when no module has a docbot section."""
+    # The renderer pulls in the doc model and the truth checks: only when there are doc files to list.
+    from docbot.render import IndexEntry, anchor, render_index
+
     entries: list[IndexEntry] = []
     for module in documented_modules(repo_root, docs_dir, exclude={INDEX_MODULE}):
         text = read(repo_root, docs_api.doc_path(docs_dir, module))

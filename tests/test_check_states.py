@@ -138,3 +138,19 @@ def test_the_exit_codes_are_distinct_and_documented() -> None:
     for text in ((root / "README.md").read_text(), (root / "docs/design.md").read_text(),
                  main.__globals__["EXIT_CODES"]):
         assert f"{UNAPPROVED} " in text and "unapproved" in text
+
+
+def test_the_check_hook_lists_unapproved_sections_and_fails_on_them_only_with_strict(
+        repo: GitRepo, capsys: pytest.CaptureFixture[str]) -> None:
+    from docbot.fronts import hook
+
+    extended = GEO + "\n\ndef extra(x):\n    return x\n"
+    repo.write("pkg/geo.py", extended)
+    functions = public_functions(extended, "pkg.geo", "pkg/geo.py")
+    sections = {f.qualname: (source_hash(f.source), f"## `{f.qualname}`\n\nDoc.",
+                             SectionStatus.UNAPPROVED if f.qualname == "extra" else SectionStatus.APPROVED, 70)
+                for f in functions}
+    repo.write(DOC, render_doc_file("pkg.geo", sections)).stage("pkg/geo.py", DOC)  # type: ignore[arg-type]
+    assert hook.main(["--check"]) == 0
+    assert "pkg.geo.extra: doc is current but unapproved (score 70)" in capsys.readouterr().out
+    assert hook.main(["--check", "--strict"]) == 1

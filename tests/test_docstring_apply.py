@@ -186,3 +186,23 @@ def test_the_hook_fails_and_lists_the_sources_it_wrote_docstrings_into(
     assert repo.read("pkg/geo.py") == GEO  # not in the commit: untouched
     repo.stage("pkg/tool.py", "docs/api")
     assert hook.main([]) == 0  # the second attempt: everything current, nothing written
+
+
+def test_run_write_docstrings_flag_through_the_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from docbot.fronts.cli import main
+
+    repo = GitRepo(tmp_path / "repo").write("pkg/__init__.py", "").write("pkg/geo.py", GEO).commit("geo")
+    monkeypatch.chdir(repo.root)
+    monkeypatch.setattr(run_module, "_default_factory", lambda *args: Scripted().factory)
+    assert main(["run", "--all", "--json"]) == 0
+    assert "docstrings" not in json.loads(capsys.readouterr().out) and repo.read("pkg/geo.py") == GEO  # off
+    repo.write("pkg/geo.py", GEO.replace("6 * r", "6.28 * r"))
+    assert main(["run", "--all", "--json", "--write-docstrings"]) == 0
+    written = json.loads(capsys.readouterr().out)["docstrings"]
+    assert written == {"written": ["pkg/geo.py"], "kept": [], "docs": ["docs/api/pkg.geo.md"]}
+    assert '    """Compute perimeter for the caller.' in repo.read("pkg/geo.py")
+    assert '"""Compute area' not in repo.read("pkg/geo.py")  # unchanged by this run: not rewritten
+    assert main(["check"]) == 0

@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from docbot import __version__
 from docbot.errors import ConfigError
@@ -19,6 +19,11 @@ from docbot.fronts.console import ConsoleSink
 from docbot.fronts.options import diff_options, diff_spec, model_options, output_options, repo_root_of, say, sink_for
 from docbot.fronts.single import reflexion, reflexion_parser, run_demo
 from docbot.results import plural
+
+if TYPE_CHECKING:
+    from docbot.docstring_apply import DocstringReport
+    from docbot.results import RunReport
+    from docbot.settings import Settings
 
 DESCRIPTION = ("Write the API docs of a Python code base into docs/api with a loop of local models, and keep "
                "them true to the code.")
@@ -49,8 +54,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     return report.exit_code()
 
 
-def _write_docstrings(settings: Any, root: Path, report: Any) -> Any:
-    from docbot.docstring_apply import apply_docstrings
+def _write_docstrings(settings: Settings, root: Path, report: RunReport) -> DocstringReport:
+    from docbot.docstring_apply import apply_docstrings  # libcst: only when asked for
 
     return apply_docstrings(root, settings.docs_dir, report.results)
 
