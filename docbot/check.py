@@ -2,7 +2,11 @@
 
 This is the CI gate and the second pre-commit hook. A section is current when its marker's hash
 equals the hash of the function's source as it stands now; otherwise the function's doc is
-"missing" or "stale", and a section whose function no longer exists is "orphaned".
+"missing" or "stale", and a section whose function no longer exists is "orphaned". A current section
+whose marker says ``status=unapproved`` is reported apart (``check_report``): it is true to the code
+as far as docbot's checks go, but the critic never passed it, and only ``check --strict`` fails on it.
+A ``docs/api/index.md`` that differs from what the doc files say is reported too
+(docs/design.md#check-states).
 
 What is in scope, what each module defines now and what its doc file holds come from
 ``docbot.plan``, shared with ``docbot run``; this module only judges each section.
@@ -15,11 +19,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from docbot import doc_files, docs_api
+from docbot import api_index, doc_files, docs_api
 from docbot.events import EventSink, WarningEvent, discard
 from docbot.plan import ModuleDocs, plan_modules
 from docbot.repo import DiffSpec, scan
-from docbot.results import Target
+from docbot.results import SectionStatus, Target
 from docbot.settings import Settings
 
 StaleStatus = Literal["missing", "stale", "orphaned"]
@@ -47,6 +51,44 @@ class StaleEntry:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class UnapprovedEntry:
+    """A current section the gate did not approve (``status=unapproved`` in its marker)."""
+
+    module: str
+    qualname: str
+    path: str
+    lineno: int
+    score: int | None
+    doc_path: str
+
+    def describe(self) -> str:
+        score = f" (score {self.score})" if self.score is not None else ""
+        return (f"{self.path}:{self.lineno}: {self.module}.{self.qualname}: doc is current but unapproved{score}; "
+                f"review it in {self.doc_path}, or change the function and run `docbot run` again")
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What ``docbot check`` found: docs that are not current, current but unapproved sections, and the
+    API index when it is not what the doc files say (None when it is)."""
+
+    stale: list[StaleEntry]
+    unapproved: list[UnapprovedEntry]
+    index: api_index.IndexState | None
+
+    def failed(self, strict: bool) -> bool:
+        """Stale docs or a stale index always fail; unapproved sections only with ``strict``."""
+        return bool(self.stale or self.index or (strict and self.unapproved))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"stale": [e.to_json() for e in self.stale], "unapproved": [e.to_json() for e in self.unapproved],
+                "index": None if self.index is None else {"path": self.index.rel, "message": self.index.describe()}}
+
+
 def check_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
                emit: EventSink = discard) -> list[StaleEntry]:
     """Every function in scope whose doc section is missing, stale or orphaned; [] when all are current.
@@ -55,16 +97,42 @@ def check_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Seque
     section of a touched module whose function is gone). Files that do not parse are reported as
     warnings and left out: their docs cannot be judged.
     """
+    return check_report(settings, repo_root, spec, paths, emit=emit, index=False).stale
+
+
+def check_report(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
+                 emit: EventSink = discard, index: bool = True) -> CheckReport:
+    """``check_docs``, plus the unapproved sections in the same scope and (with ``index``) the API index,
+    read like the doc files: from the index for a staged check."""
     found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
                  exclude=settings.exclude)
     for error in found.errors:
         emit(WarningEvent.scan(error))
-    entries: list[StaleEntry] = []
+    stale: list[StaleEntry] = []
+    unapproved: list[UnapprovedEntry] = []
     for module in plan_modules(found, settings, repo_root, spec, paths, docs_from_index=spec.staged):
         for notice in doc_files.duplicate_notices(module.doc_rel, module.existing):
             emit(WarningEvent.about(notice))
-        entries += _stale_in_module(module)
-    return entries
+        stale += _stale_in_module(module)
+        unapproved += _unapproved_in_module(module)
+    state = None
+    if index:
+        read = doc_files.read_staged_text if spec.staged else doc_files.read_text
+        state = api_index.index_state(repo_root, settings.docs_dir, read)
+    return CheckReport(stale, unapproved, state if state is not None and state.stale else None)
+
+
+def _unapproved_in_module(module: ModuleDocs) -> list[UnapprovedEntry]:
+    """Current sections marked unapproved (a stale one is reported as stale: it gets rewritten anyway)."""
+    sections = module.existing.sections if module.existing else {}
+    found = []
+    for target in module.targets:
+        section = sections.get(target.qualname)
+        if (target.kind != "deleted" and section is not None and section.status is SectionStatus.UNAPPROVED
+                and section.hash == docs_api.source_hash(target.source)):
+            found.append(UnapprovedEntry(target.module, target.qualname, target.path, target.lineno,
+                                         section.score, module.doc_rel))
+    return found
 
 
 def _stale_in_module(module: ModuleDocs) -> list[StaleEntry]:

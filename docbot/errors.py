@@ -1,11 +1,16 @@
 """The few exceptions docbot raises to its fronts, each with an exit code and a next step.
 
 Fronts catch ``DocbotError`` and print ``str(err)``; the message always says what to do next.
-Exit codes: 1 = findings (stale docs, fatal issues), 2 = usage/config, 3 = model server, 4 = git/repo,
-5 = GitHub API; 130 = interrupted (docs/design.md#exit-codes).
+Exit codes: 1 = findings (stale docs, a failed function, fatal issues; unapproved sections for
+``check --strict``), 2 = usage/config, 3 = model server, 4 = git/repo, 5 = GitHub API,
+6 = ``docbot run`` wrote every section but at least one is unapproved (no function failed: 1 wins);
+130 = interrupted (docs/design.md#exit-codes).
 """
 
 from __future__ import annotations
+
+FINDINGS = 1  # the exit code for findings: stale docs, a failed function, contradictions
+UNAPPROVED = 6  # docbot run: nothing failed, but a section was written without the gate's approval
 
 
 class DocbotError(Exception):

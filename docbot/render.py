@@ -155,8 +155,9 @@ def _more(extra: int, what: str) -> str:
 class IndexEntry:
     module: str
     qualname: str
-    status: SectionStatus
+    status: SectionStatus | None  # None: the marker predates the gate, no verdict recorded
     score: int | None = None  # the critic's last score; None when no model ran (e.g. a kept section)
+    anchored: bool = True  # the section carries its ``anchor`` (one written before anchors links to the page)
 
 
 def render_index(entries: Sequence[IndexEntry], title: str = "API reference") -> str:
@@ -169,8 +170,14 @@ def render_index(entries: Sequence[IndexEntry], title: str = "API reference") ->
     if not modules:
         parts.append("No documented modules yet.")
     for module in sorted(modules):
-        rows = [f"| [`{e.qualname}`]({module}.md#{anchor(module, e.qualname)}) | {e.status.value} | "
+        rows = [f"| [`{e.qualname}`]({_link(e)}) | {e.status.value if e.status else 'no status'} | "
                 f"{'' if e.score is None else e.score} |" for e in modules[module]]
         table = "| Function | Status | Score |\n| --- | --- | --- |\n" + "\n".join(rows)
         parts.append(f"## [`{module}`]({module}.md)\n\n{table}")
     return "\n\n".join(parts) + "\n"
+
+
+def _link(entry: IndexEntry) -> str:
+    """The module page, at the section's anchor when the section has one (link only to what exists)."""
+    page = f"{entry.module}.md"
+    return f"{page}#{anchor(entry.module, entry.qualname)}" if entry.anchored else page

@@ -11,6 +11,8 @@ from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Literal
 
+from docbot import errors
+
 if TYPE_CHECKING:  # pydantic stays out of the paths that never build a doc (docs/design.md#speed)
     from docbot.docmodel import DocModel
 
@@ -130,6 +132,18 @@ class RunReport:
     @property
     def approved(self) -> int:
         return sum(1 for r in self.results if r.approved)
+
+    @property
+    def unapproved(self) -> list[FunctionResult]:
+        """The sections this run wrote that the gate did not approve (their marker says so)."""
+        return [r for r in self.results if r.status == "updated" and r.approval is SectionStatus.UNAPPROVED]
+
+    def exit_code(self) -> int:
+        """``docbot run``'s exit code (docs/design.md#exit-codes): 1 when a function failed, else 6 when a
+        section was written unapproved, else 0 (every function approved, current, removed or skipped)."""
+        if self.count("failed"):
+            return errors.FINDINGS
+        return errors.UNAPPROVED if self.unapproved else 0
 
     def summary_line(self) -> str:
         parts = [f"{self.count(s)} {s}" for s in ("updated", "unchanged", "skipped", "failed")]

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from docbot import doc_files, docs_api
+from docbot import api_index, doc_files, docs_api
 from docbot.deadline import Deadline, DeadlineReached
 from docbot.events import EventSink, ProgressEvent, ResultEvent, WarningEvent
 from docbot.plan import ModuleDocs, plan_modules
@@ -79,6 +79,7 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
         report.results += results
         report.written += written
         report.notices += notices
+    report.written += api_index.write_index(repo_root, settings.docs_dir, emit)  # docs/design.md#api-index
     return report
 
 

@@ -20,6 +20,7 @@ from tests.support.git_repo import GitRepo
 from tests.support.samples import GEO
 
 DOC = "docs/api/pkg.geo.md"
+INDEX = "docs/api/index.md"
 ALL = DiffSpec(all=True)
 APPENDIX = "## Appendix: units\n\nAll lengths are in metres. Written by hand."
 INTRO = "Shapes of the geometry package; an overview written by a person."
@@ -80,7 +81,7 @@ def test_a_hand_written_title_and_intro_are_kept(repo: GitRepo) -> None:
 def test_excluding_a_module_removes_only_docbots_sections(repo: GitRepo) -> None:
     repo.write(DOC, repo.read(DOC).replace("# pkg.geo\n", f"# pkg.geo\n\n{INTRO}\n", 1)).commit("intro")
     report, seen = run(repo, settings=Settings(exclude=["pkg/geo.py"]))
-    assert report.written == [DOC]
+    assert report.written == [DOC, INDEX]
     assert repo.read(DOC) == f"# pkg.geo\n\n{INTRO}\n"  # the person's text, and nothing of docbot's
     notice = DocNotice(NoticeKind.SECTIONS_REMOVED, DOC, ("area", "perimeter", "Shape.scale"))
     assert report.notices == [notice]
@@ -91,7 +92,7 @@ def test_excluding_a_module_removes_only_docbots_sections(repo: GitRepo) -> None
 
 def test_a_file_with_nothing_else_in_it_is_removed_and_the_run_says_so(repo: GitRepo) -> None:
     report, seen = run(repo, settings=Settings(exclude=["pkg/geo.py"]))
-    assert report.written == [DOC] and not (repo.root / DOC).exists()
+    assert report.written == [DOC, INDEX] and not (repo.root / DOC).exists()
     notice = DocNotice(NoticeKind.FILE_REMOVED, DOC, ("area", "perimeter", "Shape.scale"))
     assert report.notices == [notice] and notice.describe() in [e.message for e in seen if e.kind is EventKind.WARNING]
     assert report.to_json()["notices"] == [notice.to_json()]
@@ -108,7 +109,8 @@ def test_an_edit_made_during_the_run_is_kept_and_the_function_is_reported(repo: 
     assert report.results[0].markdown == "## `area`\n\nDoc v1 of area."  # docbot's text is in the report
     notice = DocNotice(NoticeKind.EDITED_DURING_RUN, DOC, ("area",))
     assert report.notices == [notice] and notice.describe() in [e.message for e in seen if e.kind is EventKind.WARNING]
-    assert not [p for p in (repo.root / "docs/api").iterdir() if p.name != "pkg.geo.md"]  # no temp file left
+    left = [p for p in (repo.root / "docs/api").iterdir() if p.name not in ("pkg.geo.md", "index.md")]
+    assert not left  # no temp file left
 
 
 def test_a_doc_file_created_during_the_run_is_kept(tmp_path: Path) -> None:
@@ -127,7 +129,8 @@ def test_an_unedited_file_is_still_written(repo: GitRepo) -> None:
 def test_removing_one_functions_section_is_no_notice(repo: GitRepo) -> None:
     repo.write("pkg/geo.py", GEO.replace("def perimeter(r):\n    return 6 * r\n", "")).commit("no perimeter")
     report, seen = run(repo, DiffSpec(base="HEAD~1"))
-    assert report.written == [DOC] and report.notices == [] and not [e for e in seen if e.kind is EventKind.WARNING]
+    assert report.written == [DOC, INDEX] and report.notices == []
+    assert not [e for e in seen if e.kind is EventKind.WARNING]
     assert list(parse_doc_file(repo.read(DOC)).sections) == ["area", "Shape.scale"]
 
 

@@ -20,6 +20,7 @@ from tests.support.samples import GEO as SHAPES
 
 GEO = SHAPES + "\n\ndef _helper():\n    return 0\n"  # plus a private function
 DOC = "docs/api/pkg.geo.md"
+INDEX = "docs/api/index.md"  # rewritten whenever the sections it lists change
 ALL = DiffSpec(all=True)
 LAST_COMMIT = DiffSpec(base="HEAD~1")
 
@@ -84,7 +85,7 @@ def test_first_run_writes_sections_in_source_order_with_source_hashes(repo: GitR
     fake, sink = FakeDocumenter(), CollectingSink()
     report = _run(repo, ALL, fake, sink=sink)
     assert fake.builds == 1 and fake.documented == ["area", "perimeter", "Shape.scale"]
-    assert report.written == [DOC]
+    assert report.written == [DOC, INDEX]
     assert _statuses(report) == {q: ("updated", "") for q in ("area", "perimeter", "Shape.scale")}
     assert all(r.doc_path == DOC and r.path == "pkg/geo.py" for r in report.results)
     assert report.results[0].scores == [90, 96]  # the documenter's own fields travel through
@@ -139,7 +140,7 @@ def test_deleted_function_loses_its_section_without_a_model(repo: GitRepo) -> No
     repo.write("pkg/geo.py", GEO.replace("def perimeter(r):\n    return 6 * r\n\n\n", "")).commit("drop")
     report = _run(repo, LAST_COMMIT)
     assert _statuses(report) == {"perimeter": ("updated", "removed")} and report.results[0].removed
-    assert report.results[0].doc_path == "" and report.written == [DOC]
+    assert report.results[0].doc_path == "" and report.written == [DOC, INDEX]
     assert list(_sections(repo)) == ["area", "Shape.scale"]
 
 
@@ -149,7 +150,7 @@ def test_deleting_the_module_removes_its_doc_file(repo: GitRepo) -> None:
     report = _run(repo, LAST_COMMIT)
     assert {q: s for q, (s, _) in _statuses(report).items()} == dict.fromkeys(
         ["area", "perimeter", "Shape.scale"], "updated")
-    assert report.written == [DOC] and not (repo.root / DOC).exists()
+    assert report.written == [DOC, INDEX] and not (repo.root / DOC).exists() and not (repo.root / INDEX).exists()
 
 
 def test_renamed_module_moves_its_docs(repo: GitRepo) -> None:
@@ -158,7 +159,7 @@ def test_renamed_module_moves_its_docs(repo: GitRepo) -> None:
     fake = FakeDocumenter()
     report = _run(repo, LAST_COMMIT, fake)
     assert fake.documented == ["area", "perimeter", "Shape.scale"]
-    assert sorted(report.written) == [DOC, "docs/api/pkg.shapes.md"]
+    assert sorted(report.written) == [INDEX, DOC, "docs/api/pkg.shapes.md"]
     assert not (repo.root / DOC).exists()
     assert list(_sections(repo, "docs/api/pkg.shapes.md")) == ["area", "perimeter", "Shape.scale"]
 
@@ -242,7 +243,7 @@ def test_a_file_that_does_not_parse_keeps_its_docs_and_the_others_continue(repo:
     repo.stage("pkg/extra.py")  # an untracked file is in no diff
     fake = FakeDocumenter()
     report = _run(repo, DiffSpec(), fake)  # the working tree against HEAD
-    assert fake.documented == ["extra"] and report.written == ["docs/api/pkg.extra.md"]
+    assert fake.documented == ["extra"] and report.written == ["docs/api/pkg.extra.md", INDEX]
     assert report.scan_errors and report.scan_errors[0].path == "pkg/geo.py"
     assert str(report.scan_errors[0]).startswith("pkg/geo.py: cannot parse")
     assert report.to_json()["scan_errors"] == [str(report.scan_errors[0])]
@@ -255,12 +256,13 @@ def test_paths_limit_the_run(repo: GitRepo) -> None:
     repo.write("other/tool.py", "def tool():\n    return 1\n").commit("tool")
     fake = FakeDocumenter()
     report = _run(repo, ALL, fake, paths=("other",))
-    assert fake.documented == ["tool"] and report.written == ["docs/api/other.tool.md"]
+    assert fake.documented == ["tool"] and report.written == ["docs/api/other.tool.md", INDEX]
 
 
 def test_docs_dir_is_configurable_and_bad_flags_surface(repo: GitRepo) -> None:
     report = _run(repo, ALL, FakeDocumenter(), settings=Settings(docs_dir="reference"))
-    assert report.written == ["reference/pkg.geo.md"] and report.results[0].doc_path == "reference/pkg.geo.md"
+    assert report.written == ["reference/pkg.geo.md", "reference/index.md"]
+    assert report.results[0].doc_path == "reference/pkg.geo.md"
     with pytest.raises(ConfigError):
         _run(repo, DiffSpec(all=True, staged=True))
 

@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from docbot import __version__
 from docbot.errors import ConfigError
@@ -19,6 +19,11 @@ from docbot.fronts.console import ConsoleSink
 from docbot.fronts.options import diff_options, diff_spec, model_options, output_options, repo_root_of, say, sink_for
 from docbot.fronts.single import reflexion, reflexion_parser, run_demo
 from docbot.results import plural
+
+if TYPE_CHECKING:
+    from docbot.docstring_apply import DocstringReport
+    from docbot.results import RunReport
+    from docbot.settings import Settings
 
 DESCRIPTION = ("Write the API docs of a Python code base into docs/api with a loop of local models, and keep "
                "them true to the code.")
@@ -30,15 +35,29 @@ def cmd_run(args: argparse.Namespace) -> int:
     from docbot.run import run_docs
 
     root = repo_root_of(Path.cwd())
-    settings = settings_from(args, root, {"time_budget_s": args.time_budget})
+    settings = settings_from(args, root, {"time_budget_s": args.time_budget,
+                                          "write_docstrings": args.write_docstrings or None})
     report = run_docs(settings, root, diff_spec(args), args.paths, sink_for(args))
+    sources = _write_docstrings(settings, root, report) if settings.write_docstrings else None
     if args.json:
-        print(json_document("run", **report.to_json()))
+        extra = {} if sources is None else {"docstrings": sources.to_json()}
+        print(json_document("run", **report.to_json(), exit_code=report.exit_code(), **extra))
     else:
         for error in report.scan_errors:
             print(f"skipped file: {error}", file=sys.stderr)
+        if report.unapproved:
+            print(f"unapproved (written, but the critic never passed them; see docs/api): "
+                  f"{', '.join(r.key for r in report.unapproved)}", file=sys.stderr)
+        for line in sources.lines() if sources is not None else ():
+            print(line, file=sys.stderr)
         print(report.summary_line())
-    return 1 if report.count("failed") else 0
+    return report.exit_code()
+
+
+def _write_docstrings(settings: Settings, root: Path, report: RunReport) -> DocstringReport:
+    from docbot.docstring_apply import apply_docstrings  # libcst: only when asked for
+
+    return apply_docstrings(root, settings.docs_dir, report.results)
 
 
 def cmd_targets(args: argparse.Namespace) -> int:
@@ -65,21 +84,26 @@ def cmd_targets(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from docbot.check import check_docs
+    from docbot.check import check_report
 
     root = repo_root_of(Path.cwd())
     settings = settings_from(args, root)
-    stale = check_docs(settings, root, diff_spec(args, default_all=True), args.paths,
-                       emit=ConsoleSink(verbose=False, quiet=args.quiet))
+    found = check_report(settings, root, diff_spec(args, default_all=True), args.paths,
+                         emit=ConsoleSink(verbose=False, quiet=args.quiet))
     if args.json:
-        print(json_document("check", stale=[entry.to_json() for entry in stale]))
+        print(json_document("check", **found.to_json(), strict=args.strict))
     else:
-        for entry in stale:
-            print(entry.describe())
-    if stale:
-        verb = "needs" if len(stale) == 1 else "need"
-        print(f"docbot check: {plural(len(stale), 'function')} {verb} docs; run `docbot run` and commit "
+        lines = [e.describe() for e in found.stale] + [e.describe() for e in found.unapproved]
+        for line in lines + ([found.index.describe()] if found.index else []):
+            print(line)
+    if found.stale:
+        verb = "needs" if len(found.stale) == 1 else "need"
+        print(f"docbot check: {plural(len(found.stale), 'function')} {verb} docs; run `docbot run` and commit "
               f"{settings.docs_dir}.", file=sys.stderr)
+    if found.unapproved:
+        print(f"docbot check: {plural(len(found.unapproved), 'section')} unapproved"
+              + ("." if args.strict else " (not a failure without --strict)."), file=sys.stderr)
+    if found.failed(args.strict):
         return 1
     say(args, "docbot check: all docs are current.")
     return 0
@@ -147,11 +171,14 @@ def main_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"docbot {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     run = _command(sub, "run", "document changed public functions into docs/api",
-                   SCOPE_NOTE + " Exits 1 when a function failed.")
+                   SCOPE_NOTE + " Exits 1 when a function failed, 6 when none failed but a section was "
+                   "written unapproved, 0 when every function is approved or current.")
     diff_options(run)
     model_options(run)
     run.add_argument("--time-budget", type=float, metavar="SECONDS",
                      help="a deadline: past it the function in flight stops and the rest are skipped")
+    run.add_argument("--write-docstrings", action="store_true",
+                     help="also write each updated function's docstring into its source, in the file's style")
     run.set_defaults(func=cmd_run)
     targets = _command(sub, "targets", "list the public functions docbot would document", SCOPE_NOTE)
     diff_options(targets)
@@ -160,9 +187,11 @@ def main_parser() -> argparse.ArgumentParser:
     check = _command(sub, "check", "exit 1 if any doc section is missing or stale (no model)",
                      "Scope: every function by default, unlike run and targets: check is the gate CI runs, "
                      "and a doc can go stale without its function being in the diff. --staged or --base "
-                     "REV narrow it.")
+                     "REV narrow it. Unapproved sections are listed; --strict fails on them. A stale "
+                     "docs/api/index.md fails too.")
     diff_options(check)
     output_options(check)
+    check.add_argument("--strict", action="store_true", help="exit 1 on unapproved sections too")
     check.set_defaults(func=cmd_check)
     _verify_parser(sub)
     _config_parser(sub)

@@ -26,11 +26,13 @@ JSON_SCHEMA_VERSION = 1  # of every --json document; raised when a key changes m
 
 EXIT_CODES = """exit codes:
   0    done; nothing to report
-  1    findings: stale or missing docs (check), a failed function (run), contradictions (verify)
+  1    findings: stale or missing docs (check; unapproved ones with --strict), a failed function (run),
+       contradictions (verify)
   2    usage or configuration: nothing was sent to a model
   3    model server: unreachable, a model missing, a call that kept failing
   4    git or repository
   5    GitHub API
+  6    run: no function failed, but a section was written unapproved
   130  interrupted (Ctrl-C)"""
 
 

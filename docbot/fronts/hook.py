@@ -37,6 +37,7 @@ def parser() -> argparse.ArgumentParser:
                         help="a deadline: past it the function in flight stops at its next model call; "
                         "what is left is skipped, left to CI")
     parser.add_argument("--check", action="store_true", help="only check that docs are current (no model)")
+    parser.add_argument("--strict", action="store_true", help="with --check: fail on unapproved sections too")
     parser.add_argument("--replay", metavar="FILE", help="answer model calls from a recording")
     parser.add_argument("--backend", choices=BACKEND_NAMES)
     parser.add_argument("--base-url")
@@ -69,18 +70,19 @@ def _scope(args: argparse.Namespace, root: Path) -> tuple[DiffSpec, tuple[str, .
 
 
 def _check(args: argparse.Namespace, root: Path) -> int:
-    from docbot.check import check_docs
+    from docbot.check import check_report
 
     scope = _scope(args, root)
     if scope is None:
         return 0
     spec, paths = scope
-    stale = check_docs(settings_from(args, root), root, spec, paths, emit=ConsoleSink(sys.stdout, verbose=False))
-    for entry in stale:
-        print(entry.describe())
-    if stale:
+    found = check_report(settings_from(args, root), root, spec, paths, emit=ConsoleSink(sys.stdout, verbose=False))
+    lines = [e.describe() for e in found.stale] + [e.describe() for e in found.unapproved]
+    for line in lines + ([found.index.describe()] if found.index else []):
+        print(line)
+    if found.stale or found.index:
         print(f"docbot: run the `docbot` hook or `{_run_command(spec)}`, then stage docs/api.")
-    return 1 if stale else 0
+    return 1 if found.failed(args.strict) else 0
 
 
 def _run_command(spec: DiffSpec) -> str:
@@ -115,7 +117,26 @@ def _document_to(args: argparse.Namespace, root: Path, tty: TextIO | None) -> in
             raise
         _tell("docbot: no model server answered; the docs are left to CI (when_no_server: skip).", tty)
         return 0
-    return _report(report, tty)
+    sources: list[str] = []
+    if settings.write_docstrings:
+        from docbot.docstring_apply import apply_docstrings
+
+        written = apply_docstrings(root, settings.docs_dir, report.results)
+        # The doc files whose markers now carry the new source hashes are to be staged too.
+        report.written += [d for d in written.docs if d not in report.written]
+        sources = written.written
+        for line in written.lines():
+            print(f"docbot: {line}")
+    return max(_report(report, tty), _sources(sources))
+
+
+def _sources(sources: list[str]) -> int:
+    """Sources docbot wrote docstrings into: like docs, to review and stage (1), else 0."""
+    if sources:
+        print("docbot wrote docstrings into these sources; review them, then `git add` them and commit again:")
+        for path in sources:
+            print(f"  {path}")
+    return 1 if sources else 0
 
 
 def _tell(line: str, tty: TextIO | None) -> None:

@@ -1,0 +1,75 @@
+"""The README's mkdocs recipe, built by the real ``mkdocs build --strict`` over a docs/api tree that a real
+``docbot run`` wrote (scripted documenter, rendered sections, index.md included)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from docbot.repo import DiffSpec
+from docbot.run import run_docs
+from docbot.settings import Settings
+from tests.support.events import CollectingSink
+from tests.support.git_repo import GitRepo
+from tests.support.samples import GEO
+from tests.support.scripted import Scripted
+
+README = Path(__file__).parents[1] / "README.md"
+LEDGER = '''\
+class Ledger:
+    def post(self, amount: float, memo: str = "") -> float:
+        if amount == 0:
+            raise ValueError("amount must not be zero")
+        return amount
+'''
+
+
+def recipe() -> str:
+    """The YAML block right after the README's ``<!-- docbot:mkdocs-recipe -->`` line."""
+    text = README.read_text(encoding="utf-8")
+    found = re.search(r"<!-- docbot:mkdocs-recipe -->\n```yaml\n(.*?)```", text, re.S)
+    assert found is not None, "the README lost its mkdocs recipe"
+    return found.group(1)
+
+
+def _site(tmp_path: Path) -> GitRepo:
+    repo = (GitRepo(tmp_path / "repo").write("pkg/__init__.py", "").write("pkg/geo.py", GEO)
+            .write("pkg/bank/__init__.py", "").write("pkg/bank/ledger.py", LEDGER).commit("code"))
+    report = run_docs(Settings(), repo.root, DiffSpec(all=True), (), CollectingSink(),
+                      documenter_factory=Scripted({"perimeter": 62}).factory)
+    assert sorted(report.written) == ["docs/api/index.md", "docs/api/pkg.bank.ledger.md", "docs/api/pkg.geo.md"]
+    repo.write("mkdocs.yml", recipe())
+    repo.write("docs/index.md", "# My project\n\nSee the [API reference](api/index.md).\n")
+    return repo
+
+
+def _build(repo: GitRepo) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(repo.root / "site")],
+                          cwd=repo.root, capture_output=True, text=True, timeout=300)
+
+
+def test_the_readme_recipe_builds_strict_with_the_index_and_every_anchor(tmp_path: Path) -> None:
+    repo = _site(tmp_path)
+    done = _build(repo)
+    assert done.returncode == 0, done.stderr
+    assert "WARNING" not in done.stderr
+    site = repo.root / "site"
+    index = (site / "api" / "index.html").read_text()
+    ledger = (site / "api" / "pkg.bank.ledger" / "index.html").read_text()
+    geo = (site / "api" / "pkg.geo" / "index.html").read_text()
+    assert 'href="pkg.bank.ledger/#pkg.bank.ledger.Ledger.post"' in index
+    assert 'href="pkg.geo/#pkg.geo.perimeter"' in index and "unapproved" in index
+    assert 'id="pkg.bank.ledger.Ledger.post"' in ledger
+    assert all(f'id="pkg.geo.{name}"' in geo for name in ("area", "perimeter", "Shape.scale"))
+    assert "API reference" in (site / "index.html").read_text()  # the nav entry
+
+
+def test_the_recipe_really_checks_the_anchors(tmp_path: Path) -> None:
+    """The control: with the recipe's validation, a link to an anchor docbot did not write fails the build."""
+    repo = _site(tmp_path)
+    index = repo.read("docs/api/index.md")
+    repo.write("docs/api/index.md", index.replace("#pkg.geo.area)", "#pkg.geo.no_such_function)"))
+    done = _build(repo)
+    assert done.returncode != 0 and "no_such_function" in done.stderr
