@@ -96,6 +96,8 @@ class Settings(BaseModel):
     exclude: list[str] = Field(default_factory=lambda: list(DEFAULT_EXCLUDE))
     time_budget_s: float | None = Field(None, gt=0, le=7 * 24 * 3600)
     when_no_server: Literal["fail", "skip"] = "fail"  # the hook without a model server: fail, or pass the commit
+    # Also write each doc as the function's docstring (the file's own style); the Action suggests them in a review.
+    write_docstrings: bool = False
 
     @field_validator("model_registry", mode="before")
     @classmethod

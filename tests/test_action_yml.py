@@ -129,7 +129,8 @@ def test_action_run_step_runs_check_mode_for_real(tmp_path: Path, gh: FakeGitHub
     assert (tmp_path / "temp" / "docbot-run.json").is_file()
     assert done.returncode == 1, done.stdout + done.stderr
     comment = gh.comments[PR][0]["body"]
-    assert "pkg.geometry.area" in comment and "failed: no doc section yet" in comment
+    assert "**1 function checked**: ✅ 0 current · ❌ 1 to write or update" in comment
+    assert "<code>pkg.geometry.area</code> (<code>pkg/geometry.py:1</code>): no doc section yet" in comment
     assert outputs(env["GITHUB_OUTPUT"])["failed"] == "1"
     assert TOKEN not in done.stdout + done.stderr
 
