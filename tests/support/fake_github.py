@@ -7,8 +7,8 @@ GitHub gives for bodies over 65,536 characters; reviews (``POST /pulls/{n}/revie
 ``comments[].path/line/side``), and listing and deleting review comments. Every request is recorded.
 Faults are queued per method: ``fake.fail("POST", 403)`` makes the next POST fail, ``times=``
 repeats it, ``headers=`` goes with it (``Retry-After``...). Comments have authors: ``GET /user``
-answers ``login`` for a user's token, and 403 when ``login`` is None, as it does for the workflow's GITHUB_TOKEN, whose comments are
-github-actions[bot]'s.
+answers ``login`` for a user's token, and 403 when ``login`` is None, as it does for the workflow's
+GITHUB_TOKEN, whose comments are github-actions[bot]'s.
 
 The fake is an httpx handler: ``GitHubClient(fake.api_url, ..., transport=fake.transport)`` talks to
 it with no thread and no port. ``with fake:`` also serves it on loopback, for a client that runs in
