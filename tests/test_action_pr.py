@@ -173,7 +173,7 @@ def test_a_function_outside_the_diff_falls_back_to_the_sticky_comment(tmp_path: 
     run(tmp_path, gh, repo, RunReport(results=[outside]))
     assert gh.review_comments.get(PR, []) == []
     comment = gh.comments[PR][0]["body"]
-    assert "**Docstrings outside this PR's diff**" in comment
+    assert "**Docstrings the review could not carry**" in comment
     assert '<details><summary><code>pkg.geometry.far</code>: docstring</summary>\n\n```python\n"""Return x.' in comment
 
 
@@ -208,3 +208,33 @@ def test_check_mode_lists_what_is_missing_and_counts_current_functions(tmp_path:
             ) in comment
     assert ("**Fix:** on the PR branch run <code>docbot run --base " + repo["base"]) in comment
     assert "—" not in comment
+
+
+def test_the_two_steps_carry_the_verdict_repairs_doc_model_and_the_docstring_option(
+        tmp_path: Path, gh: FakeGitHub, repo: dict[str, Any]) -> None:
+    """The run step (no token) writes the report; the publish step reads it back typed, and posts the
+    review because the base's config turned docstrings on."""
+    env = runner_env(tmp_path, gh, event=pr_event(repo["base"], repo["head"]))
+    stage_file = str(tmp_path / "temp" / "run.json")
+    report = RunReport(results=[area(approval=SectionStatus.UNAPPROVED, repairs=("dropped parameter `q`",))],
+                       base=repo["base"], head=repo["head"])
+    assert run_action({**env, "DOCBOT_TOKEN": ""}, ["run", "--report", stage_file], run_pr=FakeRun(report),
+                      out=io.StringIO()) == 0
+    assert gh.requests == []
+    out = io.StringIO()
+    assert run_action(env, ["publish", "--report", stage_file], out=out) == 0, out.getvalue()
+
+    comment = gh.comments[PR][0]["body"]
+    assert "final doc (unapproved, 97/95)" in comment and "- dropped parameter &#96;q&#96;" in comment
+    assert "## `area`" in comment.split("<details>")[1]  # shown rendered: the doc model came back typed
+    assert len(gh.reviews[PR]) == 1 and "```suggestion\ndef area(w, h):" in gh.review_comments[PR][0]["body"]
+    assert outputs(env["GITHUB_OUTPUT"])["unapproved"] == "1"
+
+
+def test_a_refused_review_falls_back_to_the_comment(tmp_path: Path, gh: FakeGitHub, repo: dict[str, Any]) -> None:
+    gh.fail("POST", 422)  # the review; the sticky comment's POST comes after it
+    code, log = run(tmp_path, gh, repo, RunReport(results=[area()]))
+    assert code == 0
+    assert "::warning title=docbot::docbot could not post the docstring review: GitHub refused POST" in log
+    comment = gh.comments[PR][0]["body"]
+    assert "**Docstrings the review could not carry**" in comment and 'def area(w, h):\n    """The area' in comment

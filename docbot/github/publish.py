@@ -7,7 +7,6 @@ and the summary is then where the results are. Posting the comment never fails t
 
 from __future__ import annotations
 
-import html
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -15,16 +14,15 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TextIO
 
-from docbot.docs_api import Section, parse_doc_file
 from docbot.errors import GitHubError, RepoError
 from docbot.github.annotate import SiteOf, counts, error_annotations, outcome
 from docbot.github.client import GitHubClient
-from docbot.github.commit import commit_docs, docs_at, docs_patch
-from docbot.github.details import fence_for, utf8_size
+from docbot.github.commit import commit_docs, docs_at
+from docbot.github.extras import gather_extras
 from docbot.github.logsafe import Redactor, escape_data
-from docbot.github.report import Extras, Links, render_comment, render_summary
+from docbot.github.report import Links, render_comment, render_summary
 from docbot.github.sources import PrSources
-from docbot.results import FunctionResult, RunReport, Target, score_curve
+from docbot.results import FunctionResult, RunReport, Target
 
 if TYPE_CHECKING:
     from docbot.check import StaleEntry
@@ -34,7 +32,6 @@ MODES: tuple[Mode, ...] = ("comment", "commit", "check")
 
 STALE_REASONS = {"missing": "no doc section yet", "stale": "doc is stale: the code changed since",
                  "orphaned": "doc section of a function that no longer exists"}
-PATCH_SHOWN = 20_000  # bytes of the docs patch shown inline in the comment; the artifact has all of it
 TITLES: dict[Mode, str] = {"comment": "docbot: API docs", "commit": "docbot: API docs",
                            "check": "docbot check: stale API docs"}
 
@@ -96,7 +93,7 @@ def publish(inputs: ActionInputs, report: RunReport, out: TextIO, redact: Redact
         print(redact(line), file=out)
     fallback = post_review(inputs, report, sources, out) if docstrings and inputs.mode == "comment" else ""
     patch = inputs.report_dir / "docbot-docs.patch"
-    extras = gather_extras(inputs, report, sources, patch, fallback)
+    extras = gather_extras(report, sources, inputs.mode, patch, fallback)
     links = Links(inputs.server_url, inputs.repo, link_ref,
                   docs_at(inputs.workspace, link_ref, {r.doc_path for r in report.results if r.doc_path}), fresh)
     title = TITLES[inputs.mode]
@@ -145,64 +142,6 @@ def _commit(inputs: ActionInputs, report: RunReport, out: TextIO) -> tuple[str, 
 def fix_text(inputs: ActionInputs) -> str:
     """What a person runs on the PR branch to bring every doc up to date."""
     return f"Run `docbot run --base {inputs.base}` on the PR branch and commit docs/api."
-
-
-def gather_extras(inputs: ActionInputs, report: RunReport, sources: PrSources, patch: Path,
-                  docstrings: str = "") -> Extras:
-    """What the comment adds to the report, read from the head: the docs the new ones replace, the
-    last trajectory of current docs, where each function is, and how to apply the docs."""
-    heads = {path: parse_doc_file(text) for path in {r.doc_path for r in report.results if r.doc_path}
-             if (text := sources.show(path)) is not None}
-    old, last = {}, {}
-    for result in report.results:
-        section = heads[result.doc_path].sections.get(result.qualname) if result.doc_path in heads else None
-        if section is not None and result.status == "updated":
-            old[result.key] = section.body
-        if section is not None and result.status == "unchanged":
-            last[result.key] = last_trajectory(result, section)
-    lines = {}
-    if inputs.mode == "check":
-        lines = {r.key: f"{r.path}:{site.def_line}" for r in report.results if r.status == "failed" and r.path
-                 if (site := sources.site(r.path, r.module, r.qualname)) is not None}
-    apply = ""
-    if inputs.mode == "comment" and report.written:
-        try:
-            apply = apply_section(inputs, docs_patch(inputs.workspace, report.written, inputs.head), patch)
-        except RepoError:  # not a git checkout of the head: no patch to offer
-            apply = ""
-    return Extras(old_docs=old, last_runs=last, lines=lines, apply=apply, docstrings=docstrings,
-                  fix=f"on the PR branch run <code>docbot run --base {html.escape(inputs.base)}</code> and "
-                      "commit the docs; <code>docbot check</code> then passes.")
-
-
-def last_trajectory(result: FunctionResult, section: Section) -> str:
-    """A current doc's last run, from the report (its score curve) or else from its marker."""
-    state = f" ({section.status.value})" if section.status else ""
-    if result.scores:
-        return f"{score_curve(result.scores)} vs {result.bar}{state}, last run"
-    if section.score is not None:
-        return f"{section.score} vs {result.bar}{state}, last run"
-    return f"doc current{state}"
-
-
-def apply_section(inputs: ActionInputs, patch_text: str, patch: Path) -> str:
-    """How to take the docs in comment mode: the command, and the patch (artifact and inline)."""
-    if not patch_text:
-        return ""
-    try:
-        patch.write_text(patch_text, encoding="utf-8")
-    except OSError:
-        pass  # the inline copy below still carries it
-    files = patch_text.count("\ndiff --git ") + patch_text.startswith("diff --git ")
-    command = f"<code>docbot run --base {html.escape(inputs.base)}</code>"
-    text = (f"**Apply these docs:** on the PR branch run {command} and commit the docs, or download this run's "
-            f"<code>docbot-docs</code> artifact and run <code>git apply {patch.name}</code>.\n\n")
-    if utf8_size(patch_text) > PATCH_SHOWN:
-        return text + f"_The patch ({utf8_size(patch_text):,} bytes) is too long for this comment; it is in " \
-                      "the artifact._\n\n"
-    fence = fence_for(patch_text)
-    return (text + f"<details><summary>The docs patch ({files} {'file' if files == 1 else 'files'})</summary>\n\n"
-            f"{fence}diff\n{patch_text.rstrip(chr(10))}\n{fence}\n\n</details>\n\n")
 
 
 def post_review(inputs: ActionInputs, report: RunReport, sources: PrSources, out: TextIO) -> str:

@@ -110,6 +110,7 @@ def render_fallbacks(fallbacks: list[Fallback], base: str) -> str:
         fence = fence_for(item.literal)
         blocks.append(f"<details><summary><code>{html.escape(item.key)}</code>: docstring</summary>\n\n"
                       f"{fence}python\n{item.literal}\n{fence}\n\n</details>\n\n")
-    return ("**Docstrings outside this PR's diff** (a review can only suggest on changed lines): "
+    return ("**Docstrings the review could not carry** (outside this PR's diff, where a review cannot "
+            "suggest, or the review was refused): "
             f"<code>docbot run --base {html.escape(base)} --write-docstrings</code> writes them.\n\n"
             + "".join(blocks))
