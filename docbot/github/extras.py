@@ -6,6 +6,7 @@ where each function is, and comment mode's apply path (the command and the docs 
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from pathlib import Path
 
 from docbot.docs_api import Section, parse_doc_file
@@ -19,7 +20,8 @@ from docbot.results import FunctionResult, RunReport, score_curve
 PATCH_SHOWN = 20_000  # bytes of the docs patch shown inline in the comment; the artifact has all of it
 
 
-def gather_extras(report: RunReport, sources: PrSources, mode: str, patch: Path, docstrings: str = "") -> Extras:
+def gather_extras(report: RunReport, sources: PrSources, mode: str, patch: Path, docstrings: str = "",
+                  redact: Callable[[str], str] = str) -> Extras:
     """What the comment adds to the report, read from the head: the docs the new ones replace, the
     last trajectory of current docs, where each function is, and how to apply the docs."""
     heads = {path: parse_doc_file(text) for path in {r.doc_path for r in report.results if r.doc_path}
@@ -38,7 +40,7 @@ def gather_extras(report: RunReport, sources: PrSources, mode: str, patch: Path,
     apply = ""
     if mode == "comment" and report.written:
         try:
-            apply = apply_section(sources.base, docs_patch(sources.root, report.written, sources.head), patch)
+            apply = apply_section(sources.base, redact(docs_patch(sources.root, report.written, sources.head)), patch)
         except RepoError:  # not a git checkout of the head: no patch to offer
             apply = ""
     return Extras(old_docs=old, last_runs=last, lines=lines, apply=apply, docstrings=docstrings,

@@ -93,7 +93,7 @@ def publish(inputs: ActionInputs, report: RunReport, out: TextIO, redact: Redact
         print(redact(line), file=out)
     fallback = post_review(inputs, report, sources, out) if docstrings and inputs.mode == "comment" else ""
     patch = inputs.report_dir / "docbot-docs.patch"
-    extras = gather_extras(report, sources, inputs.mode, patch, fallback)
+    extras = gather_extras(report, sources, inputs.mode, patch, fallback, redact)
     links = Links(inputs.server_url, inputs.repo, link_ref,
                   docs_at(inputs.workspace, link_ref, {r.doc_path for r in report.results if r.doc_path}), fresh)
     title = TITLES[inputs.mode]
