@@ -238,3 +238,16 @@ def test_a_refused_review_falls_back_to_the_comment(tmp_path: Path, gh: FakeGitH
     assert "::warning title=docbot::docbot could not post the docstring review: GitHub refused POST" in log
     comment = gh.comments[PR][0]["body"]
     assert "**Docstrings the review could not carry**" in comment and 'def area(w, h):\n    """The area' in comment
+
+
+def test_hostile_names_and_reasons_cannot_add_workflow_commands_to_the_log(tmp_path: Path, gh: FakeGitHub,
+                                                                          repo: dict[str, Any]) -> None:
+    hostile = FunctionResult("pkg.x", "f,line=1::\n::add-mask::ghp_abcdefgh12345678", "failed",
+                             reason="boom\n::set-output name=outcome::approved\r::stop-commands::t",
+                             path="pkg/a,title=owned::x.py")
+    code, log = run(tmp_path, gh, repo, RunReport(results=[hostile]))
+    commands_seen = [line for line in log.splitlines() if line.lstrip().startswith("::")]
+    assert [line.split(" ", 1)[0] for line in commands_seen] == ["::group::docbot", "::endgroup::", "::error"]
+    assert commands_seen[2].startswith("::error file=pkg/a%2Ctitle=owned%3A%3Ax.py,title=docbot%3A pkg.x.f%2Cline=1")
+    assert "\r" not in log and "ghp_abcdefgh12345678" not in log
+    assert outputs(str(tmp_path / "output.txt"))["outcome"] == "failed"

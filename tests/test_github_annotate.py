@@ -167,3 +167,32 @@ def test_a_hostile_function_name_and_reason_cannot_add_a_command() -> None:
     assert set(props) == {"file", "line", "endLine", "title"} and props["line"] == "5"
     assert props["title"] == "docbot: pkg.mod.f,line=1::\n::add-mask::secret"
     assert message.startswith("pkg.mod.f,line=1::\n::add-mask::secret: boom\r\n::set-output")
+
+
+def test_a_token_in_a_name_is_redacted_before_escaping_hides_it() -> None:
+    from docbot.github.logsafe import Redactor
+
+    report = RunReport(results=[result("failed", qualname="f::ghp_abcdefgh12345678", reason="x,ghs_abcdefgh1234",
+                                       path="a:ghp_abcdefgh12345678.py")])
+    [line] = error_annotations(report, False, lambda r: None, "Fix.", Redactor())
+    assert "abcdefgh" not in line
+    assert read_command(line)[1] == {"file": "a:***.py", "title": "docbot: pkg.mod.f::***"}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("%0Aghp_abcdefgh12345678", "%0A***"),  # escaped before redaction: still found
+    ("x%3Agithub_pat_abcdefgh1234", "x%3A***"),
+    ("ghp_abcdefgh12345678", "***"),
+    ("xghp_abcdefgh12345678", "xghp_abcdefgh12345678"),  # inside a word: not a token's start
+])
+def test_secret_shapes_are_found_after_an_escape(text: str, expected: str) -> None:
+    from docbot.github.logsafe import Redactor
+
+    assert Redactor()(text) == expected
+
+
+def test_the_guard_redacts_an_error_message_escaped_into_an_annotation() -> None:
+    from docbot.github.publish import annotation
+    from docbot.github.logsafe import Redactor
+
+    assert Redactor()(annotation("error", "bad\nghp_abcdefgh12345678")) == "::error title=docbot::bad%0A***"

@@ -74,9 +74,13 @@ def annotation_line(path: str, title: str, message: str, lines: tuple[int, int] 
     return f"::error {','.join(props)}::{escape_data(message)}"
 
 
-def error_annotations(report: RunReport, check: bool, site_of: SiteOf, fix: str) -> list[str]:
+def error_annotations(report: RunReport, check: bool, site_of: SiteOf, fix: str,
+                      redact: Callable[[str], str] = str) -> list[str]:
     """One ``::error`` per function that needs attention, on the lines the PR changed in it (its
-    ``def`` line when none did; the file alone when the head has no such function)."""
+    ``def`` line when none did; the file alone when the head has no such function).
+
+    Each piece is redacted *before* it is escaped: escaping puts word characters (``%3A``) in front
+    of a token, where the secret shapes' word boundary would no longer find it."""
     found = []
     for result in report.results:
         if not needs_attention(result, check):
@@ -86,8 +90,8 @@ def error_annotations(report: RunReport, check: bool, site_of: SiteOf, fix: str)
         if site is not None:
             lines = (site.changed[0][0], site.changed[-1][1]) if site.changed else (site.def_line, site.def_line)
         what = result.reason if result.status == "failed" else _unapproved_reason(result)
-        found.append(annotation_line(result.path or result.doc_path, f"docbot: {result.key}",
-                                     f"{result.key}: {what}. {fix}", lines))
+        found.append(annotation_line(redact(result.path or result.doc_path), redact(f"docbot: {result.key}"),
+                                     redact(f"{result.key}: {what}. {fix}"), lines))
     return found
 
 

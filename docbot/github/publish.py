@@ -89,7 +89,7 @@ def publish(inputs: ActionInputs, report: RunReport, out: TextIO, redact: Redact
     sources = PrSources(inputs.workspace, inputs.base, inputs.head)
     link_ref, fresh, commit_failed = _commit(inputs, report, out)
     site_of: SiteOf = lambda r: sources.site(r.path, r.module, r.qualname)  # noqa: E731 - one use
-    for line in error_annotations(report, check, site_of, fix_text(inputs)):
+    for line in error_annotations(report, check, site_of, fix_text(inputs), redact):
         print(redact(line), file=out)
     fallback = post_review(inputs, report, sources, out) if docstrings and inputs.mode == "comment" else ""
     patch = inputs.report_dir / "docbot-docs.patch"
