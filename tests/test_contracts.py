@@ -54,7 +54,8 @@ def test_a_removed_section_is_a_flag_and_the_json_keeps_its_word() -> None:
     data = gone.to_json()
     assert "removed" not in data and data["reason"] == "removed"
     assert list(data) == ["module", "qualname", "status", "reason", "path", "doc_path", "markdown", "scores",
-                          "rounds", "exit_reason", "fatal_issues", "bar", "tokens", "key", "approved"]
+                          "rounds", "exit_reason", "fatal_issues", "bar", "tokens", "approval", "repairs",
+                          "doc_model", "key", "approved"]
 
 
 def test_the_start_state_sets_every_required_key() -> None:
