@@ -124,7 +124,9 @@ def test_comment_mode_offers_the_command_and_the_patch(tmp_path: Path, gh: FakeG
 
 
 def test_no_patch_when_the_run_wrote_nothing(tmp_path: Path, gh: FakeGitHub, repo: dict[str, Any]) -> None:
+    write(tmp_path / "temp" / "docbot-docs.patch", "an earlier run's patch")
     run(tmp_path, gh, repo, RunReport(results=[far()]))
+    assert not (tmp_path / "temp" / "docbot-docs.patch").exists()
     assert outputs(str(tmp_path / "output.txt"))["patch"] == ""
     assert "Apply these docs" not in gh.comments[PR][0]["body"]
 

@@ -38,6 +38,7 @@ def gather_extras(report: RunReport, sources: PrSources, mode: str, patch: Path,
         lines = {r.key: f"{r.path}:{site.def_line}" for r in report.results if r.status == "failed" and r.path
                  if (site := sources.site(r.path, r.module, r.qualname)) is not None}
     apply = ""
+    patch.unlink(missing_ok=True)  # a patch left by an earlier publish in this folder is not this run's
     if mode == "comment" and report.written:
         try:
             apply = apply_section(sources.base, redact(docs_patch(sources.root, report.written, sources.head)), patch)
