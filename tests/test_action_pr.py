@@ -144,7 +144,7 @@ def test_a_current_doc_shows_its_last_trajectory_not_unchanged(tmp_path: Path, g
     run(tmp_path, gh, repo, RunReport(results=[far(), far(qualname="X0")]))
     comment = gh.comments[PR][0]["body"]
     assert "| ➖ | [<code>pkg.geometry.far</code>](" in comment
-    assert "| 97 vs 95 (approved), last run |" in comment  # from the doc's marker
+    assert "| 97 vs 95 (approved), last run | — | doc current (code unchanged) |" in comment  # from the marker
     run(tmp_path, gh, repo, RunReport(results=[far(scores=[81, 90, 97])]))
     assert "| 81 → 90 → 97 vs 95 (approved), last run |" in gh.comments[PR][0]["body"]  # the report's curve
 

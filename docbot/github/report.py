@@ -165,6 +165,8 @@ def _row(result: FunctionResult, links: Links | None, extras: Extras) -> str:
     if result.status == "unchanged" and result.key in extras.last_runs:
         trajectory = escape_cell(extras.last_runs[result.key])
     exit_text = result.exit_reason or result.status
+    if result.status == "unchanged" and not result.reason:
+        exit_text = "doc current (code unchanged)"
     if verdict(result) == "removed":
         exit_text = "doc section removed (function deleted)"
     elif result.reason:
