@@ -96,7 +96,8 @@ class Settings(BaseModel):
     exclude: list[str] = Field(default_factory=lambda: list(DEFAULT_EXCLUDE))
     time_budget_s: float | None = Field(None, gt=0, le=7 * 24 * 3600)
     when_no_server: Literal["fail", "skip"] = "fail"  # the hook without a model server: fail, or pass the commit
-    # After a run, write each updated function's docstring into its source (docs/design.md#docstrings).
+    # Write each updated function's docstring into its source (docs/design.md#docstrings); the Action
+    # suggests them in a PR review instead.
     write_docstrings: bool = False
 
     @field_validator("model_registry", mode="before")

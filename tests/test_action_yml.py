@@ -129,7 +129,8 @@ def test_action_run_step_runs_check_mode_for_real(tmp_path: Path, gh: FakeGitHub
     assert (tmp_path / "temp" / "docbot-run.json").is_file()
     assert done.returncode == 1, done.stdout + done.stderr
     comment = gh.comments[PR][0]["body"]
-    assert "pkg.geometry.area" in comment and "failed: no doc section yet" in comment
+    assert "**1 function checked**: ✅ 0 current · ❌ 1 to write or update" in comment
+    assert "<code>pkg.geometry.area</code> (<code>pkg/geometry.py:1</code>): no doc section yet" in comment
     assert outputs(env["GITHUB_OUTPUT"])["failed"] == "1"
     assert TOKEN not in done.stdout + done.stderr
 
@@ -195,3 +196,19 @@ def test_the_hook_manifest_checker_passes_a_good_manifest(tmp_path: Path) -> Non
     hooks = [{"id": "a", "name": "a", "entry": "docbot-action --x", "language": "python", "types": ["python"],
               "pass_filenames": False, "require_serial": True, "stages": ["pre-commit", "manual"]}]
     assert hook_manifest_problems(dumped(tmp_path, hooks)) == []
+
+
+def test_installs_are_cached_and_the_patch_is_uploaded() -> None:
+    """Issue 13 part 5: no cold pip install of ~56 distributions per run; the apply path's artifact."""
+    steps = ACTION["runs"]["steps"]
+    uses = {str(s.get("uses", "")).split("@")[0]: s for s in steps if "uses" in s}
+    setup = uses["actions/setup-python"]
+    assert setup["with"]["cache"] == "pip" and "pyproject.toml" in setup["with"]["cache-dependency-path"]
+    names = [s.get("name") for s in steps]
+    assert names.index(setup["name"]) < names.index("Install docbot")  # the cache is there before pip runs
+    assert uses["actions/cache"]["with"]["path"] == ".docbot/cache"
+    upload = uses["actions/upload-artifact"]
+    assert upload["with"]["name"] == "docbot-docs"  # the name the comment tells people to download
+    assert upload["with"]["path"] == "${{ steps.docbot.outputs.patch }}"
+    assert upload["if"] == "steps.docbot.outputs.patch != ''"
+    assert names.index(upload["name"]) > names.index("Publish docbot's report")

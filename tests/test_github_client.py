@@ -215,3 +215,35 @@ def test_the_token_never_appears_in_errors_or_output(gh: FakeGitHub, capsys: pyt
     texts = ["".join(traceback.format_exception(err)) for err in failures] + [repr(dead)]
     texts.append("".join(capsys.readouterr()))
     assert not [t for t in texts if TOKEN in t]
+
+
+REVIEW = "<!-- docbot:suggestion -->"
+SUGGESTION = {"path": "pkg/a.py", "line": 3, "side": "RIGHT", "body": f"{REVIEW}\n```suggestion\nx\n```"}
+
+
+def test_replace_review_deletes_only_our_old_suggestions_across_pages(gh: FakeGitHub) -> None:
+    ours = [gh.add_review_comment(PR, f"{REVIEW} old {i}", login="github-actions[bot]") for i in range(120)]
+    theirs = gh.add_review_comment(PR, f"{REVIEW} a person's, quoting docbot")
+    other = gh.add_review_comment(PR, "nit: rename", login="github-actions[bot]")
+    with client(gh) as github:
+        assert github.replace_review(PR, "c0ffee", "docbot", [SUGGESTION], REVIEW) == 120
+    left = {c["id"] for c in gh.review_comments[PR]}
+    assert theirs in left and other in left and not left & set(ours) and len(left) == 3
+    [review] = gh.reviews[PR]
+    assert review["commit_id"] == "c0ffee"
+    posted = gh.calls("POST")[0].body
+    assert posted["event"] == "COMMENT" and posted["comments"] == [SUGGESTION]
+
+
+def test_replace_review_with_nothing_to_suggest_only_clears(gh: FakeGitHub) -> None:
+    gh.add_review_comment(PR, f"{REVIEW} old", login="github-actions[bot]")
+    with client(gh) as github:
+        assert github.replace_review(PR, "c0ffee", "docbot", [], REVIEW) == 1
+    assert gh.review_comments[PR] == [] and gh.reviews == {}
+
+
+def test_a_review_post_that_fails_with_5xx_is_not_posted_twice(gh: FakeGitHub) -> None:
+    gh.fail("POST", 502)
+    with client(gh) as github, pytest.raises(GitHubServerError):
+        github.replace_review(PR, "c0ffee", "docbot", [SUGGESTION], REVIEW)
+    assert len(gh.calls("POST")) == 1

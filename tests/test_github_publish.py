@@ -18,7 +18,6 @@ from tests.support.action_env import (
     BASE,
     HEAD,
     PR,
-    REPO,
     TOKEN,
     FakeRun,
     act,
@@ -53,7 +52,8 @@ def test_first_run_creates_the_comment_and_writes_summary_outputs_and_report(tmp
     assert MARKER not in summary and "72 → 85 → 96 vs 95" in summary
     values = outputs(env["GITHUB_OUTPUT"])
     report_path = tmp_path / "temp" / "docbot-report.json"
-    assert values == {"functions": "2", "approved": "1", "failed": "0", "fatal": "1", "report": str(report_path)}
+    assert values == {"functions": "2", "approved": "1", "unapproved": "1", "failed": "0", "fatal": "1",
+                      "outcome": "unapproved", "patch": "", "report": str(report_path)}
     saved = json.loads(report_path.read_text(encoding="utf-8"))
     assert (saved["comment"], saved["pull_request"], saved["approved"]) == ("created", PR, 1)
     assert [r["qualname"] for r in saved["results"]] == ["area", "Shape.scale"]
@@ -118,7 +118,9 @@ def test_check_mode_fails_on_stale_docs_and_says_which(tmp_path: Path, gh: FakeG
     assert code == 1
     comment = gh.comments[PR][0]["body"]
     assert "## docbot check: stale API docs" in comment
-    assert "failed: doc is stale: the code changed since" in comment and "failed: no doc section yet" in comment
+    assert "<code>pkg.geometry.area</code> (<code>pkg/geometry.py</code>): doc is stale: the code changed since" \
+        in comment
+    assert "<code>pkg.geometry.perimeter</code> (<code>pkg/geometry.py</code>): no doc section yet" in comment
     assert outputs(env["GITHUB_OUTPUT"])["failed"] == "2"
     assert act(runner_env(tmp_path, gh, DOCBOT_MODE="check"), FakeRun(stale_report([], BASE, HEAD)))[0] == 0
 
@@ -162,11 +164,14 @@ def test_comment_mode_links_only_docs_the_head_has(tmp_path: Path, gh: FakeGitHu
     head = git(dev, "rev-parse", "HEAD")
     git(pr_repos["runner"], "fetch", "origin")
     report = canned()
-    report.results.append(FunctionResult("pkg.shapes", "circle", "updated", doc_path="docs/api/pkg.shapes.md",
-                                         markdown="## circle", scores=[99], rounds=1, exit_reason="approved"))
+    report.results.append(FunctionResult("pkg.shapes", "circle", "unchanged", doc_path="docs/api/pkg.shapes.md"))
+    report.results.append(FunctionResult("pkg.geometry", "perimeter", "unchanged", doc_path="docs/api/pkg.geometry.md"))
     code, _ = act(runner_env(tmp_path, gh, event=pr_event(pr_repos["base"], head)), FakeRun(report))
 
     comment = gh.comments[PR][0]["body"]
     assert code == 0
-    assert comment.count(f"(https://github.com/{REPO}/blob/{head}/docs/api/pkg.geometry.md)") == 2
-    assert "pkg.shapes.md)" not in comment and "<code>pkg.shapes.circle</code> |" in comment
+    # The head has the current doc of perimeter, but only the old docs of area and Shape.scale, which
+    # this run updated: those are in the comment, not behind a link.
+    assert f"/blob/{head}/docs/api/pkg.geometry.md#pkg.geometry.perimeter)" in comment
+    assert comment.count("/blob/") == 1
+    assert "pkg.shapes.md" not in comment and "<code>pkg.shapes.circle</code> |" in comment

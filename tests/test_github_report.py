@@ -152,7 +152,7 @@ def test_comment_rows_carry_link_trajectory_rounds_exit_and_fatal_issues() -> No
     ]
     link = (rows[0][1].children or [])[0]
     assert link.type == "link_open"
-    assert link.attrs["href"] == "https://github.com/octo/project/blob/2222/docs/api/pkg.mod.md"
+    assert link.attrs["href"] == "https://github.com/octo/project/blob/2222/docs/api/pkg.mod.md#pkg.mod.good"
     assert "<code>111111111111..222222222222</code>" in body
 
 
@@ -168,8 +168,8 @@ def test_hostile_model_text_cannot_break_the_table_or_inject_html() -> None:
     rows = table_rows(tokens)
     assert len(rows) == 2 and all(len(row) == 6 for row in rows)
     assert html_fragments(tokens) <= ALLOWED_HTML | {
-        "<details><summary><code>pkg.mod.f</code>: final doc (96/95)</summary>",
-        "<details><summary><code>pkg.mod.g</code>: final doc (96/95)</summary>"}
+        "<details><summary><code>pkg.mod.f</code>: final doc (unapproved, 96/95)</summary>",
+        "<details><summary><code>pkg.mod.g</code>: final doc (approved, 96/95)</summary>"}
     fatal_cell = rows[0][5]
     children = fatal_cell.children or []
     assert [c.type for c in children] == ["text"]  # no code span, link, emphasis or HTML

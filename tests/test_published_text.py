@@ -167,7 +167,9 @@ def test_the_action_log_has_only_docbots_commands(tmp_path: Path, gh: FakeGitHub
     env = runner_env(tmp_path, gh, DOCBOT_HEAD="abc\n::add-mask::x")
     code, log = act(env, FakeRun(leaky_report("::stop-commands::zz\n::error::x")))
     assert code == 0
-    ours = ("::group::docbot comment on ", "::endgroup::", "::warning title=docbot::", "::notice::")
+    ours = ("::group::docbot comment on ", "::endgroup::", "::warning title=docbot::", "::notice::",
+            "::error file=pkg/env.py,title=docbot%3A pkg.env.read::")  # the unapproved function's annotation
     assert command_lines(log) and all(line.startswith(ours) for line in command_lines(log)), log
+    assert sum(line.startswith("::error") for line in command_lines(log)) == 1
     assert "abc%0A::add-ma\n" in log  # the head input (first 12 characters), escaped inside docbot's own group command
     assert json.loads((tmp_path / "temp" / "docbot-report.json").read_text())["mode"] == "comment"

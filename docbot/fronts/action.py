@@ -19,7 +19,7 @@ import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from docbot import events
 from docbot.errors import ConfigError, DocbotError
@@ -35,10 +35,13 @@ from docbot.github.publish import (
     publish,
     stale_report,
 )
-from docbot.github.stages import read_run_report, write_run_report
+from docbot.github.stages import StageOptions, read_run_report, write_run_report
 from docbot.github.trust import load_base_settings, trusted_settings
-from docbot.results import RunReport
+from docbot.results import RunReport, Target
 from docbot.settings import Settings
+
+if TYPE_CHECKING:
+    from docbot.repo import DiffSpec
 
 RunPr = Callable[[Settings, Path, str, str, Mode], RunReport]
 
@@ -64,16 +67,19 @@ def _action(env: Mapping[str, str], argv: Sequence[str] | None, run_pr: RunPr, o
     if flags.stage and not flags.report:
         raise ConfigError(f"`docbot-action {flags.stage}` needs --report FILE.")
     if flags.stage == "publish":
-        return publish(inputs, read_run_report(Path(flags.report)), out, redact)
-    report = _run(inputs, env, run_pr, out, redact)
+        report, options = read_run_report(Path(flags.report))
+        return publish(inputs, report, out, redact, docstrings=options.write_docstrings)
+    report, settings = _run(inputs, env, run_pr, out, redact)
+    options = StageOptions(write_docstrings=settings.write_docstrings)
     if flags.stage == "run":
-        write_run_report(Path(flags.report), report, redact)
+        write_run_report(Path(flags.report), report, redact, options)
         print(f"{report.summary_line()}; report in {flags.report}", file=out)
         return 0
-    return publish(inputs, report, out, redact)
+    return publish(inputs, report, out, redact, docstrings=options.write_docstrings)
 
 
-def _run(inputs: ActionInputs, env: Mapping[str, str], run_pr: RunPr, out: TextIO, redact: Redactor) -> RunReport:
+def _run(inputs: ActionInputs, env: Mapping[str, str], run_pr: RunPr, out: TextIO,
+         redact: Redactor) -> tuple[RunReport, Settings]:
     """The run step: settings from the base commit, then the models and the examples."""
     settings = load_base_settings(inputs.workspace, inputs.base, str(inputs.config), inputs.config_required, env,
                                   lambda message: print(annotation("warning", message), file=out),
@@ -88,7 +94,7 @@ def _run(inputs: ActionInputs, env: Mapping[str, str], run_pr: RunPr, out: TextI
         append_file(inputs.summary_path, redact(f"## {TITLES[inputs.mode]}\n\n**docbot stopped:** {err}\n"))
         raise  # the guard prints the annotation and returns the error's exit code
     print("::endgroup::", file=out)
-    return report
+    return report, settings
 
 
 def read_inputs(env: Mapping[str, str], argv: Sequence[str] | None = None) -> ActionInputs:
@@ -164,10 +170,22 @@ def default_run_pr(settings: Settings, repo_root: Path, base: str, head: str, mo
     if mode == "check":
         from docbot.check import check_docs
 
-        return stale_report(check_docs(settings, repo_root, spec, (), emit=log_sink(sys.stdout)), base, head)
+        entries = check_docs(settings, repo_root, spec, (), emit=log_sink(sys.stdout))
+        return stale_report(entries, base, head, in_scope(settings, repo_root, spec))
     from docbot.run import run_docs
 
     return run_docs(settings, repo_root, spec, (), log_sink(sys.stdout))
+
+
+def in_scope(settings: Settings, repo_root: Path, spec: DiffSpec) -> list[Target]:
+    """The functions ``docbot check`` judged: those in scope that still exist (so the check's comment
+    counts the current ones too, not only the stale)."""
+    from docbot.plan import plan_modules
+    from docbot.repo import scan
+
+    found = scan(repo_root, spec, (), include_dunder=settings.include_dunder, exclude=settings.exclude)
+    return [t for module in plan_modules(found, settings, repo_root, spec, ()) for t in module.targets
+            if t.kind != "deleted"]
 
 
 def log_sink(stream: TextIO, redact: Redactor | None = None) -> events.EventSink:

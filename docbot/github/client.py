@@ -1,6 +1,8 @@
-"""A small GitHub REST client: find docbot's sticky PR comment and create or update it.
+"""A small GitHub REST client: find docbot's sticky PR comment and create or update it, and replace
+docbot's pull-request review of docstring suggestions.
 
-Only the three issue-comment endpoints are used (a PR is an issue for comments). The token goes in
+The issue-comment endpoints carry the sticky comment (a PR is an issue for comments); the review
+endpoints carry the suggestions. The token goes in
 one header and nowhere else: error messages are built from status codes and GitHub's own ``message``
 field, scrubbed of the token anyway in case a proxy echoes it back.
 """
@@ -9,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Literal, Self
 
 import httpx
@@ -93,19 +95,41 @@ class GitHubClient:
 
     def find_sticky_comment(self, pr_number: int) -> int | None:
         """The id of docbot's comment on the PR (body starts with the marker), following pagination."""
-        url: str | None = f"/repos/{self.repo}/issues/{pr_number}/comments?per_page={PER_PAGE}"
+        for comment in self._paged(f"/repos/{self.repo}/issues/{pr_number}/comments?per_page={PER_PAGE}"):
+            # Starts with, not contains: a human quoting the comment must not be taken for it; and
+            # written by this token's identity: a human's comment that starts with the marker is theirs.
+            if self._ours(comment, MARKER):
+                return int(comment["id"])
+        return None
+
+    def _ours(self, comment: dict[str, Any], marker: str) -> bool:
+        return (str(comment.get("body") or "").lstrip().startswith(marker)
+                and str((comment.get("user") or {}).get("login") or "") == self.author())
+
+    def _paged(self, first: str) -> Iterator[dict[str, Any]]:
+        """Every item of a listing, page by page (at most ``MAX_PAGES``)."""
+        url: str | None = first
         for _page in range(MAX_PAGES):
             if url is None:
-                return None
+                return
             response = self._send("GET", url)
-            for comment in response.json():
-                # Starts with, not contains: a human quoting the comment must not be taken for it; and
-                # written by this token's identity: a human's comment that starts with the marker is theirs.
-                if (str(comment.get("body") or "").lstrip().startswith(MARKER)
-                        and str((comment.get("user") or {}).get("login") or "") == self.author()):
-                    return int(comment["id"])
+            yield from response.json()
             url = self._next_page(response)
-        return None
+
+    def replace_review(self, pr_number: int, commit: str, body: str, comments: list[dict[str, Any]],
+                       marker: str) -> int:
+        """Post a review of ``comments`` on ``commit`` after deleting this token's earlier review
+        comments that start with ``marker``: each push replaces the suggestions, never stacks them.
+        Returns how many old comments were deleted."""
+        old = [int(c["id"]) for c in self._paged(f"/repos/{self.repo}/pulls/{pr_number}/comments?per_page={PER_PAGE}")
+               if self._ours(c, marker)]
+        for comment_id in old:
+            self._send("DELETE", f"/repos/{self.repo}/pulls/comments/{comment_id}")
+        if comments:
+            # Not retried: a POST that failed with 5xx may have created the review all the same.
+            self._send("POST", f"/repos/{self.repo}/pulls/{pr_number}/reviews", retry=False,
+                       json={"commit_id": commit, "event": "COMMENT", "body": body, "comments": comments})
+        return len(old)
 
     def upsert_sticky_comment(self, pr_number: int, body: str) -> Literal["created", "updated"]:
         """Edit docbot's comment in place, or create it on the first run."""

@@ -27,15 +27,9 @@ def commit_docs(repo_root: Path, written: Sequence[str], head_sha: str, branch: 
     plus those files, whatever is checked out (``pull_request`` checks out a merge commit, which must
     not end up on the PR branch). Returns the new commit, or None when the head has these docs already.
     """
-    present = [path for path in written if (repo_root / path).exists()]
-    removed = [path for path in written if path not in present]
     with tempfile.TemporaryDirectory(prefix="docbot-index-") as scratch:
         index = {"GIT_INDEX_FILE": str(Path(scratch) / "index")}
-        _git(repo_root, "read-tree", head_sha, env=index)
-        if present:
-            _git(repo_root, "add", "--", *present, env=index)
-        if removed:
-            _git(repo_root, "rm", "--cached", "--quiet", "--ignore-unmatch", "--", *removed, env=index)
+        _stage(repo_root, written, head_sha, index)
         tree = _git(repo_root, "write-tree", env=index)
     if tree == _git(repo_root, "rev-parse", f"{head_sha}^{{tree}}"):
         return None
@@ -49,6 +43,26 @@ def commit_docs(repo_root: Path, written: Sequence[str], head_sha: str, branch: 
         raise RepoError(f"could not push the docs to {branch}: {err}. If the branch moved on, the next "
                         "run commits them; otherwise give the job `permissions: contents: write`.") from None
     return commit
+
+
+def docs_patch(repo_root: Path, written: Sequence[str], head_sha: str) -> str:
+    """The docs the run wrote, as a patch on ``head_sha`` that ``git apply`` takes ("" when none):
+    built in a temporary index like :func:`commit_docs`, so it holds those files and nothing else."""
+    with tempfile.TemporaryDirectory(prefix="docbot-index-") as scratch:
+        index = {"GIT_INDEX_FILE": str(Path(scratch) / "index")}
+        _stage(repo_root, written, head_sha, index)
+        return _git(repo_root, "diff", "--cached", "--no-color", "--no-ext-diff", "--no-textconv", "--binary",
+                    "--src-prefix=a/", "--dst-prefix=b/", head_sha, "--", *written, env=index, strip=False)
+
+
+def _stage(repo_root: Path, written: Sequence[str], head_sha: str, index: Mapping[str, str]) -> None:
+    present = [path for path in written if (repo_root / path).exists()]
+    removed = [path for path in written if path not in present]
+    _git(repo_root, "read-tree", head_sha, env=index)
+    if present:
+        _git(repo_root, "add", "--", *present, env=index)
+    if removed:
+        _git(repo_root, "rm", "--cached", "--quiet", "--ignore-unmatch", "--", *removed, env=index)
 
 
 def push_auth(repo_root: Path, token: str) -> dict[str, str]:
@@ -83,7 +97,7 @@ def docs_at(repo_root: Path, ref: str, doc_paths: set[str]) -> frozenset[str]:
     return frozenset(found)
 
 
-def _git(repo_root: Path, *args: str, env: Mapping[str, str] | None = None) -> str:
+def _git(repo_root: Path, *args: str, env: Mapping[str, str] | None = None, strip: bool = True) -> str:
     # Plumbing with a private index and identity is clearer as plain git than through GitPython.
     try:
         done = subprocess.run(["git", *args], cwd=repo_root, capture_output=True, text=True,
@@ -93,4 +107,4 @@ def _git(repo_root: Path, *args: str, env: Mapping[str, str] | None = None) -> s
     if done.returncode != 0:
         said = re.sub(r"://[^/@\s]+@", "://***@", done.stderr.strip() or done.stdout.strip())  # URL credentials
         raise RepoError(f"git {args[0]} failed: {said}")
-    return done.stdout.strip()
+    return done.stdout.strip() if strip else done.stdout

@@ -24,7 +24,10 @@ from typing import TextIO
 MASK = "***"
 # GitHub's token formats: ghp_ (personal), gho_ (OAuth), ghu_ (user-to-server), ghs_ (server-to-server,
 # the workflow's GITHUB_TOKEN), ghr_ (refresh); fine-grained personal tokens start with github_pat_.
-SECRET_SHAPES = re.compile(r"\bgh[pousr]_[A-Za-z0-9_]{8,}|\bgithub_pat_[A-Za-z0-9_]{8,}|"
+# A shape starts at a word boundary, or right after a workflow-command escape (``%0A``, ``%3A``...):
+# text escaped before it is redacted puts word characters in front of the token.
+_START = r"(?:(?<!\w)|(?<=%[0-9A-Fa-f]{2}))"
+SECRET_SHAPES = re.compile(rf"{_START}gh[pousr]_[A-Za-z0-9_]{{8,}}|{_START}github_pat_[A-Za-z0-9_]{{8,}}|"
                            r"(?<=Bearer )[A-Za-z0-9._~+/=-]{8,}", re.IGNORECASE)
 NEUTRAL_PREFIX = "| "  # shown in front of a line of model text that would otherwise be a command
 

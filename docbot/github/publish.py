@@ -15,11 +15,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TextIO
 
 from docbot.errors import GitHubError, RepoError
+from docbot.github.annotate import SiteOf, counts, error_annotations, outcome
 from docbot.github.client import GitHubClient
 from docbot.github.commit import commit_docs, docs_at
+from docbot.github.extras import gather_extras
 from docbot.github.logsafe import Redactor, escape_data
 from docbot.github.report import Links, render_comment, render_summary
-from docbot.results import FunctionResult, RunReport
+from docbot.github.sources import PrSources
+from docbot.results import FunctionResult, RunReport, Target
 
 if TYPE_CHECKING:
     from docbot.check import StaleEntry
@@ -74,35 +77,97 @@ class ActionInputs:
     report_dir: Path
 
 
-def publish(inputs: ActionInputs, report: RunReport, out: TextIO, redact: Redactor | None = None) -> int:
-    """Commit (commit mode), then summary, comment, JSON report and outputs; returns the exit code.
+def publish(inputs: ActionInputs, report: RunReport, out: TextIO, redact: Redactor | None = None, *,
+            docstrings: bool = False) -> int:
+    """Commit (commit mode), annotations, review (docstrings), summary, comment, JSON report, patch and
+    outputs; returns the exit code.
 
     Everything published goes through ``redact`` (default: the token and the known secret shapes)."""
     redact = redact or Redactor.of([inputs.token])
     print(report.summary_line(), file=out)
-    link_ref, commit_failed = inputs.head, False
-    if inputs.mode == "commit" and report.written:
-        try:
-            link_ref = commit_step(inputs, report.written, out) or link_ref
-        except RepoError as err:
-            print(annotation("error", str(err)), file=out)
-            commit_failed = True
+    check = inputs.mode == "check"
+    sources = PrSources(inputs.workspace, inputs.base, inputs.head)
+    link_ref, fresh, commit_failed = _commit(inputs, report, out)
+    site_of: SiteOf = lambda r: sources.site(r.path, r.module, r.qualname)  # noqa: E731 - one use
+    for line in error_annotations(report, check, site_of, fix_text(inputs), redact):
+        print(redact(line), file=out)
+    fallback = post_review(inputs, report, sources, out) if docstrings and inputs.mode == "comment" else ""
+    patch = inputs.report_dir / "docbot-docs.patch"
+    extras = gather_extras(report, sources, inputs.mode, patch, fallback, redact)
     links = Links(inputs.server_url, inputs.repo, link_ref,
-                  docs_at(inputs.workspace, link_ref, {r.doc_path for r in report.results if r.doc_path}))
-    append_file(inputs.summary_path, redact(render_summary(report, links, title=TITLES[inputs.mode])))
-    comment = post_comment(inputs, redact(render_comment(report, links, title=TITLES[inputs.mode])), out)
+                  docs_at(inputs.workspace, link_ref, {r.doc_path for r in report.results if r.doc_path}), fresh)
+    title = TITLES[inputs.mode]
+    append_file(inputs.summary_path, redact(render_summary(report, links, title=title, extras=extras, check=check)))
+    comment = post_comment(inputs, redact(render_comment(report, links, title=title, extras=extras, check=check)),
+                           out)
     if comment.status is CommentStatus.FAILED:
         append_file(inputs.summary_path, redact(f"\n> [!WARNING]\n> The PR comment could not be posted: "
                                                 f"{comment.detail}\n"))
+    write_outputs(inputs.output_path, {**_report_file(inputs, report, comment, redact),
+                                       "patch": str(patch) if patch.is_file() else ""})
+    return RepoError.exit_code if commit_failed else exit_code_for(report, inputs.mode, inputs.fail_on_fatal)
+
+
+def _report_file(inputs: ActionInputs, report: RunReport, comment: CommentOutcome,
+                 redact: Redactor) -> dict[str, str]:
+    """Writes the JSON report; returns the step outputs that describe the run."""
+    numbers = counts(report)
     report_path = inputs.report_dir / "docbot-report.json"
     report_path.write_text(redact(json.dumps({"mode": inputs.mode, "pull_request": inputs.pr_number,
-                                              "comment": str(comment), **report.to_json()}, indent=2)) + "\n",
-                           encoding="utf-8")
-    write_outputs(inputs.output_path, {
-        "functions": str(len(report.results)), "approved": str(report.approved),
-        "failed": str(report.count("failed")),
-        "fatal": str(sum(1 for r in report.results if r.fatal_issues)), "report": str(report_path)})
-    return RepoError.exit_code if commit_failed else exit_code_for(report, inputs.mode, inputs.fail_on_fatal)
+                                              "comment": str(comment), **report.to_json(), **numbers,
+                                              "outcome": outcome(report, inputs.mode == "check")},
+                                             indent=2)) + "\n", encoding="utf-8")
+    return {"functions": str(len(report.results)), **{k: str(v) for k, v in numbers.items()},
+            "fatal": str(sum(1 for r in report.results if r.fatal_issues)),
+            "outcome": outcome(report, inputs.mode == "check"), "report": str(report_path)}
+
+
+def _commit(inputs: ActionInputs, report: RunReport, out: TextIO) -> tuple[str, bool, bool]:
+    """Commit mode's push: the ref the links point at, whether it holds the new docs, and whether
+    the push failed."""
+    if inputs.mode != "commit":  # the run's docs are in the workspace only: the head has the old ones
+        return inputs.head, False, False
+    if not report.written:
+        return inputs.head, True, False
+    try:
+        pushed = commit_step(inputs, report.written, out)
+    except RepoError as err:
+        print(annotation("error", str(err)), file=out)
+        return inputs.head, False, True
+    if pushed is None:  # a fork (nothing pushed), or the branch had the docs already
+        return inputs.head, not _is_fork(inputs), False
+    return pushed, True, False
+
+
+def fix_text(inputs: ActionInputs) -> str:
+    """What a person runs on the PR branch to bring every doc up to date."""
+    return f"Run `docbot run --base {inputs.base}` on the PR branch and commit docs/api."
+
+
+def post_review(inputs: ActionInputs, report: RunReport, sources: PrSources, out: TextIO) -> str:
+    """The docstring suggestions as a review replacing docbot's last one; returns the Markdown of
+    those that could not be suggested, for the sticky comment. Never fails the job."""
+    from docbot.github.review import REVIEW_MARKER, Fallback, Suggestion, render_fallbacks, suggest, wanted
+
+    found = [suggest(r, sources) for r in report.results if wanted(r)]
+    suggestions = [s for s in found if isinstance(s, Suggestion)]
+    fallbacks = [s for s in found if isinstance(s, Fallback)]
+    if inputs.pr_number is None:
+        return render_fallbacks([Fallback(s.key, "\n".join(s.lines)) for s in suggestions] + fallbacks, inputs.base)
+    try:
+        with GitHubClient(inputs.api_url, inputs.token, inputs.repo) as github:
+            github.replace_review(inputs.pr_number, inputs.head, f"{REVIEW_MARKER}\ndocbot: docstring suggestions",
+                                  [s.to_json() for s in suggestions], REVIEW_MARKER)
+    except GitHubError as err:
+        print(annotation("warning", f"docbot could not post the docstring review: {err}"), file=out)
+        fallbacks = [Fallback(s.key, "\n".join(s.lines)) for s in suggestions] + fallbacks
+    else:
+        print(f"review with {len(suggestions)} docstring suggestions on #{inputs.pr_number}", file=out)
+    return render_fallbacks(fallbacks, inputs.base)
+
+
+def _is_fork(inputs: ActionInputs) -> bool:
+    return bool(inputs.head_repo) and inputs.head_repo != inputs.repo
 
 
 def exit_code_for(report: RunReport, mode: Mode, fail_on_fatal: bool) -> int:
@@ -113,10 +178,15 @@ def exit_code_for(report: RunReport, mode: Mode, fail_on_fatal: bool) -> int:
     return 1 if fail_on_fatal and problems else 0
 
 
-def stale_report(entries: Sequence[StaleEntry], base: str, head: str) -> RunReport:
-    """Check-mode results: every function whose doc is missing, stale or orphaned, as a failure."""
+def stale_report(entries: Sequence[StaleEntry], base: str, head: str,
+                 current: Sequence[Target] = ()) -> RunReport:
+    """Check-mode results: every function whose doc is missing, stale or orphaned, as a failure, and
+    each function in scope whose doc is current as ``unchanged`` (so the counts cover them)."""
     results = [FunctionResult(e.module, e.qualname, "failed", reason=STALE_REASONS[e.status], path=e.path,
                               doc_path=e.doc_path) for e in entries]
+    stale = {r.key for r in results}
+    results += [FunctionResult(t.module, t.qualname, "unchanged", reason="doc current", path=t.path)
+                for t in current if t.key not in stale]
     return RunReport(results=results, base=base, head=head)
 
 
@@ -137,7 +207,7 @@ def post_comment(inputs: ActionInputs, body: str, out: TextIO) -> CommentOutcome
 
 def commit_step(inputs: ActionInputs, written: Sequence[str], out: TextIO) -> str | None:
     """Push the docs to the PR branch; returns the new commit, None when there was nothing to push."""
-    if inputs.head_repo and inputs.head_repo != inputs.repo:
+    if _is_fork(inputs):
         print(annotation("warning", "mode commit cannot push to a fork's branch; the docs are in the "
                          "job summary and the PR comment instead."), file=out)
         return None

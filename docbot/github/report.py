@@ -2,49 +2,53 @@
 
 Model text ends up in a page other people read, so everything that did not come from docbot itself is
 escaped: table cells get HTML entities (a ``|`` would split the cell, ``<script>`` would be HTML, a
-backtick would open a code span) and the final docs sit in fenced blocks whose fence is longer than
-any backtick run inside. Sizes are counted in UTF-8 bytes, which is never less than any way GitHub
-might count characters, so a body that fits here fits there.
+backtick would open a code span); the final docs' blocks are ``docbot.github.details``. In check
+mode the comment is the list of docs to write, with the command that writes them. Sizes are counted
+in UTF-8 bytes, which is never less than any way GitHub might count characters, so a body that fits
+here fits there.
 """
 
 from __future__ import annotations
 
 import html
-import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import quote
 
-from docbot.results import FunctionResult, RunReport, ScanError, score_curve
+from docbot.github.details import MAX_CELL_CHARS, escape_cell, fence_for, fit_details, utf8_size
+from docbot.render import anchor
+from docbot.results import FunctionResult, RunReport, ScanError, plural, score_curve
+
+__all__ = ["COMMENT_LIMIT", "MARKER", "MAX_CELL_CHARS", "Extras", "Links", "escape_cell", "fence_for",
+           "render_comment", "render_summary", "utf8_size", "verdict"]
 
 MARKER = "<!-- docbot:sticky -->"
 COMMENT_LIMIT = 65_536  # GitHub refuses longer comment bodies with 422 "Body is too long"
 SUMMARY_LIMIT = 1_000_000  # a step summary may hold 1 MiB; leave room for a note appended later
-MIN_DOC_BYTES = 400  # below this a truncated doc says nothing useful, so drop whole docs instead
 MAX_FATAL_SHOWN = 3
-MAX_CELL_CHARS = 200
 MAX_SCAN_ERRORS = 20
 
 Verdict = Literal["approved", "below_bar", "fatal", "failed", "skipped", "unchanged", "removed"]
 ICONS: dict[Verdict, str] = {"approved": "✅", "below_bar": "⚠️", "fatal": "❌", "failed": "❌",
                              "skipped": "⏭️", "unchanged": "➖", "removed": "🗑️"}
 
-# Entities, not backslashes: GitHub splits table cells on "|" before inline parsing, and entities
-# survive inside inline HTML too. "@" gets a zero-width space so model text cannot ping people.
-_CELL_ESCAPES = str.maketrans({
-    "&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "&#124;", "`": "&#96;", "\\": "&#92;",
-    "*": "&#42;", "_": "&#95;", "[": "&#91;", "]": "&#93;", "~": "&#126;", "@": "@\u200b",
-})
-
 
 @dataclass(frozen=True)
 class Links:
-    """Where the docs can be read on GitHub: ``{server_url}/{repo}/blob/{ref}/{doc_path}``."""
+    """Where the docs can be read on GitHub: ``{server_url}/{repo}/blob/{ref}/{doc_path}#{anchor}``.
+
+    Only what exists gets a link: a doc file ``ref`` has (``existing``), and a section there that is
+    the one the comment talks about. In comment mode the run's new docs are not committed, so ``ref``
+    (the PR head) still holds the *old* doc of every function the run updated: those get no link
+    (``fresh`` False); the final doc is in the comment itself.
+    """
 
     server_url: str
     repo: str
     ref: str
     existing: frozenset[str] | None = None  # doc paths known to exist at ``ref``; None: assume all do
+    fresh: bool = True  # ``ref`` holds the docs this run wrote (commit mode, after the push)
 
     def doc_url(self, doc_path: str) -> str | None:
         if not (doc_path and self.server_url and self.repo and self.ref):
@@ -53,6 +57,29 @@ class Links:
             return None  # a link to a file the commit does not have would be a 404
         return (f"{self.server_url.rstrip('/')}/{quote(self.repo, safe='/')}/blob/"
                 f"{quote(self.ref, safe='')}/{quote(doc_path.lstrip('/'), safe='/')}")
+
+    def result_url(self, result: FunctionResult) -> str | None:
+        """The function's section at ``ref``, when ``ref`` has the doc this comment shows."""
+        current = result.status == "unchanged" or (self.fresh and result.status == "updated")
+        url = self.doc_url(result.doc_path) if current and not result.removed else None
+        if url is None:
+            return None
+        try:
+            return f"{url}#{quote(anchor(result.module, result.qualname), safe='')}"
+        except ValueError:  # not a dotted name (a hand-made report): the file itself
+            return url
+
+
+@dataclass(frozen=True)
+class Extras:
+    """What the publishing step adds from git and GitHub to a run's report."""
+
+    old_docs: Mapping[str, str] = field(default_factory=dict)  # key -> the section body the new doc replaces
+    last_runs: Mapping[str, str] = field(default_factory=dict)  # key -> the last trajectory of a current doc
+    lines: Mapping[str, str] = field(default_factory=dict)  # key -> "path:line" at the head
+    apply: str = ""  # comment mode: how to apply the docs (Markdown, docbot's own)
+    fix: str = ""  # check mode: the command that brings every doc up to date
+    docstrings: str = ""  # docstring suggestions that could not sit in the review
 
 
 def verdict(result: FunctionResult) -> Verdict:
@@ -68,52 +95,56 @@ def verdict(result: FunctionResult) -> Verdict:
     return "approved" if result.approved else "below_bar"
 
 
-def escape_cell(text: str, max_chars: int = MAX_CELL_CHARS) -> str:
-    """Model text made safe for one GFM table cell: one line, no HTML, no Markdown syntax."""
-    one_line = " ".join(text.split())
-    if len(one_line) > max_chars:
-        one_line = one_line[: max_chars - 1].rstrip() + "…"
-    return one_line.translate(_CELL_ESCAPES)
-
-
-def fence_for(text: str) -> str:
-    """A backtick fence longer than any backtick run in ``text``, so the text cannot close it."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    return "`" * max(3, longest + 1)
-
-
-def utf8_size(text: str) -> int:
-    return len(text.encode("utf-8"))
-
-
 def render_comment(report: RunReport, links: Links | None = None, *, title: str = "docbot: API docs",
-                   limit: int = COMMENT_LIMIT) -> str:
-    """The sticky PR comment: marker first (never cut), then the table, then the final docs."""
-    return _render(report, links, title, limit, marker=True)
+                   limit: int = COMMENT_LIMIT, extras: Extras | None = None, check: bool = False) -> str:
+    """The sticky PR comment: marker first (never cut), then the table (check mode: the list of what
+    is missing), then the final docs and how to apply them."""
+    return _render(report, links, title, limit, extras or Extras(), marker=True, check=check)
 
 
 def render_summary(report: RunReport, links: Links | None = None, *, title: str = "docbot: API docs",
-                   limit: int = SUMMARY_LIMIT) -> str:
+                   limit: int = SUMMARY_LIMIT, extras: Extras | None = None, check: bool = False) -> str:
     """The same content for ``$GITHUB_STEP_SUMMARY`` (no marker, a much larger limit)."""
-    return _render(report, links, title, limit, marker=False)
+    return _render(report, links, title, limit, extras or Extras(), marker=False, check=check)
 
 
-def _render(report: RunReport, links: Links | None, title: str, limit: int, *, marker: bool) -> str:
-    head = (f"{MARKER}\n" if marker else "") + f"## {html.escape(title)}\n\n{_counts_line(report)}\n\n"
+def _render(report: RunReport, links: Links | None, title: str, limit: int, extras: Extras, *, marker: bool,
+            check: bool) -> str:
     if limit < 1024:
         raise ValueError(f"limit {limit} is too small to say anything useful")
-    tail = _scan_errors(report.scan_errors) + _footer(report, sticky=marker)
+    if check:
+        return _fit_text(render_check(report, links, title, extras, marker=marker), limit)
+    head = (f"{MARKER}\n" if marker else "") + f"## {html.escape(title)}\n\n{_counts_line(report)}\n\n"
+    tail = extras.docstrings + extras.apply + _scan_errors(report.scan_errors) + _footer(report, sticky=marker)
     if not report.results:
         return _fit_text(head + "No changed public functions.\n\n" + tail, limit)
-    rows = [_row(r, links) for r in report.results]
+    rows = [_row(r, links, extras) for r in report.results]
     table_head = "| | function | score trajectory vs bar | rounds | exit | fatal issues still standing |\n" \
                  "|---|---|---|---|---|---|\n"
     fixed = utf8_size(head) + utf8_size(table_head) + sum(map(utf8_size, rows)) + utf8_size(tail)
     if fixed > limit:  # even without any doc the table is too long: keep the first rows
         return _fit_text(head + table_head + _fit_rows(rows, limit - utf8_size(head + table_head + tail))
                          + tail, limit)
-    details = _fit_details([r for r in report.results if r.markdown], limit - fixed - 2)
+    details = fit_details([r for r in report.results if r.markdown], extras.old_docs, limit - fixed - 2)
     return head + table_head + "".join(rows) + "\n" + details + tail
+
+
+def render_check(report: RunReport, links: Links | None, title: str, extras: Extras, *, marker: bool) -> str:
+    """Check mode: how many functions are current, then one line per doc to write, with the fix."""
+    missing = [r for r in report.results if r.status == "failed"]
+    current = len(report.results) - len(missing)
+    head = (f"{MARKER}\n" if marker else "") + f"## {html.escape(title)}\n\n"
+    counts = f"**{plural(len(report.results), 'function')} checked**: ✅ {current} current"
+    if not missing:
+        return head + counts + "\n\n" + _scan_errors(report.scan_errors) + _footer(report, sticky=marker)
+    lines = []
+    for result in missing:
+        where = extras.lines.get(result.key) or result.path
+        place = f" (<code>{escape_cell(where)}</code>)" if where else ""
+        lines.append(f"- ❌ <code>{escape_cell(result.key, max_chars=300)}</code>{place}: {escape_cell(result.reason)}")
+    fix = f"\n\n**Fix:** {extras.fix}" if extras.fix else ""
+    return (head + counts + f" · ❌ {len(missing)} to write or update\n\n" + "\n".join(lines) + fix + "\n\n"
+            + _scan_errors(report.scan_errors) + _footer(report, sticky=marker))
 
 
 def _counts_line(report: RunReport) -> str:
@@ -122,17 +153,20 @@ def _counts_line(report: RunReport) -> str:
                                   "fatal": "with fatal issues", "failed": "failed", "skipped": "skipped",
                                   "unchanged": "already current", "removed": "removed"}
     parts = [f"{ICONS[v]} {verdicts.count(v)} {label}" for v, label in labels.items() if v in verdicts]
-    noun = "function" if len(verdicts) == 1 else "functions"
-    return f"**{len(verdicts)} {noun}**" + (": " + " · ".join(parts) if parts else "")
+    return f"**{plural(len(verdicts), 'function')}**" + (": " + " · ".join(parts) if parts else "")
 
 
-def _row(result: FunctionResult, links: Links | None) -> str:
+def _row(result: FunctionResult, links: Links | None, extras: Extras) -> str:
     name = f"<code>{escape_cell(result.key, max_chars=300)}</code>"
-    url = links.doc_url(result.doc_path) if links else None
+    url = links.result_url(result) if links else None
     if url:
         name = f"[{name}]({url})"
     trajectory = f"{score_curve(result.scores)} vs {result.bar}" if result.scores else "—"
+    if result.status == "unchanged" and result.key in extras.last_runs:
+        trajectory = escape_cell(extras.last_runs[result.key])
     exit_text = result.exit_reason or result.status
+    if result.status == "unchanged" and not result.reason:
+        exit_text = "doc current (code unchanged)"
     if verdict(result) == "removed":
         exit_text = "doc section removed (function deleted)"
     elif result.reason:
@@ -153,58 +187,6 @@ def _fit_rows(rows: list[str], budget: int) -> str:
         used += utf8_size(rows[kept])
         kept += 1
     return "".join(rows[:kept]) + note.format(len(rows) - kept)
-
-
-def _details(result: FunctionResult, doc: str, fence: str, truncated_by: int) -> str:
-    summary = f"<code>{html.escape(result.key)}</code>: final doc"
-    if result.scores:
-        summary += f" ({result.scores[-1]}/{result.bar})"
-    note = ""
-    if truncated_by:
-        where = f" in <code>{html.escape(result.doc_path)}</code>" if result.doc_path else ""
-        note = f"<em>Truncated: {truncated_by:,} more bytes{where}.</em>\n\n"
-    return (f"<details><summary>{summary}</summary>\n\n{fence}markdown\n{doc}\n{fence}\n\n"
-            f"{note}</details>\n\n")
-
-
-def _clean_doc(markdown: str) -> str:
-    return markdown.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "").strip("\n")
-
-
-def _fit_details(results: list[FunctionResult], budget: int) -> str:
-    """Final docs in collapsible blocks: all of them, else each cut to a fair share, else fewer."""
-    docs = [_clean_doc(r.markdown) for r in results]
-    fences = [fence_for(d) for d in docs]
-    omitted_note = "_Final docs of {} functions left out to stay under GitHub's size limit._\n\n"
-    for shown in range(len(results), -1, -1):
-        room = budget - (utf8_size(omitted_note.format(len(results))) if shown < len(results) else 0)
-        # Overhead of each block measured with an empty doc and the longest possible truncation note.
-        room -= sum(utf8_size(_details(r, "", f, 10**12)) for r, f in zip(results[:shown], fences))
-        sizes = [utf8_size(d) for d in docs[:shown]]
-        cap = _water_level(sizes, room)
-        if cap is None or (cap < max(sizes, default=0) and cap < MIN_DOC_BYTES):
-            continue  # cutting docs this short helps nobody: show fewer, whole-ish ones
-        blocks = []
-        for result, doc, fence in zip(results[:shown], docs[:shown], fences):
-            cut = doc.encode("utf-8")[:cap].decode("utf-8", "ignore")
-            blocks.append(_details(result, cut, fence, utf8_size(doc) - utf8_size(cut)))
-        note = omitted_note.format(len(results) - shown) if shown < len(results) else ""
-        return "".join(blocks) + note
-    return ""
-
-
-def _water_level(sizes: list[int], room: int) -> int | None:
-    """The largest cap with ``sum(min(size, cap)) <= room``; None when even an empty share cannot fit."""
-    if room < 0:
-        return None
-    remaining = room
-    ordered = sorted(sizes)
-    for index, size in enumerate(ordered):
-        share = remaining // (len(ordered) - index)
-        if size > share:
-            return share
-        remaining -= size
-    return max(ordered, default=0)
 
 
 def _scan_errors(errors: list[ScanError]) -> str:

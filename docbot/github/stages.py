@@ -7,20 +7,28 @@ Everything in it is redacted before it is written, so even the file on the runne
 from __future__ import annotations
 
 import json
-from dataclasses import fields
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from docbot.errors import ConfigError
 from docbot.github.logsafe import Redactor
-from docbot.results import DocNotice, FunctionResult, NoticeKind, RunReport
+from docbot.results import DocNotice, FunctionResult, NoticeKind, RunReport, SectionStatus
 
 FORMAT = "docbot-run/1"
 
 
-def write_run_report(path: Path, report: RunReport, redact: Redactor) -> None:
+@dataclass(frozen=True)
+class StageOptions:
+    """What the publish step needs of the run's settings (it loads none itself)."""
+
+    write_docstrings: bool = False
+
+
+def write_run_report(path: Path, report: RunReport, redact: Redactor, options: StageOptions = StageOptions()) -> None:
     """The run step's report, redacted (secret shapes are word characters: JSON stays valid)."""
-    text = json.dumps({"format": FORMAT, **report.to_json()}, indent=2, ensure_ascii=False)
+    text = json.dumps({"format": FORMAT, **report.to_json(), "options": asdict(options)}, indent=2,
+                      ensure_ascii=False)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(redact(text) + "\n", encoding="utf-8")
@@ -28,7 +36,7 @@ def write_run_report(path: Path, report: RunReport, redact: Redactor) -> None:
         raise ConfigError(f"{path}: cannot write the run's report ({err.strerror}).") from err
 
 
-def read_run_report(path: Path) -> RunReport:
+def read_run_report(path: Path) -> tuple[RunReport, StageOptions]:
     """The report the run step wrote; a missing or foreign file is a clear error."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -37,14 +45,24 @@ def read_run_report(path: Path) -> RunReport:
                           "`docbot-action run --report FILE`.") from err
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ConfigError(f"{path}: not a docbot run report ({FORMAT}).")
-    return RunReport(results=[_result(r) for r in data.get("results", [])], written=list(data.get("written", [])),
-                     scan_errors=list(data.get("scan_errors", [])), base=str(data.get("base", "")),
-                     head=str(data.get("head", "")), notices=[_notice(n) for n in data.get("notices", [])])
+    report = RunReport(results=[_result(r) for r in data.get("results", [])], written=list(data.get("written", [])),
+                       scan_errors=list(data.get("scan_errors", [])), base=str(data.get("base", "")),
+                       head=str(data.get("head", "")), notices=[_notice(n) for n in data.get("notices", [])])
+    options = data.get("options") or {}
+    return report, StageOptions(write_docstrings=options.get("write_docstrings") is True)
 
 
 def _result(data: dict[str, Any]) -> FunctionResult:
+    """One result back from its JSON: the typed fields (verdict, repairs, doc model) rebuilt."""
     names = {f.name for f in fields(FunctionResult)}
-    return FunctionResult(**{k: v for k, v in data.items() if k in names})
+    values = {k: v for k, v in data.items() if k in names}
+    values["approval"] = SectionStatus(values["approval"]) if values.get("approval") else None
+    values["repairs"] = tuple(str(line) for line in values.get("repairs") or ())
+    if values.get("doc_model") is not None:
+        from docbot.docmodel import DocModel  # pydantic: only when a doc model was written
+
+        values["doc_model"] = DocModel.model_validate(values["doc_model"])
+    return FunctionResult(**values)
 
 
 def _notice(data: dict[str, Any]) -> DocNotice:

@@ -1,12 +1,14 @@
-"""A small fake of GitHub's issue-comment REST API, in-process or served over HTTP on 127.0.0.1.
+"""A small fake of GitHub's issue-comment and pull-request review REST API, in-process or served over
+HTTP on 127.0.0.1.
 
 It speaks enough of the real thing for docbot's client: bearer-token auth, ``per_page``/``page``
 listing with a ``Link`` header (absolute URLs, as GitHub sends them), create, update, and the 422
-GitHub gives for bodies over 65,536 characters. Every request is recorded. Faults are queued per
-method: ``fake.fail("POST", 403)`` makes the next POST fail, ``times=`` repeats it, ``headers=`` goes
-with it (``Retry-After``...). Comments have authors: ``GET /user`` answers ``login`` for a user's token,
-and 403 when ``login`` is None, as it does for the workflow's GITHUB_TOKEN, whose comments are
-github-actions[bot]'s.
+GitHub gives for bodies over 65,536 characters; reviews (``POST /pulls/{n}/reviews`` with
+``comments[].path/line/side``), and listing and deleting review comments. Every request is recorded.
+Faults are queued per method: ``fake.fail("POST", 403)`` makes the next POST fail, ``times=``
+repeats it, ``headers=`` goes with it (``Retry-After``...). Comments have authors: ``GET /user``
+answers ``login`` for a user's token, and 403 when ``login`` is None, as it does for the workflow's
+GITHUB_TOKEN, whose comments are github-actions[bot]'s.
 
 The fake is an httpx handler: ``GitHubClient(fake.api_url, ..., transport=fake.transport)`` talks to
 it with no thread and no port. ``with fake:`` also serves it on loopback, for a client that runs in
@@ -29,6 +31,9 @@ from tests.support.loopback import LoopbackServer
 
 LIST = re.compile(r"^/repos/(?P<repo>[^/]+/[^/]+)/issues/(?P<number>\d+)/comments$")
 ONE = re.compile(r"^/repos/(?P<repo>[^/]+/[^/]+)/issues/comments/(?P<id>\d+)$")
+REVIEWS = re.compile(r"^/repos/(?P<repo>[^/]+/[^/]+)/pulls/(?P<number>\d+)/reviews$")
+REVIEW_LIST = re.compile(r"^/repos/(?P<repo>[^/]+/[^/]+)/pulls/(?P<number>\d+)/comments$")
+REVIEW_ONE = re.compile(r"^/repos/(?P<repo>[^/]+/[^/]+)/pulls/comments/(?P<id>\d+)$")
 BODY_LIMIT = 65_536
 
 
@@ -52,6 +57,8 @@ class FakeGitHub:
     faults: dict[str, list[int]] = field(default_factory=dict)  # method -> statuses to answer next
     fault_headers: dict[str, list[dict[str, str]]] = field(default_factory=dict)  # method -> their headers
     login: str | None = None  # the token's user; None: an installation token (github-actions[bot])
+    reviews: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # PR number -> reviews posted
+    review_comments: dict[int, list[dict[str, Any]]] = field(default_factory=dict)  # PR -> review comments
 
     def __post_init__(self) -> None:
         self._next_id = 1000
@@ -81,7 +88,17 @@ class FakeGitHub:
         headers = {name.lower(): value for name, value in request.headers.items()}
         query = parse_qs(request.url.query.decode())
         status, payload, extra = self.handle(request.method, request.url.path, query, body, headers)
+        if payload is None:  # 204 No Content
+            return httpx.Response(status, headers=extra)
         return httpx.Response(status, json=payload, headers=extra)
+
+    def add_review_comment(self, pr_number: int, body: str, login: str = "someone") -> int:
+        """A review comment already on the PR (a person's, or an earlier docbot review's)."""
+        with self._lock:
+            self._next_id += 1
+            self.review_comments.setdefault(pr_number, []).append(
+                {"id": self._next_id, "body": body, "path": "x.py", "line": 1, "user": {"login": login}})
+            return self._next_id
 
     def add_comment(self, pr_number: int, body: str, user_type: str = "User") -> int:
         with self._lock:
@@ -126,15 +143,53 @@ class FakeGitHub:
                     return self._create(number, body)
             if (match := ONE.match(path)) and match["repo"] == self.repo and method == "PATCH":
                 return self._update(int(match["id"]), body)
-            return 404, {"message": "Not Found"}, {}
+            return self._handle_review(method, path, query, body)
 
-    def _list(self, number: int, query: dict[str, list[str]]) -> tuple[int, Any, dict[str, str]]:
+    def _handle_review(self, method: str, path: str, query: dict[str, list[str]],
+                       body: Any) -> tuple[int, Any, dict[str, str]]:
+        if (match := REVIEWS.match(path)) and match["repo"] == self.repo and method == "POST":
+            return self._review(int(match["number"]), body)
+        if (match := REVIEW_LIST.match(path)) and match["repo"] == self.repo and method == "GET":
+            return self._list(int(match["number"]), query, self.review_comments, "pulls")
+        if (match := REVIEW_ONE.match(path)) and match["repo"] == self.repo and method == "DELETE":
+            for thread in self.review_comments.values():
+                for comment in thread:
+                    if comment["id"] == int(match["id"]):
+                        thread.remove(comment)
+                        return 204, None, {}
+        return 404, {"message": "Not Found"}, {}
+
+    def _review(self, number: int, body: Any) -> tuple[int, Any, dict[str, str]]:
+        """A review as GitHub checks it: an event, and comments each with a path, a RIGHT/LEFT side, a
+        line, and a start_line (when given) before it."""
+        if not isinstance(body, dict) or body.get("event") not in ("COMMENT", "APPROVE", "REQUEST_CHANGES"):
+            return 422, {"message": "Validation Failed: event"}, {}
+        comments = body.get("comments") or []
+        for comment in comments:
+            sides = {comment.get("side", "RIGHT"), comment.get("start_side", comment.get("side", "RIGHT"))}
+            if not (isinstance(comment.get("path"), str) and isinstance(comment.get("line"), int)
+                    and sides <= {"LEFT", "RIGHT"} and isinstance(comment.get("body"), str)
+                    and comment.get("start_line", 0) < comment["line"]):
+                return 422, {"message": "Validation Failed: comments"}, {}
+        self._next_id += 1
+        review = {"id": self._next_id, "commit_id": body.get("commit_id"), "body": body.get("body", ""),
+                  "user": {"login": self.author}}
+        self.reviews.setdefault(number, []).append(review)
+        for comment in comments:
+            self._next_id += 1
+            self.review_comments.setdefault(number, []).append(
+                {**comment, "id": self._next_id, "pull_request_review_id": review["id"],
+                 "user": {"login": self.author}})
+        return 200, review, {}
+
+    def _list(self, number: int, query: dict[str, list[str]], store: dict[int, list[dict[str, Any]]] | None = None,
+              kind: str = "issues") -> tuple[int, Any, dict[str, str]]:
         per_page = min(int(query.get("per_page", ["30"])[0]), 100)
         page = int(query.get("page", ["1"])[0])
-        everything = self.comments.get(number, [])
+        everything = (self.comments if store is None else store).get(number, [])
         last = max(1, -(-len(everything) // per_page))
         links = []
-        base = f"{self.api_url}/repos/{self.repo}/issues/{number}/comments?per_page={per_page}"
+        base = f"{self.api_url}/repos/{self.repo}/{kind}/{number}/comments?per_page={per_page}"
         if page < last:
             links += [f'<{base}&page={page + 1}>; rel="next"', f'<{base}&page={last}>; rel="last"']
         if page > 1:
@@ -188,7 +243,7 @@ def _handler_for(fake: FakeGitHub) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(response.content)
 
-        do_GET = do_POST = do_PATCH = _serve
+        do_GET = do_POST = do_PATCH = do_DELETE = _serve
 
         def log_message(self, *_args: Any) -> None:  # keep pytest output clean
             pass

@@ -1,0 +1,48 @@
+"""The docstring suggestion's lines: which head lines it replaces and with what (pure), and the
+review comment GitHub gets for it."""
+
+from __future__ import annotations
+
+import pytest
+
+from docbot.docstrings import set_docstring
+from docbot.github.review import REVIEW_MARKER, Suggestion, _changed_span
+
+CASES = [
+    # a docstring inserted: the def line comes along, since a suggestion replaces whole lines
+    ("def f(x):\n    return x\n", (1, 1, ["def f(x):", '    """Doc."""'])),
+    # a multi-line signature: the line that ends it comes along
+    ("def f(\n    x,\n):\n    return x\n", (3, 3, ["):", '    """Doc."""'])),
+    # an old docstring replaced: only its lines
+    ('def f(x):\n    """Old."""\n    return x\n', (2, 2, ['    """Doc."""'])),
+    ('def f(x):\n    """Old.\n\n    More.\n    """\n    return x\n', (2, 5, ['    """Doc."""'])),
+    # a one-line function: its body moves under the docstring
+    ("def f(x): return x\n", (1, 1, ["def f(x):", '    """Doc."""', "    return x"])),
+    # the same docstring already there: nothing to suggest
+    ('def f(x):\n    """Doc."""\n    return x\n', None),
+]
+
+
+@pytest.mark.parametrize("source, expected", CASES)
+def test_changed_span(source: str, expected: tuple[int, int, list[str]] | None) -> None:
+    edited = set_docstring(source, "f", "Doc.")
+    span = _changed_span(source.splitlines(), edited.splitlines())
+    assert span == expected
+    if span is not None:  # the suggestion applied gives the edited file
+        start, end, lines = span
+        old = source.splitlines()
+        assert old[: start - 1] + lines + old[end:] == edited.splitlines()
+
+
+def test_a_suggestion_on_several_lines_gives_start_line() -> None:
+    one = Suggestion("pkg.f", "pkg/a.py", 4, 4, ("x",), "approved").to_json()
+    many = Suggestion("pkg.f", "pkg/a.py", 2, 5, ("x",), "approved").to_json()
+    assert (one["line"], one["side"], "start_line" in one) == (4, "RIGHT", False)
+    assert (many["start_line"], many["start_side"], many["line"]) == (2, "RIGHT", 5)
+
+
+def test_the_suggestion_block_cannot_be_closed_by_its_text() -> None:
+    body = Suggestion("pkg.<b>f", "a.py", 1, 1, ("    ```", '    """x"""'), "approved, 97/95").body()
+    assert body.startswith(REVIEW_MARKER + "\n")
+    assert "````suggestion\n    ```\n" in body and body.endswith("\n````\n")
+    assert "<code>pkg.&lt;b&gt;f</code>" in body
