@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from docbot.docmodel import DocModel
-from docbot.loop.cleanup import clean_markdown, ensure_heading, tidy_model
+from docbot.loop.cleanup import clean_markdown, tidy_model
 
 CLEANUP = [
     ("short preamble dropped", "Sure! Here is the documentation:\n\n# f\n\nBody.\n", "# f\n\nBody.\n"),
@@ -34,11 +34,6 @@ CLEANUP = [
 def test_clean_markdown(name: str, raw: str, expected: str) -> None:
     assert clean_markdown(raw) == expected
     assert clean_markdown(clean_markdown(raw)) == clean_markdown(raw)  # idempotent
-
-
-def test_ensure_heading_adds_the_function_name_once() -> None:
-    assert ensure_heading("Body.\n", "f") == "## `f`\n\nBody.\n"
-    assert ensure_heading("## `f`\nBody.\n", "f") == "## `f`\nBody.\n"
 
 
 def test_tidy_model_cleans_the_description_and_leaves_the_notes() -> None:

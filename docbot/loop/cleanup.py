@@ -59,13 +59,6 @@ def clean_markdown(text: str) -> str:
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def ensure_heading(markdown: str, qualname: str) -> str:
-    """Every section starts with a heading naming the function, so it can be found again."""
-    if markdown.lstrip().startswith("#"):
-        return markdown
-    return f"## `{qualname}`\n\n{markdown}" if markdown.strip() else f"## `{qualname}`\n"
-
-
 def tidy_model(model: DocModel) -> DocModel:
     """The chatter a writer adds at the end of its description ("I hope this helps!") taken out.
 
