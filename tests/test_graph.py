@@ -299,11 +299,12 @@ def test_writers_get_the_facts_and_the_doc_model_schema_and_the_critic_its_own()
 
 
 def test_the_current_section_is_the_writers_starting_point() -> None:
-    edited = "## `f`\n\nReturns x unchanged. (A person wrote this line.)\n"
+    edited = page("Returns x unchanged. (A person wrote this line.)", notes="Mind *x*_value & y.")
     models = scripted_models([doc("f")], [critique(97, 97)], [doc("f")])
     run(models, current=edited)
     prompt = models.generator.seen[0][-1].content
     assert "(A person wrote this line.)" in prompt and "keep every" in prompt
+    assert "Mind x_value & y." in prompt and "<a id" not in prompt  # readable text, not the page's markup
     models = scripted_models([doc("f")], [critique(97, 97)], [doc("f")])
     run(models)
     assert "as it stands now" not in models.generator.seen[0][-1].content  # no section: nothing to keep

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-PROMPT_VERSION = "2026-11-30.docmodel-1"
+from docbot.mdtext import plain
+
+PROMPT_VERSION = "2026-11-30.docmodel-2"
 
 WRITER_SYSTEM = """\
 You are a senior technical writer documenting a Python API for developers.
@@ -138,8 +140,11 @@ def bullet_list(items: list[str], empty: str = "(none)") -> str:
 
 
 def current_block(current: str) -> str:
-    """The existing section for the draft prompt, or nothing when the function has none."""
-    return render(CURRENT, current=current.strip()) if current.strip() else ""
+    """The existing section for the draft prompt as readable text (no tags, character references or
+    escapes: a small model reads ``periods_per_year``, not ``periods&#95;per&#95;year``), or nothing
+    when the function has none."""
+    text = "\n".join(line.rstrip() for line in plain(current).strip().splitlines())
+    return render(CURRENT, current=text) if text.strip() else ""
 
 
 def writer_messages(template: str, **values: object) -> list[BaseMessage]:
