@@ -48,7 +48,7 @@ class RoundEvent:
 @dataclass(frozen=True)
 class RouteEvent:
     kind: ClassVar[EventKind] = EventKind.ROUTE
-    decision: str  # revise / adjudicate
+    decision: str  # revise / adjudicate / finish (the adjudicator skipped)
     reason: str
     round: int
     qualname: str

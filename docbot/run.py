@@ -24,7 +24,9 @@ from docbot.repo import DiffSpec, scan
 from docbot.results import DocNotice, FunctionResult, NoticeKind, RunReport, Status, Target
 from docbot.settings import Settings
 
-Documenter = Callable[[Target], FunctionResult]
+# (target, its current section body or "" when it has none) -> its result. The current body may hold a
+# person's edits: the writer starts from it (docs/design.md#loop, update, do not rewrite).
+Documenter = Callable[[Target, str], FunctionResult]
 
 
 @dataclass
@@ -127,12 +129,13 @@ def _document_module(module: _Module, results: dict[str, FunctionResult], docume
             results[target.qualname] = _result(target, "skipped", progress.deadline.reason())
             continue
         assert documenter is not None  # built whenever something was queued
-        results[target.qualname] = _document_one(documenter, target)
+        section = module.plan.existing.sections.get(target.qualname) if module.plan.existing else None
+        results[target.qualname] = _document_one(documenter, target, section.body if section else "")
 
 
-def _document_one(documenter: Documenter, target: Target) -> FunctionResult:
+def _document_one(documenter: Documenter, target: Target, current: str = "") -> FunctionResult:
     try:
-        result = documenter(target)
+        result = documenter(target, current)
     except DeadlineReached as stopped:  # in flight when the budget ran out: stopped, not failed
         return _result(target, "skipped", str(stopped))
     except Exception as err:  # noqa: BLE001 -- one function's failure (DocbotError or a bug) must not stop the rest

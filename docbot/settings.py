@@ -62,7 +62,9 @@ class Settings(BaseModel):
 
     # The loop.
     stop_on_regression: bool = True  # the router's "score fell" exit; off isolates the attempts exit
-    parse_attempts: int = Field(3, ge=1, le=10)  # tries at a parseable critique before the conservative result
+    parse_attempts: int = Field(3, ge=1, le=10)  # tries at a parseable answer (critique or doc model)
+    # when_needed: no adjudicator call when round 1 is approved with no concern left (docs/design.md#gate).
+    adjudicate: Literal["always", "when_needed"] = "always"
     temperatures: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_TEMPERATURES))
 
     # Model servers.

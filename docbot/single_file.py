@@ -8,7 +8,7 @@ from docbot import events
 from docbot.results import FunctionResult, Target
 
 
-def document_file(source: str, path: str, module: str, document: Callable[[Target], FunctionResult],
+def document_file(source: str, path: str, module: str, document: Callable[[Target, str], FunctionResult],
                   emit: events.EventSink) -> tuple[str, list[FunctionResult]]:
     """Return the Markdown for the whole file and one result per public function."""
     from docbot.targets import public_functions
@@ -17,7 +17,7 @@ def document_file(source: str, path: str, module: str, document: Callable[[Targe
     results: list[FunctionResult] = []
     for index, target in enumerate(targets, start=1):
         emit(events.ProgressEvent(index, len(targets), target.module, target.qualname))
-        result = document(target)
+        result = document(target, "")  # a fresh file: no section to start from
         emit(events.ResultEvent(result))
         results.append(result)
     sections = [r.markdown.strip() for r in results if r.status == "updated" and r.markdown.strip()]

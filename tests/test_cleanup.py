@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from docbot.loop.cleanup import clean_markdown, ensure_heading
+from docbot.docmodel import DocModel
+from docbot.loop.cleanup import clean_markdown, tidy_model
 
 CLEANUP = [
     ("short preamble dropped", "Sure! Here is the documentation:\n\n# f\n\nBody.\n", "# f\n\nBody.\n"),
@@ -17,6 +18,9 @@ CLEANUP = [
     ("structural lines never removed",
      "# f\n\n| a | b |\n- Note: a list item\n> Note: a quote\n1. Note: numbered\n```\n",
      "# f\n\n| a | b |\n- Note: a list item\n> Note: a quote\n1. Note: numbered\n```\n"),
+    ("a last bullet is content, not a sign-off", "# f\n\nBody.\n\n* Note: rate is a fraction.\n",
+     "# f\n\nBody.\n\n* Note: rate is a fraction.\n"),
+    ("a last plus bullet too", "# f\n\nBody.\n+ Note: x.\n", "# f\n\nBody.\n+ Note: x.\n"),
     ("sign-off above a table row stays", "# f\nLet me know.\n| a |\n", "# f\nLet me know.\n| a |\n"),
     ("think block stripped", "<think>\nreasoning\n</think>\n# f\nBody.\n", "# f\nBody.\n"),
     ("unclosed think stripped", "# f\nBody.\n<think>still thinking", "# f\nBody.\n"),
@@ -32,6 +36,8 @@ def test_clean_markdown(name: str, raw: str, expected: str) -> None:
     assert clean_markdown(clean_markdown(raw)) == clean_markdown(raw)  # idempotent
 
 
-def test_ensure_heading_adds_the_function_name_once() -> None:
-    assert ensure_heading("Body.\n", "f") == "## `f`\n\nBody.\n"
-    assert ensure_heading("## `f`\nBody.\n", "f") == "## `f`\nBody.\n"
+def test_tidy_model_cleans_the_description_and_leaves_the_notes() -> None:
+    model = DocModel(summary="s", description="Doubles x.\n\nI hope this helps!", notes="Note: x is an int.")
+    tidy = tidy_model(model)
+    assert (tidy.description, tidy.notes) == ("Doubles x.", "Note: x is an int.")
+    assert tidy_model(tidy) is tidy  # nothing to do: the same model

@@ -31,15 +31,15 @@ class Shape:
     def scale(self, factor):
         return factor
 '''
-def section(title: str, summary: str, params: list[str], returns: str) -> str:
-    rows = "".join(f"| `{name}` | the {name} |\n" for name in params)
-    return (f"## `{title}`\n\n{summary}\n\n**Parameters**\n\n| Name | Description |\n|---|---|\n{rows}\n"
-            f"**Returns**: {returns}\n")
+def section(summary: str, params: list[str], returns: str) -> str:
+    """A writer's doc model."""
+    return json.dumps({"summary": summary, "parameters": [{"name": n, "description": f"the {n}"} for n in params],
+                       "returns": returns})
 
 
-AREA = section("area", "Area of a rectangle.", ["width", "height"], "the area, `width * height`.")
-PERIMETER = section("perimeter", "Perimeter of a rectangle.", ["width", "height"], "the perimeter.")
-SCALE = section("Shape.scale", "Returns the factor.", ["factor"], "the factor.")
+AREA = section("Area of a rectangle.", ["width", "height"], "the area, `width * height`.")
+PERIMETER = section("Perimeter of a rectangle.", ["width", "height"], "the perimeter.")
+SCALE = section("Returns the factor.", ["factor"], "the factor.")
 
 def docbot(repo: GitRepo, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "docbot.fronts.cli", *args], cwd=repo.root, capture_output=True,

@@ -15,7 +15,7 @@ from docbot.loop.state import LoopState, new_state
 from docbot.plan import CodeNow
 from docbot.records import CallRecord, TrajectoryEntry
 from docbot.repo import Scan
-from docbot.results import FunctionResult, RunReport, ScanError, Target
+from docbot.results import FunctionResult, RunReport, ScanError, SectionStatus, Target
 from docbot.settings import Role, Settings
 from tests.support.events import CollectingSink
 from tests.support.fakes import critique, doc, scripted_models
@@ -61,7 +61,6 @@ def test_a_removed_section_is_a_flag_and_the_json_keeps_its_word() -> None:
 
 def test_the_json_carries_the_gate_and_the_typed_doc() -> None:
     from docbot.docmodel import DocModel
-    from docbot.results import SectionStatus
 
     model = DocModel(summary="Area of a circle.")
     result = FunctionResult("pkg.geo", "area", "updated", approval=SectionStatus.UNAPPROVED,
@@ -75,7 +74,8 @@ def test_the_start_state_sets_every_required_key() -> None:
     state = new_state("f", "m", SOURCE, "", None)
     assert set(state) == LoopState.__required_keys__
     assert LoopState.__optional_keys__ == {"route"}  # set by the router before anything reads it
-    assert (state["round"], state["revise_count"], state["best_score"], state["best_draft"]) == (0, 0, -1, "")
+    assert (state["round"], state["revise_count"], state["best_score"], state["best_model"]) == (0, 0, -1, None)
+    assert (state["model"], state["current"], state["approval"], state["repairs"]) == (None, "", "", [])
     target = Target("m", "f", "m.py", 1, 2, "added", SOURCE)
     assert set(initial_state(target, None)) == LoopState.__required_keys__
 
@@ -113,6 +113,8 @@ def test_a_loop_result_comes_from_the_final_state() -> None:
     target = Target("m", "f", "m.py", 1, 2, "added", SOURCE)
     result, final = document_target(build_graph(models, settings, lambda *a: []), target, settings,
                                      CollectingSink())
-    assert (result.markdown, result.scores, result.rounds, result.exit_reason) == (doc("f", "final"), [96], 1,
-                                                                                  "approved")
+    assert (result.scores, result.rounds, result.exit_reason) == ([96], 1, "approved")
+    assert result.markdown == final["final_markdown"] and "\n\nfinal\n" in result.markdown
+    assert result.doc_model is not None and result.doc_model.summary == "final"
+    assert result.approval is SectionStatus.APPROVED and result.repairs == ()
     assert result.approved and set(result.tokens) == {"GENERATOR", "CRITIC", "ADJUDICATOR"}

@@ -33,7 +33,7 @@ class Documenter:
         self.calls = 0
         self.during = during
 
-    def __call__(self, target: Target) -> FunctionResult:
+    def __call__(self, target: Target, current: str) -> FunctionResult:
         self.calls += 1
         if callable(self.during) and self.calls == 1:
             self.during()

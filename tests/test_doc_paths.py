@@ -29,7 +29,7 @@ SECRET = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA not a re
 DOCBOT = Path(sys.executable).with_name("docbot")
 
 
-def document(target: Target) -> FunctionResult:
+def document(target: Target, current: str) -> FunctionResult:
     return FunctionResult(target.module, target.qualname, "updated", markdown=f"## {target.qualname}\n\nDoc.")
 
 

@@ -6,6 +6,8 @@ working tree is in. pre-commit builds the hook's virtualenv with `pip install .`
 
 from __future__ import annotations
 
+import json
+
 import os
 import shutil
 import subprocess
@@ -32,17 +34,10 @@ def _helper(x):
 '''
 CALC_PRIVATE_CHANGE = CALC_V1.replace("return x", "return x * 2")
 CALC_V2 = CALC_PRIVATE_CHANGE.replace("return a + b", "return b + a")
-DOC = """## `add`
-
-Add two numbers.
-
-| Name | Description |
-|---|---|
-| `a` | first number |
-| `b` | second number |
-
-**Returns**: the sum `b + a`.
-"""
+DOC = json.dumps({"summary": "Add two numbers.",
+                  "parameters": [{"name": "a", "description": "first number"},
+                                 {"name": "b", "description": "second number"}],
+                  "returns": "the sum `b + a`."})  # a writer's doc model
 
 
 def hook_repository(tmp_path: Path) -> tuple[Path, str]:

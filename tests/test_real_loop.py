@@ -2,7 +2,9 @@
 
 A 135M model writes poor docs and poor critiques; these tests assert the run's structure and
 invariants, never its prose: every round is scored in range, nothing is approved while a fatal issue
-stands, the output exists and is clean Markdown, and tokens and time are counted per role.
+stands, the output is the section docbot rendered from the model's doc model (docbot's own heading
+and anchor), and tokens and time are counted per role. The doc model needs room: an answer cut off at
+the token limit is not used, so max_tokens is the schema's, not a critique's.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from typing import Any
 import pytest
 
 from docbot.fronts import cli
-from docbot.loop.cleanup import clean_markdown
 from tests.support.smol import N_CTX, OPENAI_ALIAS, SMOL_MODELS
 
 pytest_plugins = ["tests.support.fixtures"]  # smollm_path, ollama_server, ...: one per session
@@ -24,8 +25,8 @@ SAMPLE = Path(__file__).parents[1] / "input" / "compound_interest.py"
 
 def run_reflexion(tmp_path: Path, config: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     config_file = tmp_path / "config.json"
-    config_file.write_text(json.dumps({"num_ctx": N_CTX, "max_tokens": 160, "max_attempts": 1,
-                                       "request_timeout_s": 120, **config}))
+    config_file.write_text(json.dumps({"num_ctx": N_CTX, "max_tokens": 1024, "max_attempts": 1,
+                                       "parse_attempts": 1, "request_timeout_s": 300, **config}))
     output = tmp_path / "out" / "doc.md"
     code = cli.reflexion_main(["--input", str(SAMPLE), "--output", str(output), "--config", str(config_file),
                                "--json"])
@@ -34,9 +35,12 @@ def run_reflexion(tmp_path: Path, config: dict[str, Any], capsys: pytest.Capture
     assert code == 0, captured.err
     assert len(results) == 1
     result = results[0]
-    assert output.exists() and output.read_text() == clean_markdown(output.read_text())
+    assert result["status"] == "updated" and 1 <= result["rounds"] <= 2, result["reason"]
     assert output.read_text() == (result["markdown"].strip() + "\n")
-    assert result["status"] == "updated" and 1 <= result["rounds"] <= 2
+    assert output.read_text().startswith('<a id="compound_interest.compound_interest"></a>\n\n'
+                                         "## `compound_interest`\n")  # docbot's heading, never the model's
+    assert result["doc_model"] is not None and result["approval"] in {"approved", "unapproved"}
+    assert (result["approval"] == "approved") == result["approved"]
     assert all(0 <= score <= 100 for score in result["scores"]) and len(result["scores"]) == result["rounds"]
     assert result["exit_reason"] in {"approved", "attempts", "regression"}
     assert not (result["approved"] and result["fatal_issues"])  # never approved while fatal issues stand

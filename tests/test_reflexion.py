@@ -22,30 +22,23 @@ from tests.support.fakes import critique, scripted_models
 REPO = Path(__file__).parents[1]
 SAMPLE = REPO / "input" / "compound_interest.py"
 
-DRAFT_1 = """## `compound_interest`
-
-Computes compound interest.
-
-**Parameters**
-- `amount`: the starting sum.
-
-**Raises**: `ValueError` when an input is negative.
-"""
-DRAFT_2 = """## `compound_interest`
-
-Return the balance after `years` of compounding `rate`, rounded to cents.
-
-**Raises**
-- `ValueError`: `principal, rate and years must be non-negative`
-- `ValueError`: `periods_per_year must be at least 1`
-"""
+DRAFT_1 = json.dumps({
+    "summary": "Computes compound interest.",
+    "parameters": [{"name": "amount", "description": "the starting sum."}],  # not in the signature
+    "raises": [{"type": "ValueError", "message": "", "condition": "an input is negative"}],
+})
+DRAFT_2 = json.dumps({
+    "summary": "Return the balance after `years` of compounding `rate`, rounded to cents.",
+    "raises": [{"type": "ValueError", "message": "principal, rate and years must be non-negative"},
+               {"type": "ValueError", "message": "periods_per_year must be at least 1"}],
+})
 
 
 def record_run(tmp_path: Path, source_file: Path) -> tuple[Path, str, list[int]]:
     """Run the loop on the sample with scripted models, recording every exchange."""
     settings = load_settings(REPO / "config.json", {"run_examples": False})
     models = scripted_models([DRAFT_1, DRAFT_2], [critique(70, 72), critique(96, 97)],
-                             ["Here is the final version:\n\n" + DRAFT_2 + "\nI hope this helps!"])
+                             ["Here is the final version:\n\n```json\n" + DRAFT_2 + "\n```\nI hope this helps!"])
     recording = tmp_path / "run.jsonl"
     target = public_functions(source_file.read_text(), "compound_interest", str(source_file))[0]
     result, _ = document_target(build_graph(models, settings), target, settings, events.discard,
@@ -61,7 +54,8 @@ def test_replay_reproduces_the_recorded_run(tmp_path: Path, capsys: pytest.Captu
     code = cli.reflexion_main(["--input", str(SAMPLE), "--output", str(output), "--replay", str(recording),
                                "--config", str(REPO / "config.json"), "--no-examples", "--json"])
     assert code == 0
-    assert output.read_text() == markdown == DRAFT_2  # byte-identical, parent folders created, chatter gone
+    assert output.read_text() == markdown  # byte-identical, parent folders created
+    assert "rounded to cents" in markdown and "Here is" not in markdown  # the adjudicated model, no chatter
     results = json.loads(capsys.readouterr().out)["results"]
     assert [(r["qualname"], r["scores"], r["rounds"], r["exit_reason"]) for r in results] == [
         ("compound_interest", [71, 97], 2, "approved")]

@@ -17,7 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from docbot.docmodel import DocModel
+from docbot.facts import extract_facts
 from docbot.fronts import cli
+from docbot.loop.truth import check_with_sandbox
+from docbot.verify import ExampleContext
 
 REPO = Path(__file__).parents[1]
 DATA = REPO / "tests" / "data"
@@ -31,6 +35,23 @@ def test_recorded_smollm2_run_replays_byte_identical(tmp_path: Path, capsys: pyt
     assert code == 0, captured.err
     assert output.read_bytes() == (DATA / "compound_interest.smollm2.md").read_bytes()
     result = json.loads(captured.out)["results"][0]
-    assert (result["scores"], result["rounds"], result["exit_reason"]) == ([18, 18, 18, 18, 18], 5, "attempts")
-    assert not result["approved"] and result["fatal_issues"]  # a 135M model never gets past the code checks
-    assert result["tokens"]["CRITIC"]["in"] == 4754  # recorded usage comes back too
+    assert (result["scores"], result["rounds"], result["exit_reason"]) == ([18, 18, 0, 18, 0], 5, "attempts")
+    assert not result["approved"] and result["approval"] == "unapproved"  # a 135M model never gets past the checks
+    assert [line.split(":")[0] for line in result["repairs"]] == ["removed a failing example"] * 2
+    critic = result["tokens"]["CRITIC"]
+    assert (critic["in"], critic["out"], critic["calls"]) == (11497, 223, 9)  # recorded usage comes back too
+
+
+def test_the_recorded_run_ships_no_contradiction_its_checks_detect(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """The property of docs/design.md#gate on a real model's run: the shipped model passes its own checks,
+    examples really run."""
+    code = cli.reflexion_main(["--input", str(REPO / "input" / "compound_interest.py"), "--output",
+                               str(tmp_path / "out.md"), "--replay", str(DATA / "compound_interest.smollm2.jsonl"),
+                               "--json"])
+    assert code == 0
+    shipped = DocModel.model_validate(json.loads(capsys.readouterr().out)["results"][0]["doc_model"])
+    facts = extract_facts((REPO / "input" / "compound_interest.py").read_text(), "compound_interest")
+    context = ExampleContext("compound_interest", (str(REPO / "input"),))
+    assert [f for f in check_with_sandbox(shipped, facts, context) if f.fatal] == []
+    assert shipped.summary.strip()  # something real shipped, not an emptied model

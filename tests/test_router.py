@@ -10,13 +10,15 @@ from docbot.settings import Settings
 
 
 def state(score: int, *, revise_count: int = 0, fatal: list[str] | None = None,
-          previous: int | None = None) -> dict:
+          previous: int | None = None, issues: list[str] | None = None) -> dict:
     trajectory = ([{"score": previous}] if previous is not None else []) + [{"score": score}]
-    return {"score": score, "revise_count": revise_count, "fatal_issues": fatal or [], "trajectory": trajectory}
+    return {"score": score, "revise_count": revise_count, "fatal_issues": fatal or [], "trajectory": trajectory,
+            "round": revise_count + 1, "issues": issues or []}
 
 
 UNREACHABLE = Settings(quality_score_bar=100, stop_on_regression=False, max_attempts=3)
 DEFAULT = Settings()  # bar 95, 4 attempts, stall detection on
+WHEN_NEEDED = Settings(adjudicate="when_needed")
 
 CASES = [
     # (name, settings, state, expected decision, expected reason)
@@ -41,6 +43,14 @@ CASES = [
     ("approval beats regression when the score passes", Settings(quality_score_bar=90),
      state(92, revise_count=1, previous=97), "adjudicate", "approved"),
     ("first round has no previous score", DEFAULT, state(10), "revise", "below the bar"),
+    ("adjudicate always: a clean first round still goes to the adjudicator", DEFAULT, state(97), "adjudicate",
+     "approved"),
+    ("when_needed: a clean first round skips the adjudicator", WHEN_NEEDED, state(97), "finish", "approved"),
+    ("when_needed: an issue left needs the adjudicator", WHEN_NEEDED, state(97, issues=["vague"]), "adjudicate",
+     "approved"),
+    ("when_needed: approved after a revision needs the adjudicator", WHEN_NEEDED,
+     state(97, revise_count=1, previous=80), "adjudicate", "approved"),
+    ("when_needed: below the bar still revises", WHEN_NEEDED, state(90), "revise", "below the bar"),
 ]
 
 

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from docbot import events
 from docbot.docs_api import parse_doc_file, source_hash
 from docbot.errors import ConfigError, ModelServerError
 from docbot.events import EventKind
 from docbot.repo import DiffSpec
-from docbot.results import FunctionResult, RunReport, Target
+from docbot.results import FunctionResult, RunReport, SectionStatus, Target
 from docbot.run import run_docs
 from docbot.settings import Settings
 from tests.support.events import CollectingSink
@@ -31,16 +32,18 @@ class FakeDocumenter:
     def __init__(self, fail: dict[str, Exception | str] | None = None,
                  on_call: Callable[[], None] | None = None) -> None:
         self.calls: list[Target] = []
+        self.currents: list[str] = []  # the section body each call started from
         self.builds = 0
         self.fail = fail or {}
         self.on_call = on_call
 
-    def factory(self) -> Callable[[Target], FunctionResult]:
+    def factory(self) -> Callable[[Target, str], FunctionResult]:
         self.builds += 1
         return self.document
 
-    def document(self, target: Target) -> FunctionResult:
+    def document(self, target: Target, current: str) -> FunctionResult:
         self.calls.append(target)
+        self.currents.append(current)
         if self.on_call:
             self.on_call()
         problem = self.fail.get(target.qualname)
@@ -57,7 +60,7 @@ class FakeDocumenter:
         return [t.qualname for t in self.calls]
 
 
-def _never() -> Callable[[Target], FunctionResult]:
+def _never() -> Callable[[Target, str], FunctionResult]:
     raise AssertionError("the documenter must not be built when nothing needs a doc")
 
 
@@ -270,29 +273,72 @@ def test_docs_dir_is_configurable_and_bad_flags_surface(repo: GitRepo) -> None:
 def test_with_the_real_loop_and_scripted_models(tmp_path: Path) -> None:
     from docbot.loop.graph import build_graph
     from docbot.loop.runner import document_target
-    from tests.support.fakes import critique, scripted_models
+    from tests.support.fakes import critique, doc, scripted_models
 
     repo = GitRepo(tmp_path / "repo").write("meta.py", "def version():\n    return '1.0'\n\n\n"
                                                        "def name():\n    return 'docbot'\n").commit("meta")
     settings = Settings(run_examples=False)
 
     def full(name: str, what: str) -> str:  # complete enough for the code's truth checks
-        return f"## `{name}()`\n\n{what}\n\n## Returns\n\n`str`: the {name}."
+        return doc(name, what, returns=f"the {name}")
 
     models = scripted_models([full("version", "Draft."), full("name", "Draft.")], [critique(96, 96)] * 2,
                              [full("version", "The version."), full("name", "The name.")])
     sink = CollectingSink()
 
-    def factory() -> Callable[[Target], FunctionResult]:
+    def factory() -> Callable[[Target, str], FunctionResult]:
         graph = build_graph(models, settings)
-        return lambda target: document_target(graph, target, settings, sink)[0]
+        return lambda target, current: document_target(graph, target, settings, sink, current=current)[0]
 
     report = run_docs(settings, repo.root, ALL, (), sink, documenter_factory=factory)
-    assert [(r.qualname, r.status, r.exit_reason, r.scores) for r in report.results] == [
-        ("version", "updated", "approved", [96]), ("name", "updated", "approved", [96])]
-    sections = _sections(repo, "docs/api/meta.md")
-    assert sections == {"version": full("version", "The version."), "name": full("name", "The name.")}
+    assert [(r.qualname, r.status, r.exit_reason, r.scores, r.approval) for r in report.results] == [
+        ("version", "updated", "approved", [96], SectionStatus.APPROVED),
+        ("name", "updated", "approved", [96], SectionStatus.APPROVED)]
+    sections = parse_doc_file(repo.read("docs/api/meta.md")).sections
+    assert "The version." in sections["version"].body and "the version" in sections["version"].body
+    assert (sections["version"].status, sections["version"].score) == (SectionStatus.APPROVED, 96)
+    assert report.results[0].doc_model is not None and report.results[0].doc_model.summary == "The version."
     assert _run(repo, ALL).written == []
+
+
+def test_a_hand_edited_section_reaches_the_writers_prompt(tmp_path: Path) -> None:
+    """Update, do not rewrite: a changed function's writer starts from its section as a person left it."""
+    from docbot.loop.graph import build_graph
+    from docbot.loop.runner import document_target
+    from tests.support.fakes import critique, doc, scripted_models
+
+    repo = GitRepo(tmp_path / "repo").write("meta.py", "def version():\n    return '1.0'\n").commit("meta")
+    settings = Settings(run_examples=False)
+    models = scripted_models([doc("version", "First."), doc("version", "Second.")], [critique(96, 96)] * 2,
+                             [doc("version", "First."), doc("version", "Second.")])
+
+    def factory() -> Callable[[Target, str], FunctionResult]:
+        graph = build_graph(models, settings)
+        return lambda target, current: document_target(graph, target, settings, events.discard,
+                                                        current=current)[0]
+
+    run_docs(settings, repo.root, ALL, (), events.discard, documenter_factory=factory)
+    assert "as it stands now" not in models.generator.seen[0][-1].content  # no section yet
+    text = repo.read("docs/api/meta.md").replace("First.", "First. Mind the leap years (a person wrote this).")
+    repo.write("docs/api/meta.md", text).write("meta.py", "def version():\n    return '2.0'\n").commit("2.0")
+    run_docs(settings, repo.root, LAST_COMMIT, (), events.discard, documenter_factory=factory)
+    prompt = models.generator.seen[1][-1].content
+    assert "Mind the leap years (a person wrote this)." in prompt and "keep every" in prompt
+
+
+def test_the_documenter_gets_each_targets_current_section(repo: GitRepo) -> None:
+    _run(repo, ALL, FakeDocumenter())
+    fake = FakeDocumenter()
+    _run(repo, ALL, fake)  # nothing changed: no call
+    assert fake.currents == []
+    before = _sections(repo)["perimeter"]
+    repo.write("pkg/geo.py", GEO.replace("6 * r", "2 * 3 * r")).commit("perimeter")
+    _run(repo, LAST_COMMIT, fake)
+    assert fake.documented == ["perimeter"] and fake.currents == [before]
+    assert "Doc #2." in fake.currents[0]  # the body the first run wrote for it
+    repo.write("pkg/geo.py", GEO + "\n\ndef volume(r):\n    return r ** 3\n").commit("volume")
+    _run(repo, LAST_COMMIT, fake)
+    assert fake.currents[-1] == ""  # a new function has no section to start from
 
 
 LAZY_SCRIPT = """

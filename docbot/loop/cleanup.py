@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from docbot.models.structured import strip_think
+from docbot.docmodel import DocModel, strip_think
+
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _STRUCTURAL = re.compile(r"^\s*(#{1,6}\s|\||[-*+]\s|>|```|~~~|\d+[.)]\s)")
 _SIGN_OFF = re.compile(
@@ -58,8 +59,10 @@ def clean_markdown(text: str) -> str:
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def ensure_heading(markdown: str, qualname: str) -> str:
-    """Every section starts with a heading naming the function, so it can be found again."""
-    if markdown.lstrip().startswith("#"):
-        return markdown
-    return f"## `{qualname}`\n\n{markdown}" if markdown.strip() else f"## `{qualname}`\n"
+def tidy_model(model: DocModel) -> DocModel:
+    """The chatter a writer adds at the end of its description ("I hope this helps!") taken out.
+
+    Only the description: a notes field that starts with "Note:" is the notes, not a sign-off.
+    """
+    description = clean_markdown(model.description).strip()
+    return model if description == model.description else model.model_copy(update={"description": description})

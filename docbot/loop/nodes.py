@@ -1,87 +1,71 @@
 """The loop's nodes: each takes the state and returns a partial update (docs/design.md#loop).
 
-Nodes never print: they emit ``Event`` values on LangGraph's custom stream, and a front decides how
-to show them. Every model call carries metadata (role, model, round) so recordings can be replayed.
+The writers (generator, reviser, adjudicator) fill a ``DocModel``; docbot renders it, and the critic
+reads the rendered page. Nodes never print: they emit ``Event`` values on LangGraph's custom stream,
+and a front decides how to show them. Every model call carries metadata (role, model, round) so
+recordings can be replayed.
 """
 
 from __future__ import annotations
 
-import time
+import json
 from dataclasses import dataclass
-from typing import Any, Callable
-
-from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
-from langchain_core.runnables import RunnableConfig
-from langgraph.config import get_stream_writer
+from functools import lru_cache
+from typing import Any
 
 from docbot import events
+from docbot.docmodel import DocModel, doc_model_schema, parse_doc_model
+from docbot.facts import Facts, extract_facts
 from docbot.loop import cleanup, prompts, scoring
+from docbot.loop.calls import Ask, emit, structured_call
+from docbot.loop.finish import contradictions, final_of, finding_text
 from docbot.loop.router import route_after_critic
-from docbot.loop.state import Critique, LoopState
+from docbot.loop.state import Critique, LoopState, ModelData
+from docbot.loop.truth import ModelChecker
 from docbot.models import RoleModels
-from docbot.models.replay import MODEL_KEY, ROLE_KEY, ROUND_KEY
-from docbot.models.structured import without_reasoning
 from docbot.records import CallRecord, TrajectoryEntry
+from docbot.render import render_section
 from docbot.settings import Role, Settings
-from docbot.verify import ExampleContext, Finding
-
-# (doc, source, qualname, examples) -> findings; the truth checks of docs/design.md#truth-checks.
-Checker = Callable[[str, str, str, ExampleContext | None], list[Finding]]
+from docbot.verify import ExampleContext
+from docbot.verify.quotes import Claim, quoted_claims_hold
 
 
-def emit(event: events.Event) -> None:
-    get_stream_writer()(event)
+@lru_cache(maxsize=64)
+def facts_of(source: str, qualname: str) -> Facts:
+    return extract_facts(source, qualname)
 
 
-def call_model(model: BaseChatModel | Any, messages: list[BaseMessage], role: Role, round_: int,
-               settings: Settings) -> tuple[Any, CallRecord]:
-    """Invoke a model (or a structured runnable) with replay metadata; return the answer and a call record."""
-    config: RunnableConfig = {"metadata": {ROLE_KEY: role, MODEL_KEY: settings.model_for(role),
-                                           ROUND_KEY: round_}, "run_name": role.lower()}
-    started = time.perf_counter()
-    answer = model.invoke(messages, config=config)
-    raw = answer["raw"] if isinstance(answer, dict) else answer
-    usage = getattr(raw, "usage_metadata", None) or {}
-    record = CallRecord(role=role, round=round_, tokens_in=int(usage.get("input_tokens", 0)),
-                        tokens_out=int(usage.get("output_tokens", 0)),
-                        seconds=round(time.perf_counter() - started, 3))
-    return answer, record
-
-
-def _text(message: Any) -> str:
-    content = getattr(message, "content", message)
-    return content if isinstance(content, str) else str(content)
-
-
-def _cut_off(raw: Any) -> bool:
-    """The answer hit the token limit (Ollama: done_reason, OpenAI and llama.cpp: finish_reason)."""
-    meta = getattr(raw, "response_metadata", None) or {}
-    return "length" in (meta.get("done_reason"), meta.get("finish_reason"))
-
-
-def _unusable(answer: dict[str, Any]) -> str:
-    """Why a structured answer cannot be used, or "" when it can.
-
-    A cut-off answer counts as unparsed even when the parser managed to complete its JSON: the
-    scores in a truncated critique are whatever the model had written when it was stopped.
-    """
-    if _cut_off(answer.get("raw")):
-        return "the answer was cut off at the token limit; answer with a shorter JSON object"
-    if answer.get("parsed") is None:
-        return str(answer.get("parsing_error"))[:400]
-    return ""
-
-
-def _conservative(error: str) -> Critique:
-    """What a critique that never parsed counts as: the minimum, never a pass."""
-    return Critique(technical_accuracy=0, completeness=0, issues=["evaluation could not be parsed"],
-                    fatal_issues=[], critical_fix=scoring.GENERIC_FIX, verdict="fail")
+def _facts(state: LoopState) -> Facts:
+    return facts_of(state["source"], state["qualname"])
 
 
 def _examples(state: LoopState) -> ExampleContext | None:
     spec = state["examples"]
     return ExampleContext(**{**spec, "sys_path": tuple(spec["sys_path"])}) if spec else None
+
+
+def _model(data: ModelData | None) -> DocModel | None:
+    return DocModel.model_validate(data) if data is not None else None
+
+
+def _conservative() -> Critique:
+    """What a critique that never parsed counts as: the minimum, never a pass."""
+    return Critique(technical_accuracy=0, completeness=0, issues=["evaluation could not be parsed"],
+                    fatal_issues=[], critical_fix=scoring.GENERIC_FIX, verdict="fail")
+
+
+def claims_of(critique: Critique) -> list[Claim]:
+    """The critic's fatal claims, each with its quote and any text it quotes inside its problem."""
+    claims = []
+    for item in critique.fatal_issues:
+        own = Claim.from_text(item.problem)
+        text = f'"{item.quote}": {item.problem}' if item.quote.strip() else item.problem
+        claims.append(Claim(text, tuple(q for q in (item.quote, *own.quotes) if q.strip())))
+    return claims
+
+
+def _doc_ask(role: Role, round_: int) -> Ask:
+    return Ask(role, round_, DocModel, prompts.doc_reask, doc_model_schema(), parse_doc_model, "doc model")
 
 
 @dataclass(frozen=True)
@@ -90,69 +74,76 @@ class Nodes:
 
     models: RoleModels
     settings: Settings
-    checker: Checker
+    checker: ModelChecker
 
-    def _write(self, template: str, state: LoopState, round_: int, **extra: Any) -> tuple[str, CallRecord]:
+    def _fill(self, role: Role, messages: Any, round_: int,
+              state: LoopState) -> tuple[ModelData | None, list[CallRecord]]:
+        """One doc model from a writer, tidied, as state data; None when no attempt parsed."""
+        model = self.models.adjudicator if role is Role.ADJUDICATOR else self.models.generator
+        parsed, records, _ = structured_call(model, messages, _doc_ask(role, round_), self.settings,
+                                             state["qualname"])
+        if not isinstance(parsed, DocModel):
+            return None, records
+        return cleanup.tidy_model(parsed).model_dump(mode="json"), records
+
+    def _write(self, template: str, state: LoopState, round_: int, **extra: Any) -> dict[str, Any]:
         messages = prompts.writer_messages(template, qualname=state["qualname"], module=state["module"],
-                                           source=state["source"], facts=state["facts"] or "(none)",
-                                           **extra)
-        answer, record = call_model(self.models.generator, messages, Role.GENERATOR, round_, self.settings)
-        draft = cleanup.ensure_heading(cleanup.clean_markdown(_text(answer)), state["qualname"])
-        return draft, record
+                                           source=state["source"], facts=state["facts"] or "(none)", **extra)
+        data, records = self._fill(Role.GENERATOR, messages, round_, state)
+        model = _model(data)
+        page = render_section(model, _facts(state), state["module"]) if model is not None else ""
+        return {"round": round_, "model": data, "draft": page, "calls": records}
 
     def draft(self, state: LoopState) -> dict[str, Any]:
-        draft, record = self._write(prompts.DRAFT, state, 1)
-        return {"round": 1, "draft": draft, "calls": [record]}
+        return self._write(prompts.DRAFT, state, 1, current=prompts.current_block(state["current"]))
 
     def truth_check(self, state: LoopState) -> dict[str, Any]:
-        findings = self.checker(state["draft"], state["source"], state["qualname"], _examples(state))
-        fatal = [f.message for f in findings if f.fatal]
+        model = _model(state["model"])
+        if model is None:
+            fatal, gaps = ["the writer's answer was not a doc model"], []
+        else:
+            findings = self.checker(model, _facts(state), _examples(state))
+            fatal, gaps = contradictions(findings), [finding_text(f) for f in findings if not f.fatal]
         if fatal:
             emit(events.InfoEvent(state["qualname"], state["round"], fatal))
-        return {"truth_issues": fatal}
+        return {"truth_issues": fatal, "gaps": gaps}
 
     def _critique(self, state: LoopState) -> tuple[Critique, bool, list[CallRecord]]:
-        structured = self.models.critic.with_structured_output(Critique, include_raw=True)
-        messages: list[BaseMessage] = prompts.critic_messages(
+        if state["model"] is None:
+            return _conservative(), False, []  # nothing to read: no call
+        messages = prompts.critic_messages(
             qualname=state["qualname"], source=state["source"], facts=state["facts"] or "(none)",
             truth=prompts.bullet_list(state["truth_issues"]), draft=state["draft"])
-        records: list[CallRecord] = []
-        error = ""
-        for attempt in range(1, self.settings.parse_attempts + 1):
-            answer, record = call_model(structured, messages, Role.CRITIC, state["round"], self.settings)
-            answer = without_reasoning(answer, Critique)
-            records.append(record)
-            error = _unusable(answer)
-            if not error:
-                return answer["parsed"], True, records
-            emit(events.WarningEvent(f"critique {attempt}/{self.settings.parse_attempts} could not be parsed",
-                                     round=state["round"], qualname=state["qualname"], error=error))
-            messages = [*messages, AIMessage(_text(answer.get("raw"))),
-                        HumanMessage(prompts.render(prompts.CRITIQUE_REPAIR, error=error))]
-        return _conservative(error), False, records
+        ask = Ask(Role.CRITIC, state["round"], Critique, prompts.critique_reask, label="critique")
+        parsed, records, _ = structured_call(self.models.critic, messages, ask, self.settings, state["qualname"])
+        return (parsed, True, records) if isinstance(parsed, Critique) else (_conservative(), False, records)
 
     def critic(self, state: LoopState) -> dict[str, Any]:
         critique, parsed, records = self._critique(state)
         score = scoring.net_score(critique.technical_accuracy, critique.completeness)
-        fatal = [*state["truth_issues"], *critique.fatal_issues]
+        verdict = quoted_claims_hold(claims_of(critique), state["draft"])
+        fatal = [*state["truth_issues"], *verdict.fatal]
+        issues = [*critique.issues, *verdict.ordinary]
         fix, replaced = scoring.guard_fix(critique.critical_fix)
         warnings = self._cross_check(critique, score, fatal, state)
+        if verdict.ordinary:
+            warnings.append(f"round {state['round']}: {len(verdict.ordinary)} fatal claim(s) of the critic quote "
+                            "nothing on the page; kept as ordinary issues")
         if replaced:
             warnings.append(f"round {state['round']}: degenerate feedback replaced by a generic fix")
         for warning in warnings:
             emit(events.WarningEvent(warning, round=state["round"], qualname=state["qualname"]))
         entry = TrajectoryEntry(round=state["round"], accuracy=critique.technical_accuracy,
-                                completeness=critique.completeness, score=score, issues=critique.issues,
+                                completeness=critique.completeness, score=score, issues=issues,
                                 fatal_issues=fatal, critical_fix=fix, parsed=parsed,
                                 draft_chars=len(state["draft"]), draft_head=state["draft"][:80],
                                 calls=[c for c in state["calls"] if c["round"] == state["round"]] + records)
         emit(events.RoundEvent(state["qualname"], self.settings.quality_score_bar, entry))
         update: dict[str, Any] = {"accuracy": critique.technical_accuracy, "completeness": critique.completeness,
-                                  "score": score, "issues": critique.issues, "critical_fix": fix,
-                                  "fatal_issues": fatal, "trajectory": [entry], "calls": records,
-                                  "warnings": warnings}
-        if score > state["best_score"] and not fatal:
-            update.update(best_draft=state["draft"], best_score=score)
+                                  "score": score, "issues": issues, "critical_fix": fix, "fatal_issues": fatal,
+                                  "trajectory": [entry], "calls": records, "warnings": warnings}
+        if score > state["best_score"] and not fatal and state["model"] is not None:
+            update.update(best_model=state["model"], best_score=score)
         return update
 
     def _cross_check(self, critique: Critique, score: int, fatal: list[str], state: LoopState) -> list[str]:
@@ -167,52 +158,32 @@ class Nodes:
     def router(self, state: LoopState) -> dict[str, Any]:
         decision, reason = route_after_critic(state, self.settings)
         emit(events.RouteEvent(decision, reason, state["round"], state["qualname"]))
-        return {"route": decision, "exit_reason": reason if decision == "adjudicate" else ""}
+        return {"route": decision, "exit_reason": "" if decision == "revise" else reason}
 
     def revise(self, state: LoopState) -> dict[str, Any]:
-        round_ = state["round"] + 1
-        draft, record = self._write(prompts.REVISE, state, round_, score=state["score"],
-                                    bar=self.settings.quality_score_bar, fix=state["critical_fix"] or
-                                    scoring.GENERIC_FIX, fatal=prompts.bullet_list(state["fatal_issues"]),
-                                    draft=state["draft"])
-        return {"round": round_, "revise_count": state["revise_count"] + 1, "draft": draft,
-                "calls": [record]}
+        previous = json.dumps(state["model"], ensure_ascii=False) if state["model"] is not None else "(none)"
+        update = self._write(prompts.REVISE, state, state["round"] + 1, score=state["score"],
+                             bar=self.settings.quality_score_bar, fix=state["critical_fix"] or scoring.GENERIC_FIX,
+                             fatal=prompts.bullet_list(state["fatal_issues"]),
+                             gaps=prompts.bullet_list(state["gaps"]), draft=previous)
+        return {**update, "revise_count": state["revise_count"] + 1}
 
     def adjudicate(self, state: LoopState) -> dict[str, Any]:
-        base = state["best_draft"] or state["draft"]
+        base = state["best_model"] or state["model"]
+        if base is None:
+            return {"adjudicated": None}  # nothing to edit: no call
         concern = prompts.bullet_list([c for c in [state["critical_fix"]] if c] + state["fatal_issues"])
         messages = prompts.adjudicator_messages(qualname=state["qualname"], source=state["source"],
-                                                concern=concern, draft=base)
-        answer, record = call_model(self.models.adjudicator, messages, Role.ADJUDICATOR, state["round"],
-                                    self.settings)
-        final = cleanup.ensure_heading(cleanup.clean_markdown(_text(answer)), state["qualname"])
-        shipped, fatal, warnings = self._pick_final(state, base, final)
-        return {"final_markdown": shipped, "final_fatal": fatal, "calls": [record], "warnings": warnings}
+                                                concern=concern, draft=json.dumps(base, ensure_ascii=False))
+        data, records = self._fill(Role.ADJUDICATOR, messages, state["round"], state)
+        return {"adjudicated": data, "calls": records}
 
-    def _pick_final(self, state: LoopState, base: str, adjudicated: str) -> tuple[str, list[str], list[str]]:
-        """Ship the adjudicated text unless it broke something the base draft had right.
-
-        See docs/design.md#gate.
-        """
-        # The best draft is clean by construction; without one the base is the current draft, whose
-        # truth and critic issues the state already holds: no need to run the checks on it again.
-        base_fatal: list[str] = [] if state["best_draft"] else list(state["truth_issues"])
-        if not base.strip():
-            base_fatal = base_fatal or ["no draft was produced"]
-        critic_fatal = [] if state["best_draft"] else [f for f in state["fatal_issues"] if f not in base_fatal]
-        if len(adjudicated.strip().splitlines()) > 1:
-            found = [f.message for f in self.checker(adjudicated, state["source"], state["qualname"],
-                                                     _examples(state)) if f.fatal]
-            introduced = [f for f in found if f not in base_fatal]
-            if not introduced:
-                return adjudicated, _unique(found + critic_fatal), []
-            message = (f"the adjudicator introduced {len(introduced)} fatal issue(s) "
-                       f"({introduced[0]}); shipping the best draft instead")
-        else:
-            message = "the adjudicator returned no usable Markdown; shipping the best draft instead"
-        emit(events.WarningEvent(message, qualname=state["qualname"]))
-        return base, _unique(base_fatal + critic_fatal), [message]
-
-
-def _unique(items: list[str]) -> list[str]:
-    return list(dict.fromkeys(items))
+    def finish(self, state: LoopState) -> dict[str, Any]:
+        facts, examples = _facts(state), _examples(state)
+        final = final_of(state, facts, lambda model: self.checker(model, facts, examples))
+        if final.warning:
+            emit(events.WarningEvent(final.warning, qualname=state["qualname"]))
+        page = render_section(final.model, facts, state["module"]) if final.model is not None else ""
+        return {"final_model": final.model.model_dump(mode="json") if final.model is not None else None,
+                "final_markdown": page, "final_fatal": final.fatal, "approval": final.approval.value,
+                "repairs": final.repairs, "warnings": [final.warning] if final.warning else []}

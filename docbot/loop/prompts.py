@@ -2,15 +2,23 @@
 
 Kept together so a prompt change is one diff in one file, and replayed recordings show its effect.
 ``render`` fills a template; a missing placeholder is a programming error and raises KeyError.
+``PROMPT_VERSION`` changes with any prompt: whatever caches a model's answer keys on it.
+
+The writers fill the doc model (docbot.docmodel) and never write Markdown: the heading, signature,
+types and defaults come from the code. The critic reads the page docbot rendered from the model.
 """
 
 from __future__ import annotations
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
+from docbot.mdtext import plain
+
+PROMPT_VERSION = "2026-11-30.docmodel-2"
+
 WRITER_SYSTEM = """\
 You are a senior technical writer documenting a Python API for developers.
-You write accurate, complete Markdown and nothing else: no greeting, no commentary, no sign-off.
+You answer with one JSON object that fills the documentation schema, and nothing else.
 Every statement must be true of the source code you are given."""
 
 DRAFT = """\
@@ -21,19 +29,19 @@ Source:
 {source}
 ```
 
-Facts extracted from the code (exact; use the names, defaults, exception types and messages verbatim):
+Facts extracted from the code (exact; use the names, exception types and messages verbatim):
 {facts}
+{current}
+Fill every field: summary (one sentence), description, parameters (one entry per parameter, with its
+name as in the signature), returns, raises (type, exact message, condition), examples (code that calls
+the function, and exactly what it prints), notes. Answer with the JSON object only."""
 
-Write Markdown with exactly these parts, in this order:
-1. A heading line: ## `{qualname}`
-2. A one-paragraph summary of what it does.
-3. The signature in a ```python block.
-4. **Parameters**: a table | Name | Type | Default | Description | with every parameter.
-5. **Returns**: the type and meaning of the return value (or "None").
-6. **Raises**: every exception with its exact type and its exact message in backticks.
-7. **Examples**: runnable doctest examples (`>>> ` lines followed by their exact output).
-8. **Notes**: anything else a caller must know (optional).
-Output only the Markdown."""
+CURRENT = """
+The documentation as it stands now (a person may have edited it). Start from it: keep every
+statement that is still true of the code above, and change only what the code change made false
+or left out:
+{current}
+"""
 
 REVISE = """\
 Your previous documentation of `{qualname}` scored {score}/100; the bar is {bar}/100.
@@ -44,6 +52,9 @@ The single most important fix:
 Statements that contradict the code (each one must be fixed):
 {fatal}
 
+What the code has and the documentation leaves out:
+{gaps}
+
 Source:
 ```python
 {source}
@@ -52,23 +63,28 @@ Source:
 Facts extracted from the code (exact):
 {facts}
 
-Your previous documentation:
+Your previous documentation, as JSON:
 {draft}
 
-Rewrite the documentation completely, fixing the problems above, with the same parts and order
-(heading ## `{qualname}`, summary, signature, Parameters, Returns, Raises, Examples, Notes).
-Output only the Markdown."""
+Answer with the corrected JSON object only, every field filled."""
+
+DOC_REPAIR = """\
+Your previous answer could not be used: {error}
+It began: {excerpt}
+Answer again with only a JSON object with the keys summary, description, parameters, returns, raises,
+examples, notes."""
 
 CRITIC_SYSTEM = """\
 You are a strict reviewer of API documentation. You grade the documentation, never the design of the
 code, and you never ask for the code to change. Follow the procedure exactly:
 - Start technical_accuracy at 100. Deduct only for a statement you can quote from the documentation
   that contradicts the source.
-- Start completeness at 100. Deduct for each missing part: summary, signature, a parameter, the return
-  value, a raised exception, an example.
+- Start completeness at 100. Deduct for each missing part: summary, a parameter, the return value, a
+  raised exception, an example.
 - Check that every `raise` in the source is documented with its exact type and exact message.
 - Recompute every number shown in the examples from the source; a wrong output is a fatal issue.
-- fatal_issues lists only statements that are false about the code.
+- fatal_issues lists only statements that are false about the code; each one copies the false words
+  from the documentation into "quote" and says in "problem" what the code does instead.
 - critical_fix is the one correction that matters most.
 Answer with a JSON object with the keys: technical_accuracy, completeness, issues, fatal_issues,
 critical_fix, verdict."""
@@ -90,13 +106,15 @@ Documentation to grade:
 
 CRITIQUE_REPAIR = """\
 Your previous answer could not be used: {error}
+It began: {excerpt}
 Answer again with only a JSON object with the keys technical_accuracy (0-100), completeness (0-100),
-issues (list of strings), fatal_issues (list of strings), critical_fix (string), verdict ("pass"/"fail")."""
+issues (list of strings), fatal_issues (list of {{"quote", "problem"}} objects), critical_fix (string),
+verdict ("pass"/"fail")."""
 
 ADJUDICATOR_SYSTEM = """\
-You are the final editor of API documentation. You receive the source code and the best draft so far.
-Remove every statement that conflicts with the source or with another statement, remove all chatter
-and review comments, keep everything that is correct, and return the Markdown document only."""
+You are the final editor of API documentation. You receive the source code and the best draft so far,
+as JSON. Remove every statement that conflicts with the source or with another statement, keep
+everything that is correct, and answer with the corrected JSON object only."""
 
 ADJUDICATE = """\
 Source of `{qualname}`:
@@ -107,10 +125,10 @@ Source of `{qualname}`:
 The last remaining concern of the reviewer:
 {concern}
 
-The draft:
+The draft, as JSON:
 {draft}
 
-Return the final Markdown only, starting with the heading ## `{qualname}`."""
+Answer with the final JSON object only, every field filled."""
 
 
 def render(template: str, **values: object) -> str:
@@ -119,6 +137,14 @@ def render(template: str, **values: object) -> str:
 
 def bullet_list(items: list[str], empty: str = "(none)") -> str:
     return "\n".join(f"- {item}" for item in items) if items else empty
+
+
+def current_block(current: str) -> str:
+    """The existing section for the draft prompt as readable text (no tags, character references or
+    escapes: a small model reads ``periods_per_year``, not ``periods&#95;per&#95;year``), or nothing
+    when the function has none."""
+    text = "\n".join(line.rstrip() for line in plain(current).strip().splitlines())
+    return render(CURRENT, current=text) if text.strip() else ""
 
 
 def writer_messages(template: str, **values: object) -> list[BaseMessage]:
@@ -131,3 +157,11 @@ def critic_messages(**values: object) -> list[BaseMessage]:
 
 def adjudicator_messages(**values: object) -> list[BaseMessage]:
     return [SystemMessage(ADJUDICATOR_SYSTEM), HumanMessage(render(ADJUDICATE, **values))]
+
+
+def doc_reask(error: str, excerpt: str) -> str:
+    return render(DOC_REPAIR, error=error, excerpt=excerpt or "(nothing)")
+
+
+def critique_reask(error: str, excerpt: str) -> str:
+    return render(CRITIQUE_REPAIR, error=error, excerpt=excerpt or "(nothing)")

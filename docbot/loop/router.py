@@ -16,15 +16,24 @@ def previous_score(state: LoopState) -> int | None:
     return trajectory[-2]["score"] if len(trajectory) >= 2 else None
 
 
+def _nothing_to_adjudicate(state: LoopState, settings: Settings) -> bool:
+    """``adjudicate: when_needed`` and a first draft approved with no concern left: the adjudicator is skipped."""
+    return (settings.adjudicate == "when_needed" and state["round"] == 1 and not state["issues"]
+            and not state["fatal_issues"])
+
+
 def route_after_critic(state: LoopState, settings: Settings) -> tuple[Decision, str]:
-    """Return the decision and why: ``approved``, ``attempts`` and ``regression`` are exit reasons."""
+    """Return the decision and why: ``approved``, ``attempts`` and ``regression`` are exit reasons.
+
+    An approved draft goes to the adjudicator, or straight to the finish when it is not needed.
+    """
     if state["revise_count"] >= settings.max_attempts:
         return "adjudicate", "attempts"
     if state["fatal_issues"]:
         return "revise", "fatal issues stand"
     score = state["score"]
     if score >= settings.quality_score_bar:
-        return "adjudicate", "approved"
+        return ("finish" if _nothing_to_adjudicate(state, settings) else "adjudicate"), "approved"
     before = previous_score(state)
     if settings.stop_on_regression and before is not None and score < before:
         return "adjudicate", "regression"

@@ -15,7 +15,7 @@ from docbot.loop.graph import build_graph, recursion_limit
 from docbot.loop.state import LoopState, new_state
 from docbot.models import RoleModels
 from docbot.records import CallRecord
-from docbot.results import FunctionResult, Target
+from docbot.results import FunctionResult, SectionStatus, Target
 from docbot.settings import Settings
 from docbot.verify import ExampleContext
 
@@ -45,9 +45,13 @@ def facts_for(source: str, qualname: str) -> str:
     return extract_facts(source, qualname).to_prompt()
 
 
-def initial_state(target: Target, examples: ExampleContext | None) -> LoopState:
+# (target, its current section body or "") -> its result: what ``docbot run`` calls per function.
+Documenter = Callable[[Target, str], FunctionResult]
+
+
+def initial_state(target: Target, examples: ExampleContext | None, current: str = "") -> LoopState:
     return new_state(target.qualname, target.module, target.source, facts_for(target.source, target.qualname),
-                     asdict(examples) if examples else None)
+                     asdict(examples) if examples else None, current)
 
 
 def stream_loop(graph: Any, state: LoopState, settings: Settings, emit: events.EventSink,
@@ -78,19 +82,27 @@ def tokens_by_role(calls: list[CallRecord]) -> dict[str, dict[str, float]]:
 
 
 def result_from_state(target: Target, final: LoopState, settings: Settings) -> FunctionResult:
+    """The function's result; ``failed`` when no writer ever answered with a doc model."""
+    from docbot.docmodel import DocModel
+
     trajectory = final["trajectory"]
+    model = DocModel.model_validate(final["final_model"]) if final["final_model"] is not None else None
     return FunctionResult(
-        module=target.module, qualname=target.qualname, status="updated", path=target.path,
+        module=target.module, qualname=target.qualname, status="updated" if model is not None else "failed",
+        reason="" if model is not None else "; ".join(final["final_fatal"]), path=target.path,
         markdown=final["final_markdown"], scores=[t["score"] for t in trajectory],
         rounds=len(trajectory), exit_reason=final["exit_reason"],
         fatal_issues=final["final_fatal"], bar=settings.quality_score_bar,
-        tokens=tokens_by_role(final["calls"]))
+        tokens=tokens_by_role(final["calls"]),
+        approval=SectionStatus(final["approval"]) if model is not None else None,
+        repairs=tuple(final["repairs"]), doc_model=model)
 
 
 def document_target(graph: Any, target: Target, settings: Settings, emit: events.EventSink,
-                    examples: ExampleContext | None = None,
-                    callbacks: list[Any] | None = None) -> tuple[FunctionResult, LoopState]:
-    final, _ = stream_loop(graph, initial_state(target, examples), settings, emit, callbacks)
+                    examples: ExampleContext | None = None, callbacks: list[Any] | None = None,
+                    current: str = "") -> tuple[FunctionResult, LoopState]:
+    """Run the loop for one target; ``current`` is its section as it stands ("" when it has none)."""
+    final, _ = stream_loop(graph, initial_state(target, examples, current), settings, emit, callbacks)
     result = result_from_state(target, final, settings)
     emit(events.SummaryEvent(result))
     return result, final
@@ -114,7 +126,7 @@ def model_callbacks(settings: Settings) -> list[Any]:
 
 
 def make_documenter(settings: Settings, repo_root: Path, emit: events.EventSink,
-                    deadline: Deadline | None = None) -> Callable[[Target], FunctionResult]:
+                    deadline: Deadline | None = None) -> Documenter:
     """Preflight, then build the models and the graph once; preflight failures raise (nothing written)."""
     from docbot.models.factory import build_models
     from docbot.models.preflight import preflight
@@ -125,17 +137,17 @@ def make_documenter(settings: Settings, repo_root: Path, emit: events.EventSink,
 
 
 def documenter_for(models: RoleModels, settings: Settings, repo_root: Path, emit: events.EventSink,
-                   deadline: Deadline | None = None) -> Callable[[Target], FunctionResult]:
+                   deadline: Deadline | None = None) -> Documenter:
     """Document one target per call; a failure inside one function becomes that function's
     ``failed`` result, so the others' work is kept. Past ``deadline`` the next model call raises
     ``DeadlineReached``, which the caller records as skipped."""
     graph = build_graph(models, settings)
     callbacks = model_callbacks(settings) + ([DeadlineCallback(deadline)] if deadline else [])
 
-    def document(target: Target) -> FunctionResult:
+    def document(target: Target, current: str = "") -> FunctionResult:
         examples = example_context(settings, repo_root, target.module)
         try:
-            return document_target(graph, target, settings, emit, examples, callbacks)[0]
+            return document_target(graph, target, settings, emit, examples, callbacks, current)[0]
         except DeadlineReached:
             raise
         except Exception as err:  # DocbotError or not: one bad function never loses the others' work

@@ -48,7 +48,7 @@ class ScriptedChatModel(JsonSchemaStructuredMixin, BaseChatModel):
 
 
 def critique(accuracy: int, completeness: int, fix: str = "Quote the exact message.",
-             fatal: list[str] | None = None, verdict: str | None = None, issues: list[str] | None = None) -> str:
+             fatal: list[Any] | None = None, verdict: str | None = None, issues: list[str] | None = None) -> str:
     body: dict[str, Any] = {"technical_accuracy": accuracy, "completeness": completeness,
                             "issues": issues or [], "fatal_issues": fatal or [], "critical_fix": fix}
     if verdict:
@@ -56,8 +56,14 @@ def critique(accuracy: int, completeness: int, fix: str = "Quote the exact messa
     return json.dumps(body)
 
 
-def doc(title: str, body: str = "Adds numbers.") -> str:
-    return f"## `{title}`\n\n{body}\n"
+def doc(title: str = "", body: str = "Adds numbers.", **fields: Any) -> str:
+    """A writer's answer: a doc model whose summary is ``body`` (``title`` names the function, for reading)."""
+    return json.dumps({"summary": body, **fields})
+
+
+def claim(quote: str, problem: str = "this is false") -> dict[str, str]:
+    """A critic's fatal claim, quoting the page."""
+    return {"quote": quote, "problem": problem}
 
 
 def scripted_models(writer: list[str], critic: list[str], adjudicator: list[str]) -> RoleModels:

@@ -29,9 +29,9 @@ def record_answers(repo_root: Path, spec: DiffSpec, recording: Path, writer: lis
     graph = build_graph(scripted_models(writer, critic, adjudicator), settings)
     recorder = Recorder(recording)
 
-    def document(target: Target) -> FunctionResult:
+    def document(target: Target, current: str) -> FunctionResult:
         return document_target(graph, target, settings, events.discard,
-                               example_context(settings, scratch, target.module), [recorder])[0]
+                               example_context(settings, scratch, target.module), [recorder], current)[0]
 
     report = run_docs(settings, scratch, spec, (), events.discard, documenter_factory=lambda: document)
     shutil.rmtree(scratch, ignore_errors=True)

@@ -1,0 +1,92 @@
+"""The gate at the end of the loop: which model ships, approved or not, and what repair changed.
+
+docbot never ships a contradiction its checks found (docs/design.md#gate):
+
+- the adjudicated model ships unless it is empty or introduces a contradiction the base did not
+  have; then the base ships (the best clean draft, else the last one);
+- the section is approved only when the loop exited ``approved`` and nothing fatal stands: no
+  contradiction in the shipped model, no quoted critic claim against the last draft;
+- anything else ships unapproved, after deterministic repair (docbot.repair) of every contradiction,
+  with the changes listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from docbot.docmodel import DocModel
+from docbot.facts import Facts
+from docbot.loop.state import LoopState
+from docbot.loop.truth import outcomes_of
+from docbot.repair import repair
+from docbot.results import SectionStatus
+from docbot.verify.model_check import ModelFinding
+
+NO_MODEL = "the writer never returned a usable doc model"
+
+
+@dataclass(frozen=True)
+class Final:
+    model: DocModel | None  # None: there is nothing to ship
+    fatal: list[str]  # still standing (the critic's quoted claims; repair removed the code checks' ones)
+    approval: SectionStatus
+    repairs: list[str]
+    warning: str = ""  # why the adjudicated model was not shipped, "" when it was or none was asked
+
+
+def finding_text(finding: ModelFinding) -> str:
+    """A finding as one line for the reviser and the report: what is wrong, and the evidence."""
+    return f"{finding.message}: {finding.evidence}" if finding.evidence else finding.message
+
+
+def contradictions(findings: Sequence[ModelFinding]) -> list[str]:
+    return [finding_text(f) for f in findings if f.fatal]
+
+
+def unique(items: Sequence[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def usable(data: dict[str, object] | None) -> DocModel | None:
+    """The adjudicator's model, unless it says nothing (an empty answer must not replace a draft)."""
+    if data is None:
+        return None
+    model = DocModel.model_validate(data)
+    return model if model.summary.strip() else None
+
+
+def _choose(state: LoopState, base: DocModel, base_fatal: list[str],
+            check: Callable[[DocModel], list[ModelFinding]]) -> tuple[DocModel, list[ModelFinding] | None, str]:
+    """The model to ship, its findings when they are known, and a warning when the base won."""
+    if state.get("route") == "finish":
+        return base, None, ""  # the adjudicator was not asked
+    adjudicated = usable(state["adjudicated"])
+    if adjudicated is None:
+        return base, None, "the adjudicator returned no usable doc model; shipping the best draft instead"
+    found = check(adjudicated)
+    introduced = [text for text in contradictions(found) if text not in base_fatal]
+    if not introduced:
+        return adjudicated, found, ""
+    return base, None, (f"the adjudicator introduced {len(introduced)} contradiction(s) ({introduced[0]}); "
+                        "shipping the best draft instead")
+
+
+def final_of(state: LoopState, facts: Facts, check: Callable[[DocModel], list[ModelFinding]]) -> Final:
+    """Decide what ships; ``check`` runs the exact checks (examples included) on a model."""
+    best = state["best_model"]
+    base_data = best or state["model"]
+    if base_data is None:
+        return Final(None, [NO_MODEL], SectionStatus.UNAPPROVED, [])
+    base = DocModel.model_validate(base_data)
+    # The best draft is clean by construction; the last draft's issues are in the state.
+    base_fatal = [] if best else list(state["truth_issues"])
+    critic_fatal = [] if best else [f for f in state["fatal_issues"] if f not in state["truth_issues"]]
+    chosen, findings, warning = _choose(state, base, base_fatal, check)
+    if findings is None:
+        findings = [] if best and chosen is base else check(chosen)
+    fatal = unique(contradictions(findings) + critic_fatal)
+    if state["exit_reason"] == "approved" and not fatal:
+        return Final(chosen, [], SectionStatus.APPROVED, [], warning)
+    repaired = repair(chosen, facts, outcomes_of(chosen, findings))
+    return Final(repaired.model, critic_fatal, SectionStatus.UNAPPROVED, repaired.describe(), warning)

@@ -1,0 +1,76 @@
+"""The truth-check node's machinery: the exact checks of a doc model, with its examples really run.
+
+``check_model`` (docbot.verify.model_check) is pure and takes the examples' runner as a value; the
+runner here runs them in docbot's sandbox with the same step extraction and comparison rules as the
+Markdown checks, by running each example the way the page shows it: its code block, then its output
+block (docs/design.md#truth-checks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Callable
+
+from docbot.docmodel import DocModel, Example
+from docbot.facts import Facts
+from docbot.mdtext import fence
+from docbot.verify.example_check import check_steps
+from docbot.verify.examples import Step, extract_steps
+from docbot.verify.findings import ExampleContext, Finding, FindingKind
+from docbot.verify.model_check import ExampleOutcome, ExampleRunner, ExampleVerdict, ModelFinding, check_model
+
+# (model, facts, examples) -> findings; the truth checks of docs/design.md#truth-checks.
+ModelChecker = Callable[[DocModel, Facts, ExampleContext | None], list[ModelFinding]]
+
+
+def example_markdown(example: Example) -> str:
+    """One example as the page shows it (docbot.render): the code, then the output it states."""
+    shown = fence(example.code, "python")
+    return shown + ("\n\nOutput:\n\n" + fence(example.output, "text") if example.output.strip() else "")
+
+
+def _not_run(examples: Sequence[Example]) -> list[ExampleOutcome]:
+    return [ExampleOutcome(ExampleVerdict.NOT_RUN)] * len(examples)
+
+
+def outcomes_from(findings: Sequence[Finding], count: int) -> list[ExampleOutcome]:
+    """One outcome per example from the findings of one run; a finding's ``line`` is its example's index."""
+    if any(f.line is None for f in findings):  # not run at all: nothing is known about any example
+        return [ExampleOutcome(ExampleVerdict.NOT_RUN, findings[0].message)] * count
+    outcomes = [ExampleOutcome(ExampleVerdict.PASSED)] * count
+    for finding in findings:
+        index = finding.line
+        if index is None or not 0 <= index < count or outcomes[index].verdict is ExampleVerdict.FAILED:
+            continue
+        if finding.fatal:
+            outcomes[index] = ExampleOutcome(ExampleVerdict.FAILED, finding.message)
+        elif finding.severity is FindingKind.NONDETERMINISTIC:
+            outcomes[index] = ExampleOutcome(ExampleVerdict.NONDETERMINISTIC, finding.message)
+    return outcomes
+
+
+def sandbox_runner(context: ExampleContext | None, qualname: str) -> ExampleRunner:
+    """Run a model's examples as one session in the sandbox; without a context, none is run."""
+
+    def run(examples: Sequence[Example]) -> list[ExampleOutcome]:
+        if context is None:
+            return _not_run(examples)
+        steps: list[Step] = []
+        for index, example in enumerate(examples):
+            steps += [replace(step, line=index) for step in extract_steps(example_markdown(example))]
+        return outcomes_from(check_steps(steps, qualname.split(".")[0], context), len(examples))
+
+    return run
+
+
+def check_with_sandbox(model: DocModel, facts: Facts, context: ExampleContext | None) -> list[ModelFinding]:
+    """The default checker: every exact check, examples run in the sandbox when a context is given."""
+    return check_model(model, facts, sandbox_runner(context, facts.qualname))
+
+
+def outcomes_of(model: DocModel, findings: Sequence[ModelFinding]) -> list[ExampleOutcome]:
+    """The example outcomes a check found, read back from its findings (for repair; no second run)."""
+    failed = {f.where: f.evidence for f in findings if f.fatal and f.where.startswith("examples[")}
+    return [ExampleOutcome(ExampleVerdict.FAILED, failed[f"examples[{i}]"]) if f"examples[{i}]" in failed
+            else ExampleOutcome(ExampleVerdict.PASSED) for i in range(len(model.examples))]
