@@ -1,8 +1,8 @@
 """The git edge: which Python files changed, their old and new text, and the targets in them.
 
-Every git call goes through ``Repo(...).git`` (a ``git`` subprocess), never GitPython's ``repo.index``
-object: subprocesses honour ``GIT_INDEX_FILE``, which git points at a temporary index during
-``git commit -a`` hooks, and the index object does not (docs/design.md#diff-rules). Diffs are asked for
+Every git call is a ``git`` subprocess (``docbot.git_cmd``), never an index object read in process:
+subprocesses honour ``GIT_INDEX_FILE``, which git points at a temporary index during ``git commit -a``
+hooks (docs/design.md#diff-rules). Diffs are asked for
 with ``docbot.git_diff.DIFF_FLAGS`` because user config (``color.diff``, ``diff.external``, textconv
 drivers, ``diff.submodule``) otherwise changes the output ``docbot.git_diff`` reads.
 """
@@ -16,11 +16,10 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path
 
-from git import GitCommandError, InvalidGitRepositoryError, NoSuchPathError, Repo
-
 from docbot.api_scope import in_api, merge_moves
 from docbot.errors import ConfigError, RepoError
 from docbot.git_blobs import BlobReader
+from docbot.git_cmd import Git, GitFailed, open_git
 from docbot.git_diff import DIFF_FLAGS, REGULAR_FILE_MODES, DiffShapeError, FileChange, parse_git_diff
 from docbot.results import ScanError, Target
 from docbot.targets import SourceParseError, changed_targets, module_name, public_functions
@@ -69,16 +68,9 @@ class _Plan:
     head: str
 
 
-def open_repo(path: Path) -> Repo:
-    """The repository containing ``path`` (searching parent folders); RepoError outside one."""
-    try:
-        repo = Repo(path, search_parent_directories=True)
-    except (InvalidGitRepositoryError, NoSuchPathError):
-        raise RepoError(f"{path} is not inside a git repository. Run docbot from your project's "
-                        "checkout, or run `git init` there first.") from None
-    if repo.working_tree_dir is None:
-        raise RepoError(f"{path} is a bare git repository; docbot needs a checkout with a working tree.")
-    return repo
+def open_repo(path: Path) -> Git:
+    """The checkout containing ``path`` (searching parent folders); RepoError outside one."""
+    return open_git(path)
 
 
 def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
@@ -87,7 +79,7 @@ def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
     (absolute, or relative to ``repo_root``) and not matching an ``exclude`` glob. Files that cannot be
     read or parsed go to ``errors``."""
     repo = open_repo(repo_root)
-    top = Path(str(repo.working_tree_dir))
+    top = repo.top
     wanted = _excluding(_path_filter(top, Path(repo_root), paths), exclude)
     if spec.all:
         # The whole tree is what is on disk: a path that is not there is a typo, not "nothing to do".
@@ -114,6 +106,16 @@ def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
 
         found.targets = merge_moves(in_api(found.targets, read_init))
     return found
+
+
+def touches_nothing_public(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = ()) -> bool:
+    """Whether ``spec`` gives no target whatever the settings say: the widest scan (dunders included,
+    nothing excluded) finds no target and no file it could not read. The fronts then finish before
+    loading the settings (docs/design.md#lazy-imports). Always False for a whole-tree spec."""
+    if spec.all:
+        return False
+    found = scan(repo_root, spec, paths, include_dunder=True)
+    return not found.targets and not found.errors
 
 
 def tracked_python_files(repo_root: Path) -> list[str]:
@@ -162,7 +164,7 @@ def changed_python_paths(repo_root: Path, spec: DiffSpec) -> tuple[set[str], set
     return found[0], found[1]
 
 
-def resolve_commit(repo: Repo, rev: str) -> str:
+def resolve_commit(repo: Git, rev: str) -> str:
     """The commit SHA ``rev`` names; RepoError saying what to do when it names none."""
     sha = _rev_parse(repo, rev) if not rev.startswith("-") else None  # "-x" would be read as an option
     if sha is None:
@@ -171,13 +173,13 @@ def resolve_commit(repo: Repo, rev: str) -> str:
     return sha
 
 
-def _plan(repo: Repo, spec: DiffSpec) -> _Plan:
+def _plan(repo: Git, spec: DiffSpec) -> _Plan:
     if spec.base is not None:
         base_sha = resolve_commit(repo, spec.base)
         new_sha = resolve_commit(repo, spec.head or "HEAD")
         try:  # base...head: what head changed since it forked from base, as a PR shows it
-            merge_base = repo.git.merge_base(base_sha, new_sha)
-        except GitCommandError:
+            merge_base = repo.text("merge-base", base_sha, new_sha)
+        except GitFailed:
             raise RepoError(f"{spec.base} and {spec.head or 'HEAD'} share no history (no merge base). "
                             "In a shallow clone, fetch more history (fetch-depth: 0).") from None
         return _Plan((merge_base, new_sha), merge_base, new_sha, merge_base, new_sha)
@@ -220,7 +222,7 @@ def _read_new(blobs: BlobReader, top: Path, plan: _Plan, path: str) -> str:
     return _decode(blobs.read(f"{plan.new_rev}:{path}"), path)  # ":path" is the index
 
 
-def _scan_all(repo: Repo, top: Path, wanted: Callable[[str | None], bool], include_dunder: bool) -> Scan:
+def _scan_all(repo: Git, top: Path, wanted: Callable[[str | None], bool], include_dunder: bool) -> Scan:
     """Every tracked file, read as it is in the working tree: the user wants their current code."""
     found = Scan(base=_head_sha(repo) or _empty_tree(repo), head=WORKTREE)
     for path in tracked_python_files(top):
@@ -285,29 +287,23 @@ def _decode(data: bytes, path: str) -> str:
         raise SourceParseError(path, 1, f"not readable as Python source text ({err})") from None
 
 
-def _head_sha(repo: Repo) -> str | None:
+def _head_sha(repo: Git) -> str | None:
     """HEAD's commit SHA, or None in a repository without commits."""
     return _rev_parse(repo, "HEAD")
 
 
-def _rev_parse(repo: Repo, rev: str) -> str | None:
+def _rev_parse(repo: Git, rev: str) -> str | None:
     try:
-        return str(repo.git.rev_parse("--verify", "--quiet", f"{rev}^{{commit}}"))
-    except GitCommandError:
+        return repo.text("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    except GitFailed:
         return None
 
 
-def _empty_tree(repo: Repo) -> str:
+def _empty_tree(repo: Git) -> str:
     """The empty tree's id (differs between SHA-1 and SHA-256 repositories); nothing is written."""
-    return _git(repo, "hash-object", "-t", "tree", "--stdin").decode().strip()
+    return repo.run("hash-object", "-t", "tree", "--stdin").decode().strip()
 
 
-def _git(repo: Repo, command: str, *args: str) -> bytes:
+def _git(repo: Git, command: str, *args: str) -> bytes:
     """Run one git command; its exact stdout as bytes, or RepoError carrying git's complaint."""
-    try:
-        output = getattr(repo.git, command.replace("-", "_"))(
-            *args, stdout_as_string=False, strip_newline_in_stdout=False)
-    except GitCommandError as err:
-        complaint = str(err.stderr).strip().removeprefix("stderr:").strip(" '\n") or str(err)
-        raise RepoError(f"git {command} failed: {complaint}") from None
-    return bytes(output)
+    return repo.run(command, *args)

@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Literal, Mapping, get_args
+from typing import Any, Literal, Mapping
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from docbot.choices import BACKEND_NAMES as BACKEND_NAMES, Backend as Backend  # re-exported
 from docbot.errors import ConfigError
 
 
@@ -27,9 +28,6 @@ class Role(StrEnum):
 
 
 ROLES: tuple[Role, ...] = tuple(Role)
-# The backends' names; docbot/models/registry.py maps each to its builder and preflight check.
-Backend = Literal["ollama", "openai", "embedded", "replay"]
-BACKEND_NAMES: tuple[Backend, ...] = get_args(Backend)
 # Where examples may run: "os" only behind the OS sandbox (docbot/verify/boundary.py); "allow-guard" also
 # under the in-process guard alone where no sandbox can be made, except in CI; "allow-guard-in-ci" there too.
 ExampleSandbox = Literal["os", "allow-guard", "allow-guard-in-ci"]

@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from docbot import __version__, events
+from docbot.choices import BACKEND_NAMES
 from docbot.errors import ConfigError
-from docbot.fronts.common import (EXIT_CODES, guarded, json_document, loaded_from, read_doc, read_source,
-                                  settings_from, write_output)
-from docbot.fronts.console import ConsoleSink
+from docbot.fronts.common import (EXIT_CODES, guarded, has_config_file, json_document, loaded_from, read_doc,
+                                  read_source, settings_from, write_output)
 from docbot.results import plural
-from docbot.settings import BACKEND_NAMES
 
 DEMO_INPUT = "input/compound_interest.py"
 DESCRIPTION = ("Write the API docs of a Python code base into docs/api with a loop of local models, and keep "
@@ -57,7 +56,21 @@ def _diff_options(parser: argparse.ArgumentParser) -> None:
 def sink_for(args: argparse.Namespace) -> events.EventSink:
     if getattr(args, "json", False):
         return events.JsonLinesSink(sys.stderr)
-    return ConsoleSink(verbose=getattr(args, "verbose", False), quiet=getattr(args, "quiet", False))
+    return console_sink(verbose=getattr(args, "verbose", False), quiet=getattr(args, "quiet", False))
+
+
+def console_sink(*, verbose: bool, quiet: bool) -> events.EventSink:
+    """A console made at the first event: rich is imported only when there is something to show."""
+    made: list[events.EventSink] = []
+
+    def emit(event: events.Event) -> None:
+        if not made:
+            from docbot.fronts.console import ConsoleSink
+
+            made.append(ConsoleSink(verbose=verbose, quiet=quiet))
+        made[0](event)
+
+    return emit
 
 
 def _say(args: argparse.Namespace, line: str) -> None:
@@ -81,7 +94,7 @@ def diff_spec(args: argparse.Namespace, *, default_all: bool = False) -> Any:
 def repo_root_of(start: Path) -> Path:
     from docbot.repo import open_repo
 
-    return Path(open_repo(start).working_tree_dir or start)
+    return open_repo(start).top
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -99,13 +112,24 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 1 if report.count("failed") else 0
 
 
+def _nothing_public(args: argparse.Namespace, root: Path, spec: Any) -> bool:
+    """A diff that gives no target whatever the settings, in a checkout without a config file to
+    validate: the command is done before loading the settings (docs/design.md#lazy-imports)."""
+    from docbot.repo import touches_nothing_public
+
+    return not has_config_file(args, root) and bool(touches_nothing_public(root, spec, args.paths))
+
+
 def cmd_targets(args: argparse.Namespace) -> int:
-    from docbot.repo import scan
+    from docbot.repo import Scan, scan
 
     root = repo_root_of(Path.cwd())
-    settings = settings_from(args, root)
     spec = diff_spec(args)
-    result = scan(root, spec, args.paths, include_dunder=settings.include_dunder, exclude=settings.exclude)
+    if _nothing_public(args, root, spec):
+        result = Scan(base="", head="")
+    else:
+        settings = settings_from(args, root)
+        result = scan(root, spec, args.paths, include_dunder=settings.include_dunder, exclude=settings.exclude)
     for error in result.errors:
         print(f"skipped file: {error}", file=sys.stderr)
     # With --all nothing is compared, so a target's kind ("unchanged") would mislead: show the scope.
@@ -123,12 +147,16 @@ def cmd_targets(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from docbot.check import check_docs
-
     root = repo_root_of(Path.cwd())
-    settings = settings_from(args, root)
-    stale = check_docs(settings, root, diff_spec(args, default_all=True), args.paths,
-                       emit=ConsoleSink(verbose=False, quiet=args.quiet))
+    spec = diff_spec(args, default_all=True)
+    stale: list[Any] = []
+    docs_dir = ""
+    if not _nothing_public(args, root, spec):
+        from docbot.check import check_docs
+
+        settings = settings_from(args, root)
+        docs_dir = settings.docs_dir
+        stale = check_docs(settings, root, spec, args.paths, emit=console_sink(verbose=False, quiet=args.quiet))
     if args.json:
         print(json_document("check", stale=[entry.to_json() for entry in stale]))
     else:
@@ -137,7 +165,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if stale:
         verb = "needs" if len(stale) == 1 else "need"
         print(f"docbot check: {plural(len(stale), 'function')} {verb} docs; run `docbot run` and commit "
-              f"{settings.docs_dir}.", file=sys.stderr)
+              f"{docs_dir}.", file=sys.stderr)
         return 1
     _say(args, "docbot check: all docs are current.")
     return 0
