@@ -95,6 +95,11 @@ class Settings(BaseModel):
     time_budget_s: float | None = Field(None, gt=0, le=7 * 24 * 3600)
     when_no_server: Literal["fail", "skip"] = "fail"  # the hook without a model server: fail, or pass the commit
 
+    # Speed (docs/design.md#speed).
+    jobs: int = Field(1, ge=1, le=64)  # functions documented at once (a thread each)
+    jobs_per_server: int = Field(4, ge=1, le=64)  # of those, at most this many on one model server at once
+    cache: bool = True  # reuse documented functions from .docbot/cache (docs/design.md#cache)
+
     @field_validator("model_registry", mode="before")
     @classmethod
     def _roles_as_objects(cls, value: Any) -> Any:
