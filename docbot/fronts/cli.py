@@ -101,7 +101,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from docbot.run import run_docs
 
     root = repo_root_of(Path.cwd())
-    settings = settings_from(args, root, {"time_budget_s": args.time_budget})
+    settings = settings_from(args, root, {"time_budget_s": args.time_budget, "jobs": args.jobs})
     report = run_docs(settings, root, diff_spec(args), args.paths, sink_for(args))
     if args.json:
         print(json_document("run", **report.to_json()))
@@ -279,6 +279,7 @@ def main_parser() -> argparse.ArgumentParser:
     _model_options(run)
     run.add_argument("--time-budget", type=float, metavar="SECONDS",
                      help="a deadline: past it the function in flight stops and the rest are skipped")
+    run.add_argument("--jobs", type=int, metavar="N", help="document N functions at once (default 1)")
     run.set_defaults(func=cmd_run)
     targets = _command(sub, "targets", "list the public functions docbot would document", SCOPE_NOTE)
     _diff_options(targets)
