@@ -66,7 +66,8 @@ def test_files_and_results_do_not_depend_on_the_completion_order(tmp_path: Path)
     reversing = ReversingDocumenter()
     parallel = run(parallel_repo, reversing, jobs=len(NAMES), jobs_per_server=len(NAMES))
     assert reversing.finished == NAMES[::-1]  # they ran at once and finished backwards
-    assert (parallel_repo.root / "docs/api/pkg.m.md").read_bytes() == (serial_repo.root / "docs/api/pkg.m.md").read_bytes()
+    doc = "docs/api/pkg.m.md"
+    assert (parallel_repo.root / doc).read_bytes() == (serial_repo.root / doc).read_bytes()
     assert [r.to_json() for r in parallel.results] == [r.to_json() for r in serial.results]
     assert [r.qualname for r in parallel.results] == NAMES
 
