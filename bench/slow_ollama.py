@@ -38,6 +38,8 @@ class SlowOllama:
         self.delay_s = delay_s
         self.chats: Counter[str] = Counter()
         self.lock = threading.Lock()
+        self.first_arrival: float | None = None  # time.monotonic() of the first chat call since reset()
+        self.last_answer: float | None = None
         self._server = LoopbackServer(_handler_for(self))
 
     def __enter__(self) -> SlowOllama:
@@ -51,11 +53,24 @@ class SlowOllama:
     def base_url(self) -> str:
         return self._server.base_url
 
+    def reset(self) -> None:
+        with self.lock:
+            self.chats.clear()
+            self.first_arrival = self.last_answer = None
+
+    @property
+    def busy_s(self) -> float:
+        """From the first chat call's arrival to the last answer: the span the functions were documented in."""
+        return (self.last_answer - self.first_arrival) if self.first_arrival and self.last_answer else 0.0
+
     def answer(self, body: dict[str, Any]) -> str:
+        with self.lock:
+            self.first_arrival = self.first_arrival or time.monotonic()
         time.sleep(self.delay_s)
         structured = isinstance(body.get("format"), (dict, str)) and body.get("format")
         with self.lock:
             self.chats["critique" if structured else "doc"] += 1
+            self.last_answer = time.monotonic()
         if structured:
             return json.dumps(CRITIQUE)
         prompt = "\n".join(str(m.get("content", "")) for m in body.get("messages", []) if m.get("role") == "user")

@@ -26,6 +26,7 @@ from docbot.repo import DiffSpec, scan
 from docbot.results import DocNotice, FunctionResult, NoticeKind, RunReport, Status, Target
 from docbot.run_jobs import Rounds, Runner, Slots, Task
 from docbot.settings import Settings
+from docbot.shards import Shard
 
 Documenter = Callable[[Target], FunctionResult]
 
@@ -59,20 +60,22 @@ class _Progress:
 
 def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequence[str], emit: EventSink, *,
              documenter_factory: Callable[[], Documenter] | None = None,
-             clock: Callable[[], float] = time.monotonic, use_cache: bool | None = None) -> RunReport:
+             clock: Callable[[], float] = time.monotonic, use_cache: bool | None = None,
+             shard: Shard | None = None) -> RunReport:
     """Document every target of the scan and write docs/api; returns what happened to each.
 
     A ``ModelServerError`` while the documenter is built (preflight) ends the run before anything
     is written. ``documenter_factory`` replaces the real loop (tests, replays); ``clock`` the timer
     of the time budget: a deadline, so the function in flight stops at its next model call.
     ``use_cache`` None: the cache (``settings.cache``) serves the real loop only, because its key names
-    the settings' models and a replaced documenter is not them.
+    the settings' models and a replaced documenter is not them. ``shard``: only its modules.
     """
     deadline = Deadline(clock(), settings.time_budget_s, clock) if settings.time_budget_s else None
     found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
                  exclude=settings.exclude)
     report = RunReport(scan_errors=list(found.errors), base=found.base, head=found.head)
-    modules = [_Module(plan) for plan in plan_modules(found, settings, repo_root, spec, paths)]
+    modules = [_Module(plan) for plan in plan_modules(found, settings, repo_root, spec, paths)
+               if shard is None or shard.holds(plan.name)]
     results_by_module = {m.plan.name: _decide_cheap(m) for m in modules}
     rounds = Rounds(emit)
     progress = _Progress(rounds, sum(len(m.plan.targets) for m in modules), deadline, slots=Slots(settings))

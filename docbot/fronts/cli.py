@@ -99,10 +99,12 @@ def repo_root_of(start: Path) -> Path:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from docbot.run import run_docs
+    from docbot.shards import parse_shard
 
     root = repo_root_of(Path.cwd())
     settings = settings_from(args, root, {"time_budget_s": args.time_budget, "jobs": args.jobs})
-    report = run_docs(settings, root, diff_spec(args), args.paths, sink_for(args))
+    shard = parse_shard(args.shard) if args.shard else None
+    report = run_docs(settings, root, diff_spec(args), args.paths, sink_for(args), shard=shard)
     if args.json:
         print(json_document("run", **report.to_json()))
     else:
@@ -169,6 +171,21 @@ def cmd_check(args: argparse.Namespace) -> int:
         return 1
     _say(args, "docbot check: all docs are current.")
     return 0
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    from docbot.shards import merge_reports
+
+    reports = []
+    for name in args.reports:
+        try:
+            reports.append(json.loads(read_doc(Path(name))))
+        except json.JSONDecodeError as err:
+            raise ConfigError(f"{name}: not JSON ({err.msg}); pass the output of `docbot run --json`.") from err
+    merged = merge_reports(reports)
+    print(json_document("run", **{k: v for k, v in merged.items() if k not in ("schema_version", "command")}))
+    print(merged["summary"], file=sys.stderr)
+    return 1 if any(r["status"] == "failed" for r in merged["results"]) else 0
 
 
 def importable_as(source: Path) -> tuple[str, tuple[str, ...]]:
@@ -280,6 +297,7 @@ def main_parser() -> argparse.ArgumentParser:
     run.add_argument("--time-budget", type=float, metavar="SECONDS",
                      help="a deadline: past it the function in flight stops and the rest are skipped")
     run.add_argument("--jobs", type=int, metavar="N", help="document N functions at once (default 1)")
+    run.add_argument("--shard", metavar="I/N", help="only shard I of N (whole modules; CI matrix jobs)")
     run.set_defaults(func=cmd_run)
     targets = _command(sub, "targets", "list the public functions docbot would document", SCOPE_NOTE)
     _diff_options(targets)
@@ -294,6 +312,10 @@ def main_parser() -> argparse.ArgumentParser:
     check.set_defaults(func=cmd_check)
     _verify_parser(sub)
     _config_parser(sub)
+    merge = _command(sub, "merge", "merge the --json reports of `run --shard` jobs into one report",
+                     "Prints one `run` JSON report: every shard's results, files and notices.")
+    merge.add_argument("reports", nargs="+", metavar="REPORT", help="a shard's `docbot run --json` output")
+    merge.set_defaults(func=cmd_merge)
     demo = _command(sub, "demo", "document a sample with the embedded model (no server needed)",
                     "Runs a 135M model in-process on the bundled sample; takes a couple of minutes on a CPU.")
     demo.add_argument("-o", "--output", default="output/demo.md", help="where to write (default: output/demo.md)")
