@@ -137,13 +137,15 @@ class ResultCache:
             return
         entry = {"format": FORMAT, "key": key, "module": result.module, "result": encoded,
                  "trajectory": trajectory}
-        self._ignored_by_git()
+        ignored_by_git(self.folder.parent)
         write_atomic(self._path(key), json.dumps(entry, sort_keys=True))
 
-    def _ignored_by_git(self) -> None:
-        marker = self.folder.parent / ".gitignore"  # .docbot/.gitignore: the whole folder is local state
-        if not marker.exists():
-            write_atomic(marker, "# docbot's local cache (docs/design.md#cache)\n*\n")
+
+def ignored_by_git(folder: Path) -> None:
+    """``folder/.gitignore`` ignoring everything: ``.docbot/`` is local state, never committed."""
+    marker = folder / ".gitignore"
+    if not marker.exists():
+        write_atomic(marker, "# docbot's local cache (docs/design.md#cache)\n*\n")
 
 
 def moved(markdown: str, old_module: str, new_module: str) -> str:

@@ -56,7 +56,7 @@ def check_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Seque
     warnings and left out: their docs cannot be judged.
     """
     found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
-                 exclude=settings.exclude)
+                 exclude=settings.exclude, cache=settings.cache)
     for error in found.errors:
         emit(WarningEvent.scan(error))
     entries: list[StaleEntry] = []

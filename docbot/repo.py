@@ -22,7 +22,9 @@ from docbot.git_blobs import BlobReader
 from docbot.git_cmd import Git, GitFailed, open_git
 from docbot.git_diff import DIFF_FLAGS, REGULAR_FILE_MODES, DiffShapeError, FileChange, parse_git_diff
 from docbot.results import ScanError, Target
-from docbot.targets import SourceParseError, changed_targets, module_name, public_functions
+from docbot.scan_cache import ScanCache, blob_id
+from docbot.targets import (SourceParseError, changed_targets, module_name, public_functions, public_spans,
+                            targets_at)
 
 INDEX = "INDEX"
 WORKTREE = "WORKTREE"
@@ -74,10 +76,11 @@ def open_repo(path: Path) -> Git:
 
 
 def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
-         include_dunder: bool = False, exclude: Sequence[str] = ()) -> Scan:
+         include_dunder: bool = False, exclude: Sequence[str] = (), cache: bool = False) -> Scan:
     """The targets of ``spec`` in the repository at ``repo_root``, limited to files under ``paths``
     (absolute, or relative to ``repo_root``) and not matching an ``exclude`` glob. Files that cannot be
-    read or parsed go to ``errors``."""
+    read or parsed go to ``errors``. With ``cache``, a whole-tree scan parses only the files whose blob
+    ``.docbot/cache/scan.json`` does not know (docbot.scan_cache)."""
     repo = open_repo(repo_root)
     top = repo.top
     wanted = _excluding(_path_filter(top, Path(repo_root), paths), exclude)
@@ -86,7 +89,7 @@ def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
         for given in paths:
             if not (Path(repo_root) / given).exists():
                 raise ConfigError(f"{given}: no such file or folder in {top}; check the path.")
-        return _scan_all(repo, top, wanted, include_dunder)
+        return _scan_all(repo, top, wanted, include_dunder, cache)
     plan = _plan(repo, spec)
     try:
         changes = parse_git_diff(_git(repo, "diff", *plan.diff_args, *DIFF_FLAGS, "--", "*.py"))
@@ -222,23 +225,41 @@ def _read_new(blobs: BlobReader, top: Path, plan: _Plan, path: str) -> str:
     return _decode(blobs.read(f"{plan.new_rev}:{path}"), path)  # ":path" is the index
 
 
-def _scan_all(repo: Git, top: Path, wanted: Callable[[str | None], bool], include_dunder: bool) -> Scan:
+def _scan_all(repo: Git, top: Path, wanted: Callable[[str | None], bool], include_dunder: bool,
+              cache: bool = False) -> Scan:
     """Every tracked file, read as it is in the working tree: the user wants their current code."""
     found = Scan(base=_head_sha(repo) or _empty_tree(repo), head=WORKTREE)
+    known = ScanCache(top / SCAN_CACHE) if cache else None
     for path in tracked_python_files(top):
         if not wanted(path):
             continue
         try:
-            text = read_worktree(top, path)
-            found.sources[path] = text
-            found.targets += public_functions(text, module_name(path), path, include_dunder=include_dunder)
+            data = (top / path).read_bytes()
+            text = found.sources[path] = _decode(data, path)
+            found.targets += _located(text, path, include_dunder, known, data)
         except FileNotFoundError:
             found.errors.append(ScanError(path, "tracked but missing from the working tree; skipped"))
         except SourceParseError as err:
             found.errors.append(err.skipped)
+    if known is not None:
+        known.save()
     found.targets = merge_moves(in_api(
         found.targets, lambda init, _old: found.sources.get(init) or _worktree_or_none(top, init)))
     return found
+
+
+SCAN_CACHE = ".docbot/cache/scan.json"
+
+
+def _located(text: str, path: str, include_dunder: bool, known: ScanCache | None, data: bytes) -> list[Target]:
+    if known is None:
+        return public_functions(text, module_name(path), path, include_dunder=include_dunder)
+    blob = blob_id(data)
+    spans = known.get(blob, include_dunder)
+    if spans is None:
+        spans = public_spans(text, path, include_dunder=include_dunder)
+        known.put(blob, include_dunder, spans)
+    return targets_at(spans, text, module_name(path), path)
 
 
 def _worktree_or_none(top: Path, path: str) -> str | None:

@@ -72,7 +72,7 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
     """
     deadline = Deadline(clock(), settings.time_budget_s, clock) if settings.time_budget_s else None
     found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
-                 exclude=settings.exclude)
+                 exclude=settings.exclude, cache=settings.cache)
     report = RunReport(scan_errors=list(found.errors), base=found.base, head=found.head)
     modules = [_Module(plan) for plan in plan_modules(found, settings, repo_root, spec, paths)
                if shard is None or shard.holds(plan.name)]

@@ -86,6 +86,18 @@ def public_functions(source: str, module: str, path: str, *, include_dunder: boo
     return [_target(d, module, path, "unchanged") for d in finder(source, path, include_dunder)]
 
 
+def public_spans(source: str, path: str, *, include_dunder: bool = False) -> list[tuple[str, tuple[Span, ...]]]:
+    """Each public function's qualified name and the spans of its pieces: what ``docbot.scan_cache`` keeps."""
+    return [(d.qualname, d.spans) for d in _definitions(source, path, include_dunder)]
+
+
+def targets_at(spans: list[tuple[str, tuple[Span, ...]]], source: str, module: str, path: str) -> list[Target]:
+    """The targets ``public_functions`` gives, rebuilt from ``public_spans`` without parsing."""
+    lines = _prepare(source, path).split("\n")
+    return [_target(_Definition(qualname, pieces, "\n".join(_piece(lines, s) for s in pieces)), module, path,
+                    "unchanged") for qualname, pieces in spans]
+
+
 def clear_caches() -> None:
     """Forget the parsed blobs (benchmarks time cold parses)."""
     _definitions.cache_clear()

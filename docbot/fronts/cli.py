@@ -131,7 +131,8 @@ def cmd_targets(args: argparse.Namespace) -> int:
         result = Scan(base="", head="")
     else:
         settings = settings_from(args, root)
-        result = scan(root, spec, args.paths, include_dunder=settings.include_dunder, exclude=settings.exclude)
+        result = scan(root, spec, args.paths, include_dunder=settings.include_dunder, exclude=settings.exclude,
+                      cache=settings.cache)
     for error in result.errors:
         print(f"skipped file: {error}", file=sys.stderr)
     # With --all nothing is compared, so a target's kind ("unchanged") would mislead: show the scope.
