@@ -76,11 +76,13 @@ def open_repo(path: Path) -> Git:
 
 
 def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
-         include_dunder: bool = False, exclude: Sequence[str] = (), cache: bool = False) -> Scan:
+         include_dunder: bool = False, exclude: Sequence[str] = (), cache: bool = False,
+         authority: bool = True) -> Scan:
     """The targets of ``spec`` in the repository at ``repo_root``, limited to files under ``paths``
     (absolute, or relative to ``repo_root``) and not matching an ``exclude`` glob. Files that cannot be
     read or parsed go to ``errors``. With ``cache``, a whole-tree scan parses only the files whose blob
-    ``.docbot/cache/scan.json`` does not know (docbot.scan_cache)."""
+    ``.docbot/cache/scan.json`` does not know (docbot.scan_cache). ``authority`` False: a diff's targets
+    from the ``ast`` pass alone (``targets.changed_targets``)."""
     repo = open_repo(repo_root)
     top = repo.top
     wanted = _excluding(_path_filter(top, Path(repo_root), paths), exclude)
@@ -99,7 +101,7 @@ def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
     with BlobReader(top) as blobs:
         for change in changes:
             if _is_python(change) and (wanted(change.old_path) or wanted(change.new_path)):
-                _scan_change(blobs, top, plan, change, include_dunder, found)
+                _scan_change(blobs, top, plan, change, include_dunder, found, authority)
 
         def read_init(path: str, old_side: bool) -> str | None:
             try:
@@ -117,7 +119,7 @@ def touches_nothing_public(repo_root: Path, spec: DiffSpec, paths: Sequence[str]
     loading the settings (docs/design.md#lazy-imports). Always False for a whole-tree spec."""
     if spec.all:
         return False
-    found = scan(repo_root, spec, paths, include_dunder=True)
+    found = scan(repo_root, spec, paths, include_dunder=True, authority=False)  # no libcst: nothing or not
     return not found.targets and not found.errors
 
 
@@ -194,7 +196,7 @@ def _plan(repo: Git, spec: DiffSpec) -> _Plan:
 
 
 def _scan_change(blobs: BlobReader, top: Path, plan: _Plan, change: FileChange, include_dunder: bool,
-                 found: Scan) -> None:
+                 found: Scan, authority: bool = True) -> None:
     """Add one changed file's targets (or its error) and its new-side text to ``found``."""
     path = change.path
     try:
@@ -208,7 +210,7 @@ def _scan_change(blobs: BlobReader, top: Path, plan: _Plan, change: FileChange, 
         found.sources[change.old_path] = ""
     try:
         found.targets += changed_targets(old_text, new_text, change, module_name(path), path,
-                                         include_dunder=include_dunder)
+                                         include_dunder=include_dunder, authority=authority)
     except SourceParseError as err:
         found.errors.append(err.skipped)
 

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from docbot.choices import BACKEND_NAMES as BACKEND_NAMES, Backend as Backend  # re-exported
+from docbot.choices import DEFAULT_EXAMPLE_SANDBOX, ExampleSandbox as ExampleSandbox
 from docbot.errors import ConfigError
 
 
@@ -28,9 +29,6 @@ class Role(StrEnum):
 
 
 ROLES: tuple[Role, ...] = tuple(Role)
-# Where examples may run: "os" only behind the OS sandbox (docbot/verify/boundary.py); "allow-guard" also
-# under the in-process guard alone where no sandbox can be made, except in CI; "allow-guard-in-ci" there too.
-ExampleSandbox = Literal["os", "allow-guard", "allow-guard-in-ci"]
 
 DEFAULT_MODELS = {"GENERATOR": "qwen3.5:9b", "CRITIC": "deepseek-coder:6.7b", "ADJUDICATOR": "llama3:8b"}
 DEFAULT_EXCLUDE = ("tests/*", "test/*", "*/tests/*", "test_*.py", "*/test_*.py", "*_test.py", "conftest.py",
@@ -85,7 +83,7 @@ class Settings(BaseModel):
     run_examples: bool | Literal["auto"] = "auto"  # auto: on locally, off for fork PRs in CI
     example_timeout_s: float = Field(10.0, gt=0, le=600)
     example_memory_mb: int = Field(512, ge=64, le=65_536)
-    example_sandbox: ExampleSandbox = "os"
+    example_sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX
 
     # Where functions come from and where docs go.
     docs_dir: str = "docs/api"

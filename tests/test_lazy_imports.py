@@ -83,3 +83,18 @@ def test_control_a_public_edit_loads_the_settings(repo: GitRepo, front: str, arg
     repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).stage("pkg/geo.py")
     exit_code, imported = probe(repo.root, front, argv)
     assert exit_code == 1 and "pydantic" in imported  # the probe sees imports: the empty lists above are real
+
+
+SCREEN = """
+import sys
+from pathlib import Path
+from docbot.repo import DiffSpec, touches_nothing_public
+print(touches_nothing_public(Path(sys.argv[1]), DiffSpec(staged=True)), "libcst" in sys.modules)
+"""
+
+
+def test_the_nothing_to_do_screen_never_asks_libcst(repo: GitRepo) -> None:
+    # libcst is the authority on *which* targets a diff has; whether it has any, the ast pass decides alone.
+    repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).stage("pkg/geo.py")
+    done = subprocess.run([sys.executable, "-c", SCREEN, str(repo.root)], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["False", "False"], done.stderr

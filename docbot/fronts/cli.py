@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from docbot import __version__, events
-from docbot.choices import BACKEND_NAMES
+from docbot.choices import BACKEND_NAMES, DEFAULT_EXAMPLE_SANDBOX
 from docbot.errors import ConfigError
 from docbot.fronts.common import (EXIT_CODES, guarded, has_config_file, json_document, loaded_from, read_doc,
                                   read_source, settings_from, write_output)
@@ -209,7 +209,9 @@ def cmd_verify(args: argparse.Namespace) -> int:
         if not path.is_file():
             raise ConfigError(f"{path}: no such file.")
     module, sys_path = importable_as(source_path.resolve())
-    sandbox = settings_from(args, Path.cwd()).example_sandbox  # config.json may allow the guard alone
+    # config.json may allow the guard alone; without a config file the default holds (no pydantic to load)
+    sandbox = (settings_from(args, Path.cwd()).example_sandbox if has_config_file(args, Path.cwd())
+               else DEFAULT_EXAMPLE_SANDBOX)
     names = [n.strip() for given in args.function or [] for n in given.split(",") if n.strip()]
     checked = verify_source_doc(read_source(source_path), read_doc(doc_path),
                                 module=module, sys_path=sys_path, function=names,
