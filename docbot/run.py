@@ -93,17 +93,25 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
         started = [_start_module(m, results_by_module[m.plan.name], progress, runner) for m in modules]
         for module, pending in zip(modules, started):
             _collect_module(module, results_by_module[module.plan.name], pending, progress)
-            results, written, notices = _write_module(module, results_by_module[module.plan.name], repo_root)
-            for result in results:
-                rounds(ResultEvent(result))
-            for notice in notices:
-                rounds(WarningEvent.about(notice))
-            report.results += results
-            report.written += written
-            report.notices += notices
-    finally:
-        runner.close()
+            _finish_module(module, results_by_module[module.plan.name], repo_root, report, rounds)
+    except BaseException:
+        runner.close(wait=False)  # Ctrl-C or a bug: do not wait for the calls in flight
+        raise
+    runner.close()
     return report
+
+
+def _finish_module(module: _Module, results: dict[str, FunctionResult], repo_root: Path, report: RunReport,
+                   emit: EventSink) -> None:
+    """Write the module's doc file and add what happened to ``report``."""
+    final, written, notices = _write_module(module, results, repo_root)
+    for result in final:
+        emit(ResultEvent(result))
+    for notice in notices:
+        emit(WarningEvent.about(notice))
+    report.results += final
+    report.written += written
+    report.notices += notices
 
 
 def _waiting(modules: list[_Module], results: dict[str, dict[str, FunctionResult]]) -> bool:

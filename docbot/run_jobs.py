@@ -39,9 +39,10 @@ class Runner:
             return task  # run inline, when the result is asked for: the serial order
         return self.pool.submit(task).result
 
-    def close(self) -> None:
+    def close(self, *, wait: bool = True) -> None:
+        """Cancel what has not started; ``wait`` for what has."""
         if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool.shutdown(wait=wait, cancel_futures=True)
 
 
 def server_of(settings: Settings, role: str) -> str:
