@@ -4,8 +4,9 @@
     python -m bench.bench_speed --rounds 1 --no-write --parts hook,verify
 
 Each command runs as a child of a small wrapper that reports the CPU time (user + system, the
-command's own children such as git included) and the peak resident memory of what it ran; the
-commands of one part run interleaved, in rotating order, and the medians are compared. Only ratios
+command's own children such as git included) and the peak resident memory of what it ran, with
+``-P``: the copied stdlib in the working folder must not shadow the real one. The commands of one
+part run interleaved, in rotating order, and the medians are compared. Only ratios
 are quoted: the machine is shared.
 
 - **hook**: ``docbot-hook`` with nothing staged and with a comment staged in a 3,343-line file no
@@ -56,7 +57,7 @@ class Cost:
 
 
 def measure(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> Cost:
-    done = subprocess.run([sys.executable, "-c", WRAP, *command], cwd=cwd, capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-P", "-c", WRAP, *command], cwd=cwd, capture_output=True, text=True,
                           check=True, env={**os.environ, **GIT_ENV, **(env or {})})
     cpu, peak, _ = json.loads(done.stdout)
     return Cost(cpu, peak)
@@ -114,13 +115,13 @@ def check_part(sources: dict[str, str], rounds: int) -> tuple[list[Row], list[st
     folder = Path(tempfile.mkdtemp(prefix="docbot-bench-check-"))
     try:
         build_repo(sources, folder)
-        check = [sys.executable, "-m", "docbot.fronts.cli", "check", "--all"]
+        check = [sys.executable, "-P", "-m", "docbot.fronts.cli", "check", "--all"]
 
         def cold() -> Cost:
             shutil.rmtree(folder / ".docbot", ignore_errors=True)
             return measure(check, folder)
 
-        commands = {"floor": lambda: measure([sys.executable, "-c", FLOOR_CHILD, str(folder)], folder),
+        commands = {"floor": lambda: measure([sys.executable, "-P", "-c", FLOOR_CHILD, str(folder)], folder),
                     "cold": cold, "warm": lambda: measure(check, folder)}
         pydoclint = tool("pydoclint")
         if pydoclint is not None:
@@ -170,7 +171,7 @@ def targets_part(rounds: int, sdists: Path) -> tuple[list[Row], list[str]]:
     try:
         if not click_repo(folder, sdists):
             return [], ["click's sdists could not be downloaded: the targets row is skipped."]
-        docbot = [sys.executable, "-m", "docbot.fronts.cli", "targets", "--json"]
+        docbot = [sys.executable, "-P", "-m", "docbot.fronts.cli", "targets", "--json"]
 
         def fresh(flags: list[str]) -> Callable[[], Cost]:
             def run() -> Cost:
@@ -178,7 +179,7 @@ def targets_part(rounds: int, sdists: Path) -> tuple[list[Row], list[str]]:
                 return measure([*docbot, *flags], folder)
             return run
 
-        ast_only = [sys.executable, "-c", "from pathlib import Path; from docbot.repo import DiffSpec, scan; "
+        ast_only = [sys.executable, "-P", "-c", "from pathlib import Path; from docbot.repo import DiffSpec, scan; "
                     "scan(Path('.'), DiffSpec(base='HEAD~1'), authority=False)"]
         costs = rounds_of({"base": fresh(["--base", "HEAD~1"]), "all": fresh(["--all"]),
                            "ast": lambda: measure(ast_only, folder)}, rounds)
@@ -205,9 +206,9 @@ def verify_part(rounds: int) -> tuple[list[Row], list[str]]:
             for i in range(VERIFY_SECTIONS)))
         env = {"PYTHONPATH": str(folder)}
         costs = rounds_of({
-            "docbot": lambda: measure([sys.executable, "-m", "docbot.fronts.cli", "verify", "mod.py", "doc.md"],
+            "docbot": lambda: measure([sys.executable, "-P", "-m", "docbot.fronts.cli", "verify", "mod.py", "doc.md"],
                                       folder),
-            "doctest": lambda: measure([sys.executable, "-m", "doctest", "doc.md"], folder, env)}, rounds)
+            "doctest": lambda: measure([sys.executable, "-P", "-m", "doctest", "doc.md"], folder, env)}, rounds)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return [(f"verify, {VERIFY_SECTIONS} sections × 1 example", "docbot verify", costs["docbot"].cpu,
