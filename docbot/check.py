@@ -105,7 +105,7 @@ def check_report(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Seq
     """``check_docs``, plus the unapproved sections in the same scope and (with ``index``) the API index,
     read like the doc files: from the index for a staged check."""
     found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
-                 exclude=settings.exclude)
+                 exclude=settings.exclude, cache=settings.cache)
     for error in found.errors:
         emit(WarningEvent.scan(error))
     stale: list[StaleEntry] = []

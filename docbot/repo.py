@@ -1,29 +1,32 @@
 """The git edge: which Python files changed, their old and new text, and the targets in them.
 
-Every git call goes through ``Repo(...).git`` (a ``git`` subprocess), never GitPython's ``repo.index``
-object: subprocesses honour ``GIT_INDEX_FILE``, which git points at a temporary index during
-``git commit -a`` hooks, and the index object does not (docs/design.md#diff-rules). Diffs are asked for
+Every git call is a ``git`` subprocess (``docbot.git_cmd``), never an index object read in process:
+subprocesses honour ``GIT_INDEX_FILE``, which git points at a temporary index during ``git commit -a``
+hooks (docs/design.md#diff-rules). Diffs are asked for
 with ``docbot.git_diff.DIFF_FLAGS`` because user config (``color.diff``, ``diff.external``, textconv
 drivers, ``diff.submodule``) otherwise changes the output ``docbot.git_diff`` reads.
 """
 
 from __future__ import annotations
 
+import gc
 import io
 import tokenize
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path
 
-from git import GitCommandError, InvalidGitRepositoryError, NoSuchPathError, Repo
-
 from docbot.api_scope import in_api, merge_moves
 from docbot.errors import ConfigError, RepoError
 from docbot.git_blobs import BlobReader
+from docbot.git_cmd import Git, GitFailed, open_git
 from docbot.git_diff import DIFF_FLAGS, REGULAR_FILE_MODES, DiffShapeError, FileChange, parse_git_diff
 from docbot.results import ScanError, Target
-from docbot.targets import SourceParseError, changed_targets, module_name, public_functions
+from docbot.scan_cache import ScanCache, blob_id
+from docbot.targets import (SourceParseError, changed_targets, module_name, public_functions, public_spans,
+                            targets_at)
 
 INDEX = "INDEX"
 WORKTREE = "WORKTREE"
@@ -69,32 +72,47 @@ class _Plan:
     head: str
 
 
-def open_repo(path: Path) -> Repo:
-    """The repository containing ``path`` (searching parent folders); RepoError outside one."""
+def open_repo(path: Path) -> Git:
+    """The checkout containing ``path`` (searching parent folders); RepoError outside one."""
+    return open_git(path)
+
+
+@contextmanager
+def few_collections() -> Iterator[None]:
+    """Parsing makes millions of short-lived AST nodes, which reference counting frees; at the cyclic
+    collector's default threshold (700 allocations) it re-walks the growing heap of kept texts and
+    targets thousands of times: half of a whole-tree scan's CPU. Raised for the scan, then restored."""
+    old = gc.get_threshold()
+    gc.set_threshold(100_000, 50, 100)
     try:
-        repo = Repo(path, search_parent_directories=True)
-    except (InvalidGitRepositoryError, NoSuchPathError):
-        raise RepoError(f"{path} is not inside a git repository. Run docbot from your project's "
-                        "checkout, or run `git init` there first.") from None
-    if repo.working_tree_dir is None:
-        raise RepoError(f"{path} is a bare git repository; docbot needs a checkout with a working tree.")
-    return repo
+        yield
+    finally:
+        gc.set_threshold(*old)
 
 
 def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
-         include_dunder: bool = False, exclude: Sequence[str] = ()) -> Scan:
+         include_dunder: bool = False, exclude: Sequence[str] = (), cache: bool = False,
+         authority: bool = True) -> Scan:
     """The targets of ``spec`` in the repository at ``repo_root``, limited to files under ``paths``
     (absolute, or relative to ``repo_root``) and not matching an ``exclude`` glob. Files that cannot be
-    read or parsed go to ``errors``."""
+    read or parsed go to ``errors``. With ``cache``, a whole-tree scan parses only the files whose blob
+    ``.docbot/cache/scan.json`` does not know (docbot.scan_cache). ``authority`` False: a diff's targets
+    from the ``ast`` pass alone (``targets.changed_targets``)."""
+    with few_collections():
+        return _scan(repo_root, spec, paths, include_dunder, exclude, cache, authority)
+
+
+def _scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str], include_dunder: bool, exclude: Sequence[str],
+          cache: bool, authority: bool) -> Scan:
     repo = open_repo(repo_root)
-    top = Path(str(repo.working_tree_dir))
+    top = repo.top
     wanted = _excluding(_path_filter(top, Path(repo_root), paths), exclude)
     if spec.all:
         # The whole tree is what is on disk: a path that is not there is a typo, not "nothing to do".
         for given in paths:
             if not (Path(repo_root) / given).exists():
                 raise ConfigError(f"{given}: no such file or folder in {top}; check the path.")
-        return _scan_all(repo, top, wanted, include_dunder)
+        return _scan_all(repo, top, wanted, include_dunder, cache)
     plan = _plan(repo, spec)
     try:
         changes = parse_git_diff(_git(repo, "diff", *plan.diff_args, *DIFF_FLAGS, "--", "*.py"))
@@ -104,7 +122,7 @@ def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
     with BlobReader(top) as blobs:
         for change in changes:
             if _is_python(change) and (wanted(change.old_path) or wanted(change.new_path)):
-                _scan_change(blobs, top, plan, change, include_dunder, found)
+                _scan_change(blobs, top, plan, change, include_dunder, found, authority)
 
         def read_init(path: str, old_side: bool) -> str | None:
             try:
@@ -114,6 +132,16 @@ def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
 
         found.targets = merge_moves(in_api(found.targets, read_init))
     return found
+
+
+def touches_nothing_public(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = ()) -> bool:
+    """Whether ``spec`` gives no target whatever the settings say: the widest scan (dunders included,
+    nothing excluded) finds no target and no file it could not read. The fronts then finish before
+    loading the settings (docs/design.md#lazy-imports). Always False for a whole-tree spec."""
+    if spec.all:
+        return False
+    found = scan(repo_root, spec, paths, include_dunder=True, authority=False)  # no libcst: nothing or not
+    return not found.targets and not found.errors
 
 
 def tracked_python_files(repo_root: Path) -> list[str]:
@@ -162,7 +190,7 @@ def changed_python_paths(repo_root: Path, spec: DiffSpec) -> tuple[set[str], set
     return found[0], found[1]
 
 
-def resolve_commit(repo: Repo, rev: str) -> str:
+def resolve_commit(repo: Git, rev: str) -> str:
     """The commit SHA ``rev`` names; RepoError saying what to do when it names none."""
     sha = _rev_parse(repo, rev) if not rev.startswith("-") else None  # "-x" would be read as an option
     if sha is None:
@@ -171,13 +199,13 @@ def resolve_commit(repo: Repo, rev: str) -> str:
     return sha
 
 
-def _plan(repo: Repo, spec: DiffSpec) -> _Plan:
+def _plan(repo: Git, spec: DiffSpec) -> _Plan:
     if spec.base is not None:
         base_sha = resolve_commit(repo, spec.base)
         new_sha = resolve_commit(repo, spec.head or "HEAD")
         try:  # base...head: what head changed since it forked from base, as a PR shows it
-            merge_base = repo.git.merge_base(base_sha, new_sha)
-        except GitCommandError:
+            merge_base = repo.text("merge-base", base_sha, new_sha)
+        except GitFailed:
             raise RepoError(f"{spec.base} and {spec.head or 'HEAD'} share no history (no merge base). "
                             "In a shallow clone, fetch more history (fetch-depth: 0).") from None
         return _Plan((merge_base, new_sha), merge_base, new_sha, merge_base, new_sha)
@@ -189,7 +217,7 @@ def _plan(repo: Repo, spec: DiffSpec) -> _Plan:
 
 
 def _scan_change(blobs: BlobReader, top: Path, plan: _Plan, change: FileChange, include_dunder: bool,
-                 found: Scan) -> None:
+                 found: Scan, authority: bool = True) -> None:
     """Add one changed file's targets (or its error) and its new-side text to ``found``."""
     path = change.path
     try:
@@ -203,7 +231,7 @@ def _scan_change(blobs: BlobReader, top: Path, plan: _Plan, change: FileChange, 
         found.sources[change.old_path] = ""
     try:
         found.targets += changed_targets(old_text, new_text, change, module_name(path), path,
-                                         include_dunder=include_dunder)
+                                         include_dunder=include_dunder, authority=authority)
     except SourceParseError as err:
         found.errors.append(err.skipped)
 
@@ -220,23 +248,41 @@ def _read_new(blobs: BlobReader, top: Path, plan: _Plan, path: str) -> str:
     return _decode(blobs.read(f"{plan.new_rev}:{path}"), path)  # ":path" is the index
 
 
-def _scan_all(repo: Repo, top: Path, wanted: Callable[[str | None], bool], include_dunder: bool) -> Scan:
+def _scan_all(repo: Git, top: Path, wanted: Callable[[str | None], bool], include_dunder: bool,
+              cache: bool = False) -> Scan:
     """Every tracked file, read as it is in the working tree: the user wants their current code."""
     found = Scan(base=_head_sha(repo) or _empty_tree(repo), head=WORKTREE)
+    known = ScanCache(top / SCAN_CACHE) if cache else None
     for path in tracked_python_files(top):
         if not wanted(path):
             continue
         try:
-            text = read_worktree(top, path)
-            found.sources[path] = text
-            found.targets += public_functions(text, module_name(path), path, include_dunder=include_dunder)
+            data = (top / path).read_bytes()
+            text = found.sources[path] = _decode(data, path)
+            found.targets += _located(text, path, include_dunder, known, data)
         except FileNotFoundError:
             found.errors.append(ScanError(path, "tracked but missing from the working tree; skipped"))
         except SourceParseError as err:
             found.errors.append(err.skipped)
+    if known is not None:
+        known.save()
     found.targets = merge_moves(in_api(
         found.targets, lambda init, _old: found.sources.get(init) or _worktree_or_none(top, init)))
     return found
+
+
+SCAN_CACHE = ".docbot/cache/scan.json"
+
+
+def _located(text: str, path: str, include_dunder: bool, known: ScanCache | None, data: bytes) -> list[Target]:
+    if known is None:
+        return public_functions(text, module_name(path), path, include_dunder=include_dunder)
+    blob = blob_id(data)
+    spans = known.get(blob, include_dunder)
+    if spans is None:
+        spans = public_spans(text, path, include_dunder=include_dunder)
+        known.put(blob, include_dunder, spans)
+    return targets_at(spans, text, module_name(path), path)
 
 
 def _worktree_or_none(top: Path, path: str) -> str | None:
@@ -285,29 +331,23 @@ def _decode(data: bytes, path: str) -> str:
         raise SourceParseError(path, 1, f"not readable as Python source text ({err})") from None
 
 
-def _head_sha(repo: Repo) -> str | None:
+def _head_sha(repo: Git) -> str | None:
     """HEAD's commit SHA, or None in a repository without commits."""
     return _rev_parse(repo, "HEAD")
 
 
-def _rev_parse(repo: Repo, rev: str) -> str | None:
+def _rev_parse(repo: Git, rev: str) -> str | None:
     try:
-        return str(repo.git.rev_parse("--verify", "--quiet", f"{rev}^{{commit}}"))
-    except GitCommandError:
+        return repo.text("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    except GitFailed:
         return None
 
 
-def _empty_tree(repo: Repo) -> str:
+def _empty_tree(repo: Git) -> str:
     """The empty tree's id (differs between SHA-1 and SHA-256 repositories); nothing is written."""
-    return _git(repo, "hash-object", "-t", "tree", "--stdin").decode().strip()
+    return repo.run("hash-object", "-t", "tree", "--stdin").decode().strip()
 
 
-def _git(repo: Repo, command: str, *args: str) -> bytes:
+def _git(repo: Git, command: str, *args: str) -> bytes:
     """Run one git command; its exact stdout as bytes, or RepoError carrying git's complaint."""
-    try:
-        output = getattr(repo.git, command.replace("-", "_"))(
-            *args, stdout_as_string=False, strip_newline_in_stdout=False)
-    except GitCommandError as err:
-        complaint = str(err.stderr).strip().removeprefix("stderr:").strip(" '\n") or str(err)
-        raise RepoError(f"git {command} failed: {complaint}") from None
-    return bytes(output)
+    return repo.run(command, *args)

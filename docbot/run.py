@@ -11,18 +11,22 @@ holds comes from ``docbot.plan``, which ``docbot check`` reads too.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from docbot import api_index, doc_files, docs_api
+from docbot.cache import CACHE_DIR, ResultCache, cache_key, facts_of
 from docbot.deadline import Deadline, DeadlineReached
 from docbot.events import EventSink, ProgressEvent, ResultEvent, WarningEvent
 from docbot.plan import ModuleDocs, plan_modules
 from docbot.repo import DiffSpec, scan
 from docbot.results import DocNotice, FunctionResult, NoticeKind, RunReport, Status, Target
+from docbot.run_jobs import Rounds, Runner, Slots, Task
 from docbot.settings import Settings
+from docbot.shards import Shard
 
 # (target, its current section body or "" when it has none) -> its result. The current body may hold a
 # person's edits: the writer starts from it (docs/design.md#loop, update, do not rewrite).
@@ -35,54 +39,107 @@ class _Module:
 
     plan: ModuleDocs
     to_document: list[tuple[Target, str]] = field(default_factory=list)  # (target, source hash)
+    keys: dict[str, str] = field(default_factory=dict)  # qualname -> cache key, for the queued targets
 
 
 @dataclass
 class _Progress:
-    """Counters shared by every module of one run."""
+    """What every module of one run shares: counters, the documenter, the cache and the worker slots."""
 
-    emit: EventSink
+    emit: Rounds
     total: int
     deadline: Deadline | None
+    documenter: Documenter | None = None
+    cache: ResultCache | None = None
+    slots: Slots | None = None
     index: int = 0
 
     def next(self, target: Target) -> None:
-        self.index += 1
-        self.emit(ProgressEvent(self.index, self.total, target.module, target.qualname))
+        with self.emit.lock:
+            self.index += 1
+            self.emit(ProgressEvent(self.index, self.total, target.module, target.qualname))
 
 
 def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequence[str], emit: EventSink, *,
              documenter_factory: Callable[[], Documenter] | None = None,
-             clock: Callable[[], float] = time.monotonic) -> RunReport:
+             clock: Callable[[], float] = time.monotonic, use_cache: bool | None = None,
+             shard: Shard | None = None) -> RunReport:
     """Document every target of the scan and write docs/api; returns what happened to each.
 
     A ``ModelServerError`` while the documenter is built (preflight) ends the run before anything
     is written. ``documenter_factory`` replaces the real loop (tests, replays); ``clock`` the timer
     of the time budget: a deadline, so the function in flight stops at its next model call.
+    ``use_cache`` None: the cache (``settings.cache``) serves the real loop only, because its key names
+    the settings' models and a replaced documenter is not them. ``shard``: only its modules.
     """
     deadline = Deadline(clock(), settings.time_budget_s, clock) if settings.time_budget_s else None
     found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
-                 exclude=settings.exclude)
+                 exclude=settings.exclude, cache=settings.cache)
     report = RunReport(scan_errors=list(found.errors), base=found.base, head=found.head)
-    modules = [_Module(plan) for plan in plan_modules(found, settings, repo_root, spec, paths)]
+    modules = [_Module(plan) for plan in plan_modules(found, settings, repo_root, spec, paths)
+               if shard is None or shard.holds(plan.name)]
     results_by_module = {m.plan.name: _decide_cheap(m) for m in modules}
-    documenter = None
+    rounds = Rounds(emit)
+    progress = _Progress(rounds, sum(len(m.plan.targets) for m in modules), deadline, slots=Slots(settings))
+    if use_cache is None:
+        use_cache = documenter_factory is None and settings.cache
+    if use_cache and not settings.record:  # a recording must hold every exchange
+        progress.cache = ResultCache(repo_root / CACHE_DIR)
+        for module in modules:
+            _reuse(module, results_by_module[module.plan.name], settings, progress.cache)
     # Only now, and only in time: building it contacts the model server.
-    if any(m.to_document for m in modules) and not (deadline and deadline.passed()):
-        documenter = (documenter_factory or _default_factory(settings, repo_root, emit, deadline))()
-    progress = _Progress(emit, sum(len(m.plan.targets) for m in modules), deadline)
-    for module in modules:
-        _document_module(module, results_by_module[module.plan.name], documenter, progress)
-        results, written, notices = _write_module(module, results_by_module[module.plan.name], repo_root)
-        for result in results:
-            emit(ResultEvent(result))
-        for notice in notices:
-            emit(WarningEvent.about(notice))
-        report.results += results
-        report.written += written
-        report.notices += notices
-    report.written += api_index.write_index(repo_root, settings.docs_dir, emit)  # docs/design.md#api-index
+    if _waiting(modules, results_by_module) and not (deadline and deadline.passed()):
+        progress.documenter = (documenter_factory or _default_factory(settings, repo_root, rounds, deadline))()
+    runner = Runner(settings.jobs)
+    try:
+        started = [_start_module(m, results_by_module[m.plan.name], progress, runner) for m in modules]
+        for module, pending in zip(modules, started):
+            _collect_module(module, results_by_module[module.plan.name], pending, progress)
+            _finish_module(module, results_by_module[module.plan.name], repo_root, report, rounds)
+    except BaseException:
+        runner.close(wait=False)  # Ctrl-C or a bug: do not wait for the calls in flight
+        raise
+    runner.close()
+    if shard is None:  # a shard sees only its modules; the index is written by a whole run (docs/design.md#shards)
+        report.written += api_index.write_index(repo_root, settings.docs_dir, emit)  # docs/design.md#api-index
     return report
+
+
+def _finish_module(module: _Module, results: dict[str, FunctionResult], repo_root: Path, report: RunReport,
+                   emit: EventSink) -> None:
+    """Write the module's doc file and add what happened to ``report``."""
+    final, written, notices = _write_module(module, results, repo_root)
+    for result in final:
+        emit(ResultEvent(result))
+    for notice in notices:
+        emit(WarningEvent.about(notice))
+    report.results += final
+    report.written += written
+    report.notices += notices
+
+
+def _waiting(modules: list[_Module], results: dict[str, dict[str, FunctionResult]]) -> bool:
+    return any(t.qualname not in results[m.plan.name] for m in modules for t, _ in m.to_document)
+
+
+def _reuse(module: _Module, results: dict[str, FunctionResult], settings: Settings, cache: ResultCache) -> None:
+    """Results the cache holds for the queued targets (0 model calls); their keys, for the others."""
+    for target, _ in module.to_document:
+        key = cache_key(target, settings, facts_of(target))
+        if key is None:
+            continue
+        hit = cache.get(key, target)
+        if hit is not None and not _edited_since(module, target.qualname, hit.result.markdown):
+            results[target.qualname] = hit.result
+        else:
+            module.keys[target.qualname] = key
+
+
+def _edited_since(module: _Module, qualname: str, cached: str) -> bool:
+    """The function's section is not what docbot last wrote for it: a person edited it, so the writer
+    must start from their text (docs/design.md#loop) rather than the cache bringing the old one back."""
+    section = module.plan.existing.sections.get(qualname) if module.plan.existing else None
+    return section is not None and docs_api.normalise_body(section.body) != docs_api.normalise_body(cached)
 
 
 def _default_factory(settings: Settings, repo_root: Path, emit: EventSink,
@@ -117,20 +174,41 @@ def _decide_cheap(module: _Module) -> dict[str, FunctionResult]:
     return results
 
 
-def _document_module(module: _Module, results: dict[str, FunctionResult], documenter: Documenter | None,
-                     progress: _Progress) -> None:
-    """Run the documenter on the module's queued targets, adding their results to ``results``."""
+def _start_module(module: _Module, results: dict[str, FunctionResult], progress: _Progress,
+                  runner: Runner) -> dict[str, Task]:
+    """Start the documenter on the module's queued targets (in a worker with ``jobs`` > 1)."""
     queued = {target.qualname for target, _ in module.to_document}
+    pending: dict[str, Task] = {}
     for target in module.plan.targets:
+        if target.qualname in queued and target.qualname not in results:
+            pending[target.qualname] = runner.start(functools.partial(_task, target, module, progress))
+    return pending
+
+
+def _collect_module(module: _Module, results: dict[str, FunctionResult], pending: dict[str, Task],
+                    progress: _Progress) -> None:
+    """The module's results in plan order, whatever order the workers finished in."""
+    for target in module.plan.targets:
+        if target.qualname in pending:
+            results[target.qualname] = pending[target.qualname]()
+        else:
+            progress.next(target)
+
+
+def _task(target: Target, module: _Module, progress: _Progress) -> FunctionResult:
+    if progress.deadline is not None and progress.deadline.passed():
         progress.next(target)
-        if target.qualname not in queued:
-            continue
-        if progress.deadline is not None and progress.deadline.passed():
-            results[target.qualname] = _result(target, "skipped", progress.deadline.reason())
-            continue
-        assert documenter is not None  # built whenever something was queued
+        return _result(target, "skipped", progress.deadline.reason())
+    assert progress.documenter is not None and progress.slots is not None  # built whenever something waits
+    with progress.slots.held(target.qualname):
+        progress.next(target)
         section = module.plan.existing.sections.get(target.qualname) if module.plan.existing else None
-        results[target.qualname] = _document_one(documenter, target, section.body if section else "")
+        result = _document_one(progress.documenter, target, section.body if section else "")
+        trajectory = progress.emit.take(target.qualname)
+    key = module.keys.get(target.qualname)
+    if progress.cache is not None and key and result.status == "updated" and not result.removed:
+        progress.cache.put(key, result, trajectory)
+    return result
 
 
 def _document_one(documenter: Documenter, target: Target, current: str = "") -> FunctionResult:

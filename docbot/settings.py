@@ -10,11 +10,13 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Literal, Mapping, get_args
+from typing import Any, Literal, Mapping
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from docbot.choices import BACKEND_NAMES as BACKEND_NAMES, Backend as Backend  # re-exported
+from docbot.choices import DEFAULT_EXAMPLE_SANDBOX, ExampleSandbox as ExampleSandbox
 from docbot.errors import ConfigError
 
 
@@ -27,12 +29,6 @@ class Role(StrEnum):
 
 
 ROLES: tuple[Role, ...] = tuple(Role)
-# The backends' names; docbot/models/registry.py maps each to its builder and preflight check.
-Backend = Literal["ollama", "openai", "embedded", "replay"]
-BACKEND_NAMES: tuple[Backend, ...] = get_args(Backend)
-# Where examples may run: "os" only behind the OS sandbox (docbot/verify/boundary.py); "allow-guard" also
-# under the in-process guard alone where no sandbox can be made, except in CI; "allow-guard-in-ci" there too.
-ExampleSandbox = Literal["os", "allow-guard", "allow-guard-in-ci"]
 
 DEFAULT_MODELS = {"GENERATOR": "qwen3.5:9b", "CRITIC": "deepseek-coder:6.7b", "ADJUDICATOR": "llama3:8b"}
 DEFAULT_EXCLUDE = ("tests/*", "test/*", "*/tests/*", "test_*.py", "*/test_*.py", "*_test.py", "conftest.py",
@@ -89,7 +85,7 @@ class Settings(BaseModel):
     run_examples: bool | Literal["auto"] = "auto"  # auto: on locally, off for fork PRs in CI
     example_timeout_s: float = Field(10.0, gt=0, le=600)
     example_memory_mb: int = Field(512, ge=64, le=65_536)
-    example_sandbox: ExampleSandbox = "os"
+    example_sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX
 
     # Where functions come from and where docs go.
     docs_dir: str = "docs/api"
@@ -101,6 +97,11 @@ class Settings(BaseModel):
     # Write each updated function's docstring into its source (docs/design.md#docstrings); the Action
     # suggests them in a PR review instead.
     write_docstrings: bool = False
+
+    # Speed (docs/design.md#speed).
+    jobs: int = Field(1, ge=1, le=64)  # functions documented at once (a thread each)
+    jobs_per_server: int = Field(4, ge=1, le=64)  # of those, at most this many on one model server at once
+    cache: bool = True  # reuse documented functions from .docbot/cache (docs/design.md#cache)
 
     @field_validator("model_registry", mode="before")
     @classmethod

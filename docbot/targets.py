@@ -86,6 +86,18 @@ def public_functions(source: str, module: str, path: str, *, include_dunder: boo
     return [_target(d, module, path, "unchanged") for d in finder(source, path, include_dunder)]
 
 
+def public_spans(source: str, path: str, *, include_dunder: bool = False) -> list[tuple[str, tuple[Span, ...]]]:
+    """Each public function's qualified name and the spans of its pieces: what ``docbot.scan_cache`` keeps."""
+    return [(d.qualname, d.spans) for d in _definitions(source, path, include_dunder)]
+
+
+def targets_at(spans: list[tuple[str, tuple[Span, ...]]], source: str, module: str, path: str) -> list[Target]:
+    """The targets ``public_functions`` gives, rebuilt from ``public_spans`` without parsing."""
+    lines = _prepare(source, path).split("\n")
+    return [_target(_Definition(qualname, pieces, "\n".join(_piece(lines, s) for s in pieces)), module, path,
+                    "unchanged") for qualname, pieces in spans]
+
+
 def clear_caches() -> None:
     """Forget the parsed blobs (benchmarks time cold parses)."""
     _definitions.cache_clear()
@@ -93,7 +105,8 @@ def clear_caches() -> None:
 
 
 def changed_targets(old_source: str | None, new_source: str | None, change: FileChange, module: str,
-                    path: str, *, include_dunder: bool = False, old_module: str | None = None) -> list[Target]:
+                    path: str, *, include_dunder: bool = False, old_module: str | None = None,
+                    authority: bool = True) -> list[Target]:
     """The public functions ``change`` added, modified or deleted, new side first, each in source order.
 
     ``path`` and ``module`` name the file on the new side (the old side for a deleted file).
@@ -103,7 +116,8 @@ def changed_targets(old_source: str | None, new_source: str | None, change: File
     that does not parse counts as empty, so fixing a broken file documents all of it.
 
     The ``ast`` pass decides whether anything public was touched (most commits touch nothing); only
-    then does libcst, the authority, read both sides again.
+    then does libcst, the authority, read both sides again. ``authority`` False stops at the ``ast``
+    pass: enough to know whether there is any target at all, since none there means none at all.
     """
     old_path = change.old_path or path
     if change.status != "renamed":
@@ -112,7 +126,7 @@ def changed_targets(old_source: str | None, new_source: str | None, change: File
         old_module = module_name(old_path)
     sides = _Sides(old_source, new_source, old_path, path, include_dunder)
     screened = _diff(sides.new(), sides.old(), change, module, path, old_module)
-    if not screened:
+    if not screened or not authority:
         return screened
     return _diff(sides.new(authority=True), sides.old(authority=True), change, module, path, old_module)
 

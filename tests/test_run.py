@@ -189,7 +189,7 @@ def test_failing_function_keeps_its_old_section_and_the_others_continue(repo: Gi
 
 def test_an_empty_document_counts_as_a_failure(repo: GitRepo) -> None:
     class Blank(FakeDocumenter):
-        def document(self, target: Target) -> FunctionResult:
+        def document(self, target: Target, current: str = "") -> FunctionResult:
             return FunctionResult(target.module, target.qualname, "updated", markdown="  \n\n")
 
     report = _run(repo, ALL, Blank())

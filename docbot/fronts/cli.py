@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from docbot import __version__
-from docbot.errors import ConfigError
-from docbot.fronts.common import EXIT_CODES, guarded, json_document, loaded_from, read_doc, read_source, settings_from
-from docbot.fronts.console import ConsoleSink
-from docbot.fronts.options import diff_options, diff_spec, model_options, output_options, repo_root_of, say, sink_for
+from docbot.fronts.common import EXIT_CODES, guarded, has_config_file, json_document, loaded_from, settings_from
+from docbot.fronts.options import (command, console_sink, diff_options, diff_spec, model_options, output_options,
+                                   repo_root_of, say, sink_for)
+from docbot.fronts.cli_files import add_merge, add_verify
 from docbot.fronts.single import reflexion, reflexion_parser, run_demo
 from docbot.results import plural
 
@@ -33,11 +33,13 @@ SCOPE_NOTE = ("Scope: the staged changes by default (what a commit brings), or e
 
 def cmd_run(args: argparse.Namespace) -> int:
     from docbot.run import run_docs
+    from docbot.shards import parse_shard
 
     root = repo_root_of(Path.cwd())
-    settings = settings_from(args, root, {"time_budget_s": args.time_budget,
+    settings = settings_from(args, root, {"time_budget_s": args.time_budget, "jobs": args.jobs,
                                           "write_docstrings": args.write_docstrings or None})
-    report = run_docs(settings, root, diff_spec(args), args.paths, sink_for(args))
+    shard = parse_shard(args.shard) if args.shard else None
+    report = run_docs(settings, root, diff_spec(args), args.paths, sink_for(args), shard=shard)
     sources = _write_docstrings(settings, root, report) if settings.write_docstrings else None
     if args.json:
         extra = {} if sources is None else {"docstrings": sources.to_json()}
@@ -60,13 +62,25 @@ def _write_docstrings(settings: Settings, root: Path, report: RunReport) -> Docs
     return apply_docstrings(root, settings.docs_dir, report.results)
 
 
+def _nothing_public(args: argparse.Namespace, root: Path, spec: Any) -> bool:
+    """A diff that gives no target whatever the settings, in a checkout without a config file to
+    validate: the command is done before loading the settings (docs/design.md#lazy-imports)."""
+    from docbot.repo import touches_nothing_public
+
+    return not has_config_file(args, root) and bool(touches_nothing_public(root, spec, args.paths))
+
+
 def cmd_targets(args: argparse.Namespace) -> int:
-    from docbot.repo import scan
+    from docbot.repo import Scan, scan
 
     root = repo_root_of(Path.cwd())
-    settings = settings_from(args, root)
     spec = diff_spec(args)
-    result = scan(root, spec, args.paths, include_dunder=settings.include_dunder, exclude=settings.exclude)
+    if _nothing_public(args, root, spec):
+        result = Scan(base="", head="")
+    else:
+        settings = settings_from(args, root)
+        result = scan(root, spec, args.paths, include_dunder=settings.include_dunder, exclude=settings.exclude,
+                      cache=settings.cache)
     for error in result.errors:
         print(f"skipped file: {error}", file=sys.stderr)
     # With --all nothing is compared, so a target's kind ("unchanged") would mislead: show the scope.
@@ -84,12 +98,18 @@ def cmd_targets(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    root = repo_root_of(Path.cwd())
+    spec = diff_spec(args, default_all=True)
+    if _nothing_public(args, root, spec):  # no model stack, no pydantic: nothing can be stale
+        if args.json:
+            print(json_document("check", stale=[], unapproved=[], index=None, strict=args.strict))
+        say(args, "docbot check: all docs are current.")
+        return 0
     from docbot.check import check_report
 
-    root = repo_root_of(Path.cwd())
     settings = settings_from(args, root)
-    found = check_report(settings, root, diff_spec(args, default_all=True), args.paths,
-                         emit=ConsoleSink(verbose=False, quiet=args.quiet))
+    docs_dir = settings.docs_dir
+    found = check_report(settings, root, spec, args.paths, emit=console_sink(verbose=False, quiet=args.quiet))
     if args.json:
         print(json_document("check", **found.to_json(), strict=args.strict))
     else:
@@ -99,7 +119,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     if found.stale:
         verb = "needs" if len(found.stale) == 1 else "need"
         print(f"docbot check: {plural(len(found.stale), 'function')} {verb} docs; run `docbot run` and commit "
-              f"{settings.docs_dir}.", file=sys.stderr)
+              f"{docs_dir}.", file=sys.stderr)
     if found.unapproved:
         print(f"docbot check: {plural(len(found.unapproved), 'section')} unapproved"
               + ("." if args.strict else " (not a failure without --strict)."), file=sys.stderr)
@@ -109,82 +129,28 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def importable_as(source: Path) -> tuple[str, tuple[str, ...]]:
-    """The dotted module and import path for a file: from its package root, so relative imports work."""
-    from docbot.targets import module_name
-
-    root = source.parent
-    while (root / "__init__.py").exists():
-        root = root.parent
-    if (root / "src").is_dir() and root.name != "src" and source.is_relative_to(root / "src"):
-        root = root / "src"
-    return module_name(source.relative_to(root).as_posix()), (str(root),)
-
-
-def cmd_verify(args: argparse.Namespace) -> int:
-    from docbot.verify import verify_source_doc
-
-    source_path, doc_path = Path(args.source), Path(args.doc)
-    for path in (source_path, doc_path):
-        if not path.is_file():
-            raise ConfigError(f"{path}: no such file.")
-    module, sys_path = importable_as(source_path.resolve())
-    sandbox = settings_from(args, Path.cwd()).example_sandbox  # config.json may allow the guard alone
-    names = [n.strip() for given in args.function or [] for n in given.split(",") if n.strip()]
-    checked = verify_source_doc(read_source(source_path), read_doc(doc_path),
-                                module=module, sys_path=sys_path, function=names,
-                                run_examples=not args.no_examples, sandbox=sandbox)
-    if args.json:
-        print(json_document("verify", functions=[{"qualname": c.qualname, "section_found": c.section_found,
-                                                  "findings": [f.to_json() for f in c.findings]}
-                                                 for c in checked]))
-    else:
-        for item in checked:
-            state = "no section found in the doc" if not item.section_found else plural(len(item.findings), "finding")
-            print(f"{item.qualname}: {state}")
-            for finding in item.findings:
-                print(f"  {_LABELS[finding.severity.value]} [{finding.kind}] {finding.message}")
-    return verify_exit_code(checked, args.strict)
-
-
-_LABELS = {"contradiction": "CONTRADICTION", "gap": "gap", "note": "note", "nondeterministic": "nondeterministic"}
-
-
-def verify_exit_code(checked: Sequence[Any], strict: bool) -> int:
-    """1 on a contradiction or a function without a section; gaps count only with ``--strict``."""
-    missing = any(not c.section_found for c in checked)
-    contradictions = any(c.fatal for c in checked)
-    gaps = strict and any(c.gaps for c in checked)
-    return 1 if missing or contradictions or gaps else 0
-
-
-def _command(sub: Any, name: str, summary: str, description: str) -> argparse.ArgumentParser:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        name, help=summary, description=f"{summary}.\n\n{description}", epilog=EXIT_CODES,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    return parser
-
-
 def main_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="docbot", description=DESCRIPTION, epilog=EXIT_CODES,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"docbot {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    run = _command(sub, "run", "document changed public functions into docs/api",
+    run = command(sub, "run", "document changed public functions into docs/api",
                    SCOPE_NOTE + " Exits 1 when a function failed, 6 when none failed but a section was "
                    "written unapproved, 0 when every function is approved or current.")
     diff_options(run)
     model_options(run)
+    run.add_argument("--jobs", type=int, metavar="N", help="document N functions at once (default 1)")
+    run.add_argument("--shard", metavar="I/N", help="only shard I of N (whole modules; CI matrix jobs)")
     run.add_argument("--time-budget", type=float, metavar="SECONDS",
                      help="a deadline: past it the function in flight stops and the rest are skipped")
     run.add_argument("--write-docstrings", action="store_true",
                      help="also write each updated function's docstring into its source, in the file's style")
     run.set_defaults(func=cmd_run)
-    targets = _command(sub, "targets", "list the public functions docbot would document", SCOPE_NOTE)
+    targets = command(sub, "targets", "list the public functions docbot would document", SCOPE_NOTE)
     diff_options(targets)
     output_options(targets)
     targets.set_defaults(func=cmd_targets)
-    check = _command(sub, "check", "exit 1 if any doc section is missing or stale (no model)",
+    check = command(sub, "check", "exit 1 if any doc section is missing or stale (no model)",
                      "Scope: every function by default, unlike run and targets: check is the gate CI runs, "
                      "and a doc can go stale without its function being in the diff. --staged or --base "
                      "REV narrow it. Unapproved sections are listed; --strict fails on them. A stale "
@@ -193,30 +159,18 @@ def main_parser() -> argparse.ArgumentParser:
     output_options(check)
     check.add_argument("--strict", action="store_true", help="exit 1 on unapproved sections too")
     check.set_defaults(func=cmd_check)
-    _verify_parser(sub)
+    add_verify(sub)
+    add_merge(sub)
     _config_parser(sub)
-    demo = _command(sub, "demo", "document a sample with the embedded model (no server needed)",
+    demo = command(sub, "demo", "document a sample with the embedded model (no server needed)",
                     "Runs a 135M model in-process on the bundled sample; takes a couple of minutes on a CPU.")
     demo.add_argument("-o", "--output", default="output/demo.md", help="where to write (default: output/demo.md)")
     demo.set_defaults(func=cmd_demo)
     return parser
 
 
-def _verify_parser(sub: Any) -> None:
-    verify = _command(sub, "verify", "check an existing Markdown doc against its source",
-                      "Runs the truth checks (parameters, exceptions, examples) on a doc you wrote; no model.")
-    verify.add_argument("source", help="the Python file")
-    verify.add_argument("doc", help="its Markdown doc")
-    verify.add_argument("--function", metavar="NAME", action="append",
-                        help="check only these functions (repeat, or comma-separated); others need no section")
-    verify.add_argument("--strict", action="store_true", help="exit 1 on gaps too (what the doc leaves out)")
-    verify.add_argument("--no-examples", action="store_true", help="do not execute the doc's examples")
-    output_options(verify)
-    verify.set_defaults(func=cmd_verify)
-
-
 def _config_parser(sub: Any) -> None:
-    config = _command(sub, "config", "print the configuration's JSON schema, or the effective settings",
+    config = command(sub, "config", "print the configuration's JSON schema, or the effective settings",
                       "Settings come from defaults < [tool.docbot] in pyproject.toml < config.json < environment "
                       "< flags; --show says which one set each value.")
     shown = config.add_mutually_exclusive_group(required=True)

@@ -15,11 +15,13 @@ import sys
 import tokenize
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docbot.errors import ConfigError, DocbotError
-from docbot.config_sources import Loaded, load_local
-from docbot.settings import Settings
+
+if TYPE_CHECKING:  # pydantic is imported only once settings are really loaded (docs/design.md#lazy-imports)
+    from docbot.config_sources import Loaded
+    from docbot.settings import Settings
 
 INTERRUPTED = 130  # what a shell reports for a process stopped by Ctrl-C (128 + SIGINT)
 JSON_SCHEMA_VERSION = 1  # of every --json document; raised when a key changes meaning or goes away
@@ -70,6 +72,19 @@ def settings_from(args: argparse.Namespace, root: Path, extra: dict[str, Any] | 
     return loaded.settings
 
 
+def has_config_file(args: argparse.Namespace, root: Path) -> bool:
+    """Whether a file could set (or break) a setting: ``--config``, config.json, or a pyproject.toml that
+    mentions docbot (a textual test: a false yes only costs loading the settings)."""
+    if getattr(args, "config", None) or (root / "config.json").exists():
+        return True
+    try:
+        return "docbot" in (root / "pyproject.toml").read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return False
+    except OSError:
+        return True  # unreadable: let the real loader say why
+
+
 def loaded_from(args: argparse.Namespace, root: Path, extra: dict[str, Any] | None = None) -> Loaded:
     """The settings and where each came from: [tool.docbot] of ``root``'s pyproject.toml, ``--config``
     (else config.json at ``root``), the environment, then the flags (``--backend``, ``--replay``...)."""
@@ -81,6 +96,8 @@ def loaded_from(args: argparse.Namespace, root: Path, extra: dict[str, Any] | No
         overrides["backend"] = "replay"
     if getattr(args, "no_examples", False):
         overrides["run_examples"] = False
+    from docbot.config_sources import load_local
+
     config = Path(args.config) if getattr(args, "config", None) else None
     return load_local(root, config, overrides, os.environ)
 

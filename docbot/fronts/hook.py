@@ -21,11 +21,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Sequence, TextIO
 
+from docbot.choices import BACKEND_NAMES
 from docbot.fronts.common import guarded, settings_from
-from docbot.fronts.console import ConsoleSink, TtyProgress, open_tty, tee
-from docbot.repo import DiffSpec
+from docbot.repo import DiffSpec, touches_nothing_public
 from docbot.results import RunReport, plural
-from docbot.settings import BACKEND_NAMES
 
 Changed = Callable[[DiffSpec], tuple[set[str], set[str]]]  # the spec's changed paths: (still there, gone)
 
@@ -64,17 +63,23 @@ def hook_scope(env: Mapping[str, str], filenames: Sequence[str],
 
 
 def _scope(args: argparse.Namespace, root: Path) -> tuple[DiffSpec, tuple[str, ...]] | None:
+    """The hook's scope; None when there is nothing to do. Decided before the settings are loaded, so a
+    commit that touches no public function never imports pydantic, rich or libcst (docs/design.md#lazy-imports)."""
     from docbot.repo import changed_python_paths
 
-    return hook_scope(os.environ, args.filenames, lambda spec: changed_python_paths(root, spec))
+    scope = hook_scope(os.environ, args.filenames, lambda spec: changed_python_paths(root, spec))
+    if scope is None or touches_nothing_public(root, *scope):
+        return None
+    return scope
 
 
 def _check(args: argparse.Namespace, root: Path) -> int:
-    from docbot.check import check_report
-
     scope = _scope(args, root)
     if scope is None:
         return 0
+    from docbot.check import check_report
+    from docbot.fronts.console import ConsoleSink
+
     spec, paths = scope
     found = check_report(settings_from(args, root), root, spec, paths, emit=ConsoleSink(sys.stdout, verbose=False))
     lines = [e.describe() for e in found.stale] + [e.describe() for e in found.unapproved]
@@ -92,22 +97,26 @@ def _run_command(spec: DiffSpec) -> str:
 
 
 def _document(args: argparse.Namespace, root: Path) -> int:
+    scope = _scope(args, root)
+    if scope is None:
+        return 0
+    from docbot.fronts.console import open_tty
+
     tty = open_tty(os.environ)
     try:
-        return _document_to(args, root, tty)
+        return _document_to(args, root, scope, tty)
     finally:
         if tty:
             tty.close()
 
 
-def _document_to(args: argparse.Namespace, root: Path, tty: TextIO | None) -> int:
+def _document_to(args: argparse.Namespace, root: Path, scope: tuple[DiffSpec, tuple[str, ...]],
+                 tty: TextIO | None) -> int:
     from docbot.errors import ModelServerError
+    from docbot.fronts.console import ConsoleSink, TtyProgress, tee
     from docbot.run import run_docs
 
     settings = settings_from(args, root, {"time_budget_s": args.time_budget})
-    scope = _scope(args, root)
-    if scope is None:
-        return 0
     spec, paths = scope
     emit = ConsoleSink(sys.stdout, verbose=False)
     try:

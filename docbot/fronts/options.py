@@ -13,8 +13,8 @@ from typing import Any
 
 from docbot import events
 from docbot.errors import ConfigError
-from docbot.fronts.console import ConsoleSink
-from docbot.settings import BACKEND_NAMES
+from docbot.choices import BACKEND_NAMES
+from docbot.fronts.common import EXIT_CODES
 
 
 def output_options(parser: argparse.ArgumentParser) -> None:
@@ -47,7 +47,21 @@ def diff_options(parser: argparse.ArgumentParser) -> None:
 def sink_for(args: argparse.Namespace) -> events.EventSink:
     if getattr(args, "json", False):
         return events.JsonLinesSink(sys.stderr)
-    return ConsoleSink(verbose=getattr(args, "verbose", False), quiet=getattr(args, "quiet", False))
+    return console_sink(verbose=getattr(args, "verbose", False), quiet=getattr(args, "quiet", False))
+
+
+def console_sink(*, verbose: bool, quiet: bool) -> events.EventSink:
+    """A console made at the first event: rich is imported only when there is something to show."""
+    made: list[events.EventSink] = []
+
+    def emit(event: events.Event) -> None:
+        if not made:
+            from docbot.fronts.console import ConsoleSink
+
+            made.append(ConsoleSink(verbose=verbose, quiet=quiet))
+        made[0](event)
+
+    return emit
 
 
 def say(args: argparse.Namespace, line: str) -> None:
@@ -71,4 +85,11 @@ def diff_spec(args: argparse.Namespace, *, default_all: bool = False) -> Any:
 def repo_root_of(start: Path) -> Path:
     from docbot.repo import open_repo
 
-    return Path(open_repo(start).working_tree_dir or start)
+    return open_repo(start).top
+
+
+def command(sub: Any, name: str, summary: str, description: str) -> argparse.ArgumentParser:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, help=summary, description=f"{summary}.\n\n{description}", epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    return parser

@@ -22,7 +22,7 @@ import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 
-from docbot.settings import ExampleSandbox
+from docbot.choices import ExampleSandbox
 
 _DOCBOT_DIR = Path(__file__).resolve().parent.parent
 _TMP_BYTES = 64 * 1024 * 1024  # the only writable place is memory: keep it small

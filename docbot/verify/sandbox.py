@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from docbot.settings import ExampleSandbox
+from docbot.choices import ExampleSandbox
 from docbot.verify.boundary import WORKDIR, Boundary, boundary_for, bwrap_command
 from docbot.verify.examples import Step
 from docbot.verify.supervise import sigterm_unwinds, supervise

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from docbot import targets
 from docbot.errors import ConfigError
-from docbot.settings import ExampleSandbox
+from docbot.choices import ExampleSandbox
 from docbot.targets import SourceParseError
 from docbot.verify.check import check_doc
 from docbot.verify.kwargs_reach import carried_keywords

@@ -15,7 +15,7 @@ Graph = Mapping[str, set[str]]
 
 FRONTS = "docbot.fronts"
 SHARED_FRONT_MODULES = frozenset({"docbot.fronts.common", "docbot.fronts.console", "docbot.fronts.options",
-                                  "docbot.fronts.single"})
+                                  "docbot.fronts.single", "docbot.fronts.cli_files"})
 
 
 def modules_under(package_dir: Path) -> dict[str, Path]:

@@ -33,12 +33,14 @@ class Scripted:
         self.failing = failing
         self.only = only  # when given, every other function is skipped (a big real file, a few functions)
         self.calls: list[str] = []
+        self.currents: dict[str, str] = {}  # qualname -> the section the documenter was given
 
-    def factory(self) -> Callable[[Target], FunctionResult]:
+    def factory(self) -> Callable[[Target, str], FunctionResult]:
         return self.document
 
-    def document(self, target: Target) -> FunctionResult:
+    def document(self, target: Target, current: str = "") -> FunctionResult:
         self.calls.append(target.qualname)
+        self.currents[target.qualname] = current
         if self.only is not None and target.qualname not in self.only:
             return FunctionResult(target.module, target.qualname, "skipped", reason="not in this script")
         if target.qualname in self.failing:

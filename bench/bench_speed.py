@@ -1,0 +1,258 @@
+"""docbot's hook, check, targets and verify against their peers and floors, side by side (issue 15).
+
+    python -m bench.bench_speed                     # every part, 3 interleaved rounds; writes bench/RESULTS.md
+    python -m bench.bench_speed --rounds 1 --no-write --parts hook,verify
+
+Each command runs as a child of a small wrapper that reports the CPU time (user + system, the
+command's own children such as git included) and the peak resident memory of what it ran, with
+``-P``: the copied stdlib in the working folder must not shadow the real one. The commands of one
+part run interleaved, in rotating order, and the medians are compared. Only ratios
+are quoted: the machine is shared.
+
+- **hook**: ``docbot-hook`` with nothing staged and with a comment staged in a 3,343-line file no
+  public function of which it touches (the stdlib's ``inspect.py``), against ``interrogate`` on that
+  file (what its pre-commit hook runs for such a commit).
+- **check**: ``docbot check --all`` on the stdlib, cold (no ``.docbot/cache``) and warm, against a
+  child that only ``ast.parse``s every file and against ``pydoclint``.
+- **targets**: ``docbot targets --base HEAD~1`` on click 8.1.3 -> 8.1.7 (PyPI sdists) against
+  ``docbot targets --all`` on the same repository.
+- **verify**: ``docbot verify`` of a 20-section doc (one example each) against ``python -m doctest``
+  on the same doc.
+
+A peer that is not installed is skipped, and the report says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.bench_targets import FLOOR_CHILD, build_repo, stdlib_sources
+from bench.common import GIT_ENV, git, machine, median, write_section
+
+SECTION = "## Speed against peers and floors (`bench/bench_speed.py`)"
+BIN = Path(sys.executable).parent
+WRAP = """\
+import json, resource, subprocess, sys
+code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+used = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps([used.ru_utime + used.ru_stime, used.ru_maxrss / 1024, code]))
+"""
+BIG = "inspect.py"
+
+
+@dataclass(frozen=True)
+class Cost:
+    cpu: float
+    peak_mb: float
+
+
+def measure(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> Cost:
+    done = subprocess.run([sys.executable, "-P", "-c", WRAP, *command], cwd=cwd, capture_output=True, text=True,
+                          check=True, env={**os.environ, **GIT_ENV, **(env or {})})
+    cpu, peak, _ = json.loads(done.stdout)
+    return Cost(cpu, peak)
+
+
+def tool(name: str) -> str | None:
+    found = BIN / name
+    return str(found) if found.exists() else shutil.which(name)
+
+
+def rounds_of(commands: dict[str, Callable[[], Cost]], rounds: int) -> dict[str, Cost]:
+    names = list(commands)
+    seen: dict[str, list[Cost]] = {name: [] for name in names}
+    for index in range(rounds):
+        shift = index % len(names)
+        for name in names[shift:] + names[:shift]:
+            seen[name].append(commands[name]())
+    return {name: Cost(median([c.cpu for c in costs]), median([c.peak_mb for c in costs]))
+            for name, costs in seen.items()}
+
+
+Row = tuple[str, str, float, str, float, str]  # what, docbot label, its CPU, peer label, its CPU, target
+
+
+def hook_part(sources: dict[str, str], rounds: int) -> tuple[list[Row], list[str]]:
+    folder = Path(tempfile.mkdtemp(prefix="docbot-bench-hook-"))
+    notes: list[str] = []
+    try:
+        build_repo({rel: text for rel, text in sources.items() if rel.count("/") == 0}, folder)
+        hook, interrogate = [str(BIN / "docbot-hook")], tool("interrogate")
+        if interrogate is None:
+            return [], ["interrogate is not installed: the hook rows are skipped."]
+        peer = [interrogate, "-q", "-f", "0", BIG]
+        nothing = rounds_of({"hook": lambda: measure(hook, folder), "peer": lambda: measure(peer, folder)}, rounds)
+        text = (folder / BIG).read_text(encoding="utf-8")
+        first_import = text.index("\nimport ") + 1
+        (folder / BIG).write_text(text[:first_import] + "# a comment, no public function touched\n"
+                                  + text[first_import:], encoding="utf-8")
+        git(folder, "add", BIG)
+        staged = rounds_of({"hook": lambda: measure([*hook, BIG], folder),
+                            "check": lambda: measure([*hook, "--check", BIG], folder),
+                            "peer": lambda: measure(peer, folder)}, rounds)
+        lines = text.count("\n")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return [("hook, nothing staged", "docbot-hook", nothing["hook"].cpu, "interrogate, one file",
+             nothing["peer"].cpu, "≤ 1.0×"),
+            (f"hook, a comment staged in a {lines}-line file", "docbot-hook", staged["hook"].cpu,
+             "interrogate, that file", staged["peer"].cpu, "≤ 1.5×"),
+            ("hook --check, the same commit", "docbot-hook --check", staged["check"].cpu,
+             "interrogate, that file", staged["peer"].cpu, "≤ 1.5×")], notes
+
+
+def check_part(sources: dict[str, str], rounds: int) -> tuple[list[Row], list[str]]:
+    folder = Path(tempfile.mkdtemp(prefix="docbot-bench-check-"))
+    try:
+        build_repo(sources, folder)
+        check = [sys.executable, "-P", "-m", "docbot.fronts.cli", "check", "--all"]
+
+        def cold() -> Cost:
+            shutil.rmtree(folder / ".docbot", ignore_errors=True)
+            return measure(check, folder)
+
+        commands = {"floor": lambda: measure([sys.executable, "-P", "-c", FLOOR_CHILD, str(folder)], folder),
+                    "cold": cold, "warm": lambda: measure(check, folder)}
+        pydoclint = tool("pydoclint")
+        if pydoclint is not None:
+            commands["pydoclint"] = lambda: measure([pydoclint, "-q", "--exclude", r"\.git|\.docbot", "."], folder)
+        measure(check, folder)  # the warm runs find a cache
+        costs = rounds_of(commands, rounds)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    what = f"check --all, {len(sources)} stdlib files"
+    rows: list[Row] = [(what + ", cold", "docbot", costs["cold"].cpu, "ast.parse floor", costs["floor"].cpu, "≤ 3×")]
+    notes = [f"Peak memory, {what}: docbot cold {costs['cold'].peak_mb:.0f} MiB, warm {costs['warm'].peak_mb:.0f} "
+             f"MiB, ast.parse floor {costs['floor'].peak_mb:.0f} MiB"]
+    if "pydoclint" in costs:
+        rows += [(what + ", cold", "docbot", costs["cold"].cpu, "pydoclint", costs["pydoclint"].cpu, "≤ 0.5×"),
+                 (what + ", warm cache", "docbot", costs["warm"].cpu, "pydoclint", costs["pydoclint"].cpu, "≤ 0.2×")]
+        notes[0] += (f", pydoclint {costs['pydoclint'].peak_mb:.0f} MiB (ratio cold/pydoclint "
+                     f"{costs['cold'].peak_mb / costs['pydoclint'].peak_mb:.2f}×; target ≤ 2×).")
+    else:
+        notes.append("pydoclint is not installed: its rows are skipped.")
+    return rows, notes
+
+
+def click_repo(folder: Path, sdists: Path) -> bool:
+    """click 8.1.3, then 8.1.7, as two commits (PyPI sdists, downloaded once into ``sdists``)."""
+    for version in ("8.1.3", "8.1.7"):
+        archive = sdists / f"click-{version}.tar.gz"
+        if not archive.exists():
+            subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
+                            f"click=={version}", "-d", str(sdists)], capture_output=True, check=False)
+        if not archive.exists():
+            return False
+        shutil.rmtree(folder / "src", ignore_errors=True)
+        with tarfile.open(archive) as tar:
+            members = [m for m in tar.getmembers() if m.name.startswith(f"click-{version}/src/")]
+            tar.extractall(folder / "x", members=members, filter="data")
+        shutil.move(str(folder / "x" / f"click-{version}" / "src"), str(folder / "src"))
+        shutil.rmtree(folder / "x")
+        if version == "8.1.3":
+            git(folder, "init", "-q")
+        git(folder, "add", "-A")
+        git(folder, "commit", "-qm", version)
+    return True
+
+
+def targets_part(rounds: int, sdists: Path) -> tuple[list[Row], list[str]]:
+    folder = Path(tempfile.mkdtemp(prefix="docbot-bench-click-"))
+    try:
+        if not click_repo(folder, sdists):
+            return [], ["click's sdists could not be downloaded: the targets row is skipped."]
+        docbot = [sys.executable, "-P", "-m", "docbot.fronts.cli", "targets", "--json"]
+
+        def fresh(flags: list[str]) -> Callable[[], Cost]:
+            def run() -> Cost:
+                shutil.rmtree(folder / ".docbot", ignore_errors=True)
+                return measure([*docbot, *flags], folder)
+            return run
+
+        ast_only = [sys.executable, "-P", "-c", "from pathlib import Path; from docbot.repo import DiffSpec, scan; "
+                    "scan(Path('.'), DiffSpec(base='HEAD~1'), authority=False)"]
+        costs = rounds_of({"base": fresh(["--base", "HEAD~1"]), "all": fresh(["--all"]),
+                           "ast": lambda: measure(ast_only, folder)}, rounds)
+        files = git(folder, "diff", "--name-only", "HEAD~1", "--", "*.py").split()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return [("targets, click 8.1.3 → 8.1.7", "--base HEAD~1", costs["base"].cpu, "--all", costs["all"].cpu,
+             "≤ 0.7×"),
+            ("the same diff, the ast pass alone (no libcst authority)", "scan(authority=False)", costs["ast"].cpu,
+             "--all", costs["all"].cpu, "(profile)")], [
+        f"click 8.1.3 → 8.1.7 changes {len(files)} of its Python files; a diff reads both sides of each."]
+
+
+VERIFY_SECTIONS = 20
+
+
+def verify_part(rounds: int) -> tuple[list[Row], list[str]]:
+    folder = Path(tempfile.mkdtemp(prefix="docbot-bench-verify-"))
+    try:
+        (folder / "mod.py").write_text("".join(f"def f{i}(x):\n    return x + {i}\n\n\n"
+                                               for i in range(VERIFY_SECTIONS)))
+        (folder / "doc.md").write_text("# mod\n\n" + "\n".join(
+            f"## `f{i}`\n\nAdds {i}.\n\n>>> from mod import f{i}\n>>> f{i}(1)\n{i + 1}\n"
+            for i in range(VERIFY_SECTIONS)))
+        env = {"PYTHONPATH": str(folder)}
+        costs = rounds_of({
+            "docbot": lambda: measure([sys.executable, "-P", "-m", "docbot.fronts.cli", "verify", "mod.py", "doc.md"],
+                                      folder),
+            "doctest": lambda: measure([sys.executable, "-P", "-m", "doctest", "doc.md"], folder, env)}, rounds)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return [(f"verify, {VERIFY_SECTIONS} sections × 1 example", "docbot verify", costs["docbot"].cpu,
+             "python -m doctest", costs["doctest"].cpu, "≤ 3×")], []
+
+
+def report(rows: list[Row], notes: list[str], rounds: int) -> str:
+    lines = [SECTION, "",
+             f"Command: `{' '.join(['python -m bench.bench_speed', *sys.argv[1:]])}`. Machine: {machine()}.",
+             f"CPU seconds (user + system, children included), median of {rounds} interleaved rounds.", "",
+             "| what | docbot | CPU s | peer or floor | CPU s | ratio | target |", "|---|---|---|---|---|---|---|"]
+    lines += [f"| {what} | {ours} | {cpu:.2f} | {peer} | {peer_cpu:.2f} | {cpu / peer_cpu:.2f}× | {target} |"
+              for what, ours, cpu, peer, peer_cpu, target in rows]
+    return "\n".join(lines + [""] + [f"- {note}" for note in notes]) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.bench_speed", description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--parts", default="hook,check,targets,verify")
+    parser.add_argument("--sdists", default=str(Path(tempfile.gettempdir()) / "docbot-bench-sdists"),
+                        help="where click's sdists are kept between runs")
+    parser.add_argument("--no-write", action="store_true", help="print only; leave bench/RESULTS.md alone")
+    args = parser.parse_args(argv)
+    parts = set(args.parts.split(","))
+    sources = stdlib_sources()
+    rows: list[Row] = []
+    notes: list[str] = []
+    Path(args.sdists).mkdir(parents=True, exist_ok=True)
+    for name, part in (("hook", lambda: hook_part(sources, args.rounds)),
+                       ("check", lambda: check_part(sources, args.rounds)),
+                       ("targets", lambda: targets_part(args.rounds, Path(args.sdists))),
+                       ("verify", lambda: verify_part(args.rounds))):
+        if name in parts:
+            found, said = part()
+            rows += found
+            notes += said
+            print("\n".join(report(found, said, args.rounds).splitlines()[5:]), flush=True)
+    text = report(rows, notes, args.rounds)
+    print(text)
+    if not args.no_write:
+        write_section(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

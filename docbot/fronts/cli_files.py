@@ -1,0 +1,103 @@
+"""The CLI's file commands: ``verify`` (a doc you wrote against its source) and ``merge`` (the reports of
+``run --shard`` jobs). Kept apart from ``cli.py`` so each front module stays readable in one sitting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from docbot.choices import DEFAULT_EXAMPLE_SANDBOX
+from docbot.errors import ConfigError
+from docbot.fronts.common import has_config_file, json_document, read_doc, read_source, settings_from
+from docbot.fronts.options import command, output_options
+from docbot.results import plural
+
+
+def importable_as(source: Path) -> tuple[str, tuple[str, ...]]:
+    """The dotted module and import path for a file: from its package root, so relative imports work."""
+    from docbot.targets import module_name
+
+    root = source.parent
+    while (root / "__init__.py").exists():
+        root = root.parent
+    if (root / "src").is_dir() and root.name != "src" and source.is_relative_to(root / "src"):
+        root = root / "src"
+    return module_name(source.relative_to(root).as_posix()), (str(root),)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from docbot.verify import verify_source_doc
+
+    source_path, doc_path = Path(args.source), Path(args.doc)
+    for path in (source_path, doc_path):
+        if not path.is_file():
+            raise ConfigError(f"{path}: no such file.")
+    module, sys_path = importable_as(source_path.resolve())
+    # config.json may allow the guard alone; without a config file the default holds (no pydantic to load)
+    sandbox = (settings_from(args, Path.cwd()).example_sandbox if has_config_file(args, Path.cwd())
+               else DEFAULT_EXAMPLE_SANDBOX)
+    names = [n.strip() for given in args.function or [] for n in given.split(",") if n.strip()]
+    checked = verify_source_doc(read_source(source_path), read_doc(doc_path),
+                                module=module, sys_path=sys_path, function=names,
+                                run_examples=not args.no_examples, sandbox=sandbox)
+    if args.json:
+        print(json_document("verify", functions=[{"qualname": c.qualname, "section_found": c.section_found,
+                                                  "findings": [f.to_json() for f in c.findings]}
+                                                 for c in checked]))
+    else:
+        for item in checked:
+            state = "no section found in the doc" if not item.section_found else plural(len(item.findings), "finding")
+            print(f"{item.qualname}: {state}")
+            for finding in item.findings:
+                print(f"  {_LABELS[finding.severity.value]} [{finding.kind}] {finding.message}")
+    return verify_exit_code(checked, args.strict)
+
+
+_LABELS = {"contradiction": "CONTRADICTION", "gap": "gap", "note": "note", "nondeterministic": "nondeterministic"}
+
+
+def verify_exit_code(checked: Sequence[Any], strict: bool) -> int:
+    """1 on a contradiction or a function without a section; gaps count only with ``--strict``."""
+    missing = any(not c.section_found for c in checked)
+    contradictions = any(c.fatal for c in checked)
+    gaps = strict and any(c.gaps for c in checked)
+    return 1 if missing or contradictions or gaps else 0
+
+
+def add_verify(sub: Any) -> None:
+    verify = command(sub, "verify", "check an existing Markdown doc against its source",
+                      "Runs the truth checks (parameters, exceptions, examples) on a doc you wrote; no model.")
+    verify.add_argument("source", help="the Python file")
+    verify.add_argument("doc", help="its Markdown doc")
+    verify.add_argument("--function", metavar="NAME", action="append",
+                        help="check only these functions (repeat, or comma-separated); others need no section")
+    verify.add_argument("--strict", action="store_true", help="exit 1 on gaps too (what the doc leaves out)")
+    verify.add_argument("--no-examples", action="store_true", help="do not execute the doc's examples")
+    output_options(verify)
+    verify.set_defaults(func=cmd_verify)
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    from docbot.shards import merge_reports
+
+    reports = []
+    for name in args.reports:
+        try:
+            reports.append(json.loads(read_doc(Path(name))))
+        except json.JSONDecodeError as err:
+            raise ConfigError(f"{name}: not JSON ({err.msg}); pass the output of `docbot run --json`.") from err
+    merged = merge_reports(reports)
+    print(json_document("run", **{k: v for k, v in merged.items() if k not in ("schema_version", "command")}))
+    print(merged["summary"], file=sys.stderr)
+    return 1 if any(r["status"] == "failed" for r in merged["results"]) else 0
+
+
+def add_merge(sub: Any) -> None:
+    merge = command(sub, "merge", "merge the --json reports of `run --shard` jobs into one report",
+                    "Prints one `run` JSON report: every shard's results, files and notices.")
+    merge.add_argument("reports", nargs="+", metavar="REPORT", help="a shard's `docbot run --json` output")
+    merge.set_defaults(func=cmd_merge)

@@ -1,0 +1,67 @@
+"""Running git: one subprocess per command, its exact stdout as bytes, its complaint as a ``RepoError``.
+
+Plain ``subprocess`` instead of GitPython: docbot only ever ran ``repo.git.<command>`` (a subprocess
+underneath), and importing GitPython cost a tenth of a second on every hook run, most of a commit
+that touches no public function (docs/design.md#lazy-imports). Subprocesses inherit the environment,
+so ``GIT_INDEX_FILE`` (set by ``git commit -a`` for its hooks) still decides what the index is.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from docbot.errors import RepoError
+
+
+class GitFailed(RepoError):
+    """One git command exited non-zero; ``complaint`` is its stderr (callers may turn it into advice)."""
+
+    def __init__(self, command: str, complaint: str) -> None:
+        super().__init__(f"git {command} failed: {complaint}")
+        self.complaint = complaint
+
+
+@dataclass(frozen=True)
+class Git:
+    """A checkout: ``top`` is its working tree's root, where every command runs."""
+
+    top: Path
+
+    def run(self, command: str, *args: str, stdin: bytes = b"") -> bytes:
+        """``git <command> <args>``: its stdout, byte for byte; ``GitFailed`` when it exits non-zero."""
+        return run_git(self.top, command, *args, stdin=stdin)
+
+    def text(self, command: str, *args: str) -> str:
+        """The command's stdout as text, without the trailing newline."""
+        return self.run(command, *args).decode("utf-8", "surrogateescape").rstrip("\n")
+
+
+def run_git(cwd: Path, command: str, *args: str, stdin: bytes = b"") -> bytes:
+    try:
+        done = subprocess.run(["git", command, *args], cwd=cwd, input=stdin, capture_output=True, check=False)
+    except OSError as err:  # no git at all, or cwd gone
+        raise RepoError(f"cannot run git ({err.strerror or err}); install git and make sure it is on PATH.") from None
+    if done.returncode != 0:
+        complaint = done.stderr.decode("utf-8", "replace").strip() or f"exit status {done.returncode}"
+        raise GitFailed(command, complaint)
+    return done.stdout
+
+
+def open_git(path: Path) -> Git:
+    """The checkout containing ``path`` (searching parent folders); RepoError outside one or in a bare one."""
+    if not path.exists():
+        raise RepoError(f"{path}: no such folder. Run docbot from your project's checkout.")
+    try:
+        top = run_git(path, "rev-parse", "--show-toplevel").decode("utf-8", "surrogateescape").rstrip("\n")
+    except GitFailed:
+        try:
+            bare = run_git(path, "rev-parse", "--is-bare-repository").strip() == b"true"
+        except GitFailed:
+            bare = False
+        if bare:
+            raise RepoError(f"{path} is a bare git repository; docbot needs a checkout with a working tree.") from None
+        raise RepoError(f"{path} is not inside a git repository. Run docbot from your project's "
+                        "checkout, or run `git init` there first.") from None
+    return Git(Path(top))

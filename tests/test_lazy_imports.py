@@ -1,0 +1,100 @@
+"""The no-op paths import nothing heavy (docs/design.md#lazy-imports): each runs in a fresh interpreter
+and reports which heavy packages ended up in ``sys.modules``. A positive control shows the probe sees
+an import when a path really needs one, so an empty list is never a vacuous pass."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.git_repo import GitRepo
+
+HEAVY = ("libcst", "git", "pydantic", "pydantic_core", "rich", "langchain_core", "langchain_ollama",
+         "langchain_openai", "langgraph", "httpx", "llama_cpp", "docbot.loop", "docbot.models")
+WITHOUT_SETTINGS = HEAVY
+WITH_SETTINGS = tuple(name for name in HEAVY if not name.startswith("pydantic"))  # --all loads the settings
+
+PROBE = """
+import json, sys
+from docbot.fronts import {front} as front
+code = front.main({argv!r})
+heavy = sorted({{m for m in sys.modules for h in {heavy!r} if m == h or m.startswith(h + ".")}})
+print(json.dumps([code, sorted({{m.split(".")[0] if not m.startswith("docbot") else ".".join(m.split(".")[:2])
+                                 for m in heavy}})]))
+"""
+
+BIG = "".join(f"def f{i}(x):\n    # line\n    return x + {i}\n\n\n" for i in range(40))
+SOURCE = "def area(w, h):\n    return w * h\n\n\n_LIMIT = 3\n" + BIG
+
+
+def probe(root: Path, front: str, argv: list[str], heavy: tuple[str, ...] = HEAVY) -> tuple[int, list[str]]:
+    code = PROBE.format(front=front, argv=argv, heavy=heavy)
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120,
+                          env={"PATH": "/usr/bin:/bin", "HOME": str(root), "NO_COLOR": "1"})
+    assert done.returncode == 0, done.stderr
+    exit_code, imported = json.loads(done.stdout.strip().splitlines()[-1])
+    return exit_code, imported
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> GitRepo:
+    return GitRepo(tmp_path).write("pkg/__init__.py", "").write("pkg/geo.py", SOURCE).commit("first")
+
+
+@pytest.mark.parametrize("front, argv", [
+    ("hook", []),
+    ("hook", ["--check"]),
+    ("cli", ["check", "--staged"]),
+    ("cli", ["targets", "--staged"]),
+])
+def test_nothing_staged_imports_nothing_heavy(repo: GitRepo, front: str, argv: list[str]) -> None:
+    assert probe(repo.root, front, argv) == (0, [])
+
+
+@pytest.mark.parametrize("front, argv", [
+    ("hook", ["pkg/geo.py"]),
+    ("hook", ["--check", "pkg/geo.py"]),
+    ("cli", ["check", "--staged"]),
+    ("cli", ["targets", "--staged"]),
+])
+def test_a_non_public_edit_imports_nothing_heavy(repo: GitRepo, front: str, argv: list[str]) -> None:
+    repo.write("pkg/geo.py", SOURCE.replace("_LIMIT = 3", "_LIMIT = 4  # a comment"))
+    repo.stage("pkg/geo.py")
+    assert probe(repo.root, front, argv) == (0, [])
+
+
+def test_a_private_only_commit_range_imports_nothing_heavy(repo: GitRepo) -> None:
+    repo.write("pkg/geo.py", SOURCE.replace("_LIMIT = 3", "_LIMIT = 5")).commit("private")
+    assert probe(repo.root, "cli", ["targets", "--base", "HEAD~1"]) == (0, [])
+
+
+@pytest.mark.parametrize("argv", [["check", "--all"], ["targets", "--all"]])
+def test_whole_tree_commands_load_the_settings_but_nothing_else_heavy(repo: GitRepo, argv: list[str]) -> None:
+    exit_code, imported = probe(repo.root, "cli", argv, WITH_SETTINGS)
+    assert imported == [] and exit_code == (1 if argv[0] == "check" else 0)  # check: area has no doc
+
+
+@pytest.mark.parametrize("front, argv", [("hook", ["--check", "pkg/geo.py"]), ("cli", ["check", "--staged"])])
+def test_control_a_public_edit_loads_the_settings(repo: GitRepo, front: str, argv: list[str]) -> None:
+    repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).stage("pkg/geo.py")
+    exit_code, imported = probe(repo.root, front, argv)
+    assert exit_code == 1 and "pydantic" in imported  # the probe sees imports: the empty lists above are real
+
+
+SCREEN = """
+import sys
+from pathlib import Path
+from docbot.repo import DiffSpec, touches_nothing_public
+print(touches_nothing_public(Path(sys.argv[1]), DiffSpec(staged=True)), "libcst" in sys.modules)
+"""
+
+
+def test_the_nothing_to_do_screen_never_asks_libcst(repo: GitRepo) -> None:
+    # libcst is the authority on *which* targets a diff has; whether it has any, the ast pass decides alone.
+    repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).stage("pkg/geo.py")
+    done = subprocess.run([sys.executable, "-c", SCREEN, str(repo.root)], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["False", "False"], done.stderr
