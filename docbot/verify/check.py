@@ -31,7 +31,8 @@ def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | N
     except (SyntaxError, ValueError) as error:
         return [note("source_unreadable", f"the source of {qualname} could not be read ({error}); "
                      "nothing was checked")]
-    findings = check_parameters(doc, facts, carried) + check_raises(doc, facts, source) + check_returns(doc, facts)
+    findings = check_parameters(doc, facts, carried) + check_raises(doc, facts, source, module_source)
+    findings += check_returns(doc, facts)
     findings += check_return_type(doc, facts, module_source, sys_path or (examples.sys_path if examples else ()))
     if examples is not None:
         findings += check_examples(doc, qualname, examples)
