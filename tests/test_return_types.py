@@ -81,6 +81,10 @@ def test_stated_type(phrase: str, expected: str | None) -> None:
     ("Parse XML input into a list of Python dictionaries.", ["list"]),
     ("### parse()\n\nParse XML input into a Python dictionary.", ["dictionary"]),
     ("It returns a dict mapping names to ids.", ["dict"]),
+    ("The function returns a dict.", ["dict"]),
+    ("`parse()` returns a dict.", ["dict"]),
+    ("`dumps()` returns a string.", []),  # another function's return
+    ("The callback function returns a string.", []),
     ("- the table is returned as a whole string", ["string"]),
     ("Returns:\n    list of lines\n", ["list"]),
     ("## Returns\n\n`str`: the text\n", ["str"]),
@@ -93,7 +97,7 @@ def test_stated_type(phrase: str, expected: str | None) -> None:
     ("```python\nreturn 'a list'\n```\n", []),  # code is not prose
 ])
 def test_return_type_claims(doc: str, expected: list[str]) -> None:
-    assert [word for word, _text in return_type_claims(doc)] == expected
+    assert [word for word, _text in return_type_claims(doc, "parse")] == expected
 
 
 MODULE = _module('''

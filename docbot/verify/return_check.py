@@ -44,8 +44,10 @@ _PHRASE = r"((?:[^\s.;,:]+[ \t]*){1,5})"
 # words that end the noun phrase: "returns 1 if the list is empty" says nothing of a list
 _STOP = {"of", "if", "when", "unless", "otherwise", "or", "and", "for", "with", "to", "from", "in", "on", "by",
          "as", "is", "that", "which", "else", "where", "containing", "whose"}
-_ACTIVE = re.compile(
-    rf"(?:^|[;:(]\s*|\b(?:[Ii]t|[Tt]his|function|method|\w+\(\)`?)\s+)(?:[Rr]eturns|[Rr]eturn)\s+{_PHRASE}")
+# the subject of the verb: none (the clause starts with it), "it", "this (function)", "the function" or the
+# function's own name ("`parse()` returns"); "a callback function returns" is about the callback
+_ACTIVE = (r"(?:^|[;:(]\s*|\b(?:[Ii]t|[Tt]his|(?:[Tt]his|[Tt]he)\s+(?:function|method)|`?{name}\(\)`?)\s+)"
+           rf"(?:[Rr]eturns|[Rr]eturn)\s+{_PHRASE}")
 _PASSIVE = re.compile(rf"\bis\s+returned\s+(?:as|in)\s+{_PHRASE}")
 _CONVERSION = re.compile(
     rf"^\s*(?:Parse|Convert|Turn|Transform|Decode|Deserialize|Deserialise|Load|Read|Split|Serialize|Serialise|"
@@ -70,8 +72,9 @@ def stated_type(phrase: str) -> str | None:
     return None
 
 
-def return_type_claims(section: str) -> list[tuple[str, str]]:
-    """(type word, the doc text) for each statement of the function's own return type."""
+def return_type_claims(section: str, name: str = "") -> list[tuple[str, str]]:
+    """(type word, the doc text) for each statement of the own return type of the function called ``name``."""
+    active = re.compile(_ACTIVE.replace("{name}", re.escape(name) if name else "(?!)"))
     claims: list[tuple[str, str]] = []
     returns_parts = [p.text for p in parts_labelled(section, "returns")]
     for text in returns_parts:
@@ -81,7 +84,7 @@ def return_type_claims(section: str) -> list[tuple[str, str]]:
             claims.append((word, lead[:120]))
     paragraphs = [re.sub(r"\s+", " ", p) for p in re.split(r"\n\s*\n|\n(?=\s*#)", prose(section))]
     for sentence in (s for p in paragraphs for s in _SENTENCE_END.split(p)):
-        for pattern in (_ACTIVE, _PASSIVE, _CONVERSION):
+        for pattern in (active, _PASSIVE, _CONVERSION):
             for match in pattern.finditer(sentence):
                 if _NEGATED.search(sentence[: match.start(1)]) or re.search(r"\b(?:that|which)\s*$",
                                                                            sentence[: match.start()]):
@@ -97,7 +100,7 @@ def check_return_type(section: str, facts: Facts, module_source: str, sys_path: 
 
     What the code returns is inferred only when the doc states a type (inference reads the whole module).
     """
-    claims = return_type_claims(section)
+    claims = return_type_claims(section, facts.name)
     if not claims or not module_source or facts.name in ("__init__", "__new__") or facts.kind == "property":
         return []
     returned = returned_types(module_source, facts.qualname, sys_path)
