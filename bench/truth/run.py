@@ -88,7 +88,8 @@ def build_cases() -> tuple[list[Case], int]:
 def check(case: Case) -> Outcome:
     doc = case.mutation.doc if case.mutation else case.section
     context = ExampleContext(case.module, (str(CORPUS),), timeout_s=10.0)
-    return Outcome(case, check_doc(doc, case.source, case.qualname, context))
+    module_source = (CORPUS / f"{case.module}.py").read_text(encoding="utf-8")  # for the stated return type
+    return Outcome(case, check_doc(doc, case.source, case.qualname, context, module_source=module_source))
 
 
 def summarize(outcomes: list[Outcome], functions: int, seconds: float) -> str:

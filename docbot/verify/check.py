@@ -15,20 +15,25 @@ from docbot.verify.docraises import check_raises
 from docbot.verify.example_check import check_examples
 from docbot.verify.findings import ExampleContext, Finding, note
 from docbot.verify.kwargs_reach import NOTHING, Carried
+from docbot.verify.return_check import check_return_type
 
 
 def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | None = None,
-              carried: Carried = NOTHING) -> list[Finding]:
+              carried: Carried = NOTHING, module_source: str = "", sys_path: tuple[str, ...] = ()) -> list[Finding]:
     """All findings for ``doc`` (one function's Markdown) against ``source`` (that function's text).
 
     ``carried``: the keywords the function's ``**kwargs`` carries (docbot.verify.kwargs_reach).
+    ``module_source``: the whole module, where the checks that follow the code beyond the function look (the
+    types it returns, the callees a parameter reaches); ``sys_path``: where its imports are found.
     """
     try:
         facts = extract_facts(source, qualname)
     except (SyntaxError, ValueError) as error:
         return [note("source_unreadable", f"the source of {qualname} could not be read ({error}); "
                      "nothing was checked")]
-    findings = check_parameters(doc, facts, carried) + check_raises(doc, facts, source) + check_returns(doc, facts)
+    findings = check_parameters(doc, facts, carried) + check_raises(doc, facts, source, module_source)
+    findings += check_returns(doc, facts)
+    findings += check_return_type(doc, facts, module_source, sys_path or (examples.sys_path if examples else ()))
     if examples is not None:
         findings += check_examples(doc, qualname, examples)
     return findings

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from docbot.facts import Facts, Raise
 from docbot.verify.findings import Finding, FindingKind, gap
 from docbot.verify.markdown import entries, paragraphs, prose, split_parts
+from docbot.verify.raise_reach import may_be_subclass, only_passed_on, parameter_raises
 
 _EXCEPTION_NAME = re.compile(
     r"(?<![\w.])(?:[A-Za-z_]\w*\.)*([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Iteration|Failure|Fault))\b"
@@ -124,7 +125,7 @@ def is_builtin_exception(name: str) -> bool:
     return isinstance(value, type) and issubclass(value, BaseException)
 
 
-def check_raises(section: str, facts: Facts, source: str) -> list[Finding]:
+def check_raises(section: str, facts: Facts, source: str, module_source: str = "") -> list[Finding]:
     real_types = {r.type_name for r in facts.raises if r.exception}
     doc_entries = raise_entries(section, real_types)
     documented = {t for e in doc_entries for t in e.types}
@@ -132,9 +133,17 @@ def check_raises(section: str, facts: Facts, source: str) -> list[Finding]:
     if not structured:
         documented |= set(exception_names(section, real_types))  # an unstructured doc: any mention counts
     required = list(facts.propagated_raises)
-    missing = [r for r in required if r.type_name not in documented]
-    invented = [t for t in dict.fromkeys(t for e in doc_entries for t in e.types) if t not in real_types]
+    # "Raises AppError" covers a LimitError(AppError) raise: a subclass the module (or builtins) shows
+    missing = [r for r in required if r.type_name not in documented
+               and not any(may_be_subclass(r.type_name, t, module_source, unknown=False) for t in documented)]
+    invented = [t for t in dict.fromkeys(t for e in doc_entries for t in e.types) if t not in real_types
+                and not any(may_be_subclass(r, t, module_source, unknown=False) for r in real_types)]
     findings = _type_findings(missing, invented, doc_entries, facts, source)
+    # An entry already judged (a wrong or invented type) gets the parameter check's word only when it is fatal.
+    judged = {f.doc_text for f in findings if f.kind in ("wrong_exception_type", "invented_exception")}
+    findings += [f for f in _parameter_findings(doc_entries, facts, source, module_source)
+                 if f.fatal and not any(g.fatal and g.doc_text == f.doc_text for g in findings)
+                 or f.doc_text not in judged]
     # Where a message counts as quoted: in a structured doc, the text a reader scans, not the examples.
     searchable = prose(section) if structured else section
     findings += _message_findings(searchable, doc_entries, required, documented)
@@ -173,6 +182,28 @@ def _type_findings(missing: list[Raise], invented: list[str], doc_entries: list[
         findings.append(Finding("invented_exception", f"the doc says {facts.name}() raises {name}, but the code "
                                 f"never raises it explicitly (it raises: {raised}){advice}", text, raised,
                                 FindingKind.CONTRADICTION if provable else FindingKind.NOTE))
+    return findings
+
+
+def _parameter_findings(doc_entries: list[RaiseEntry], facts: Facts, source: str,
+                        module_source: str) -> list[Finding]:
+    """A stated type against the raise sites about the one parameter the entry names (docbot.verify.raise_reach)."""
+    findings: list[Finding] = []
+    params = [p.name for p in facts.documentable_parameters if len(p.name) >= 3 and not p.is_variadic]
+    for entry in doc_entries:
+        named = [p for p in params if re.search(rf"(?<![\w.]){re.escape(p)}\b", entry.text)]
+        if len(entry.types) != 1 or len(named) != 1:
+            continue
+        stated, param = entry.types[0], named[0]
+        reached = parameter_raises(module_source, source, param)
+        if not reached or any(may_be_subclass(r.raise_.type_name, stated, module_source) for r in reached):
+            continue
+        fatal = only_passed_on(source, param)
+        advice = "" if fatal else f"; an operation on `{param}` may raise {stated}, make sure it does"
+        code = f"{reached[0].raise_.describe()} (in {reached[0].where})"
+        findings.append(Finding("wrong_exception_type", f"the doc says {facts.name}() raises {stated} about "
+                                f"`{param}`, but the code raises {code}{advice}", entry.text, code,
+                                FindingKind.CONTRADICTION if fatal else FindingKind.NOTE))
     return findings
 
 

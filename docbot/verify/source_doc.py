@@ -18,6 +18,7 @@ from docbot.verify.kwargs_reach import carried_keywords
 from docbot.verify.example_check import check_steps
 from docbot.verify.examples import extract_steps
 from docbot.verify.findings import ExampleContext, Finding, FindingKind
+from docbot.verify.pydoc_text import PydocEntry, pydoc_entries
 from docbot.verify.sections import locate_section
 
 
@@ -85,15 +86,12 @@ def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tu
     named = [function] if isinstance(function, str) else list(function or [])
     wanted = [select(functions, n) for n in named] or list(functions)
     others = frozenset(functions) | {q.split(".")[0] for q in functions}
-    spans: dict[str, tuple[int, int]] = {}
-    for qualname in functions:
-        span = next((s for s in (locate_section(doc_text, n, others) for n in section_names(qualname)) if s), None)
-        if span is not None:
-            spans[qualname] = span
-    lines = doc_text.splitlines()
-    report = {q: FunctionFindings(q, check_doc("\n".join(lines[spans[q][0] : spans[q][1]]) + "\n", functions[q], q,
-                                            carried=carried_keywords(source_text, functions[q]))
-                                  if q in spans else [], q in spans) for q in wanted}
+    sections = find_sections(doc_text, list(functions), others)
+    spans = {q: span for q, (span, _text) in sections.items()}
+    report = {q: FunctionFindings(q, check_doc(sections[q][1], functions[q], q,
+                                            carried=carried_keywords(source_text, functions[q]),
+                                            module_source=source_text, sys_path=sys_path)
+                                  if q in sections else [], q in sections) for q in wanted}
     if run_examples and functions:
         context = ExampleContext(module, sys_path, timeout_s, sandbox=sandbox)
         for finding in check_steps(extract_steps(doc_text), next(iter(functions)).split(".")[0], context):
@@ -101,6 +99,33 @@ def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tu
             if owner in report or owner == DOC_EXAMPLES:
                 report.setdefault(owner, FunctionFindings(owner)).findings.append(finding)
     return list(report.values())
+
+
+def find_sections(doc_text: str, qualnames: list[str],
+                  others: frozenset[str]) -> dict[str, tuple[tuple[int, int], str]]:
+    """qualname -> (its span of doc lines, its text) for each function the doc has a section for.
+
+    A section is found by docbot's marker or a heading (docbot.verify.sections); an entry of a pydoc dump
+    in the doc (docbot.verify.pydoc_text) is a section too, and where a heading's section holds the
+    function's pydoc entry, the entry is read as well: its docstring sits in a code block the prose
+    checks do not read.
+    """
+    lines = doc_text.splitlines()
+    entries = pydoc_entries(doc_text)
+    found: dict[str, tuple[tuple[int, int], str]] = {}
+    for qualname in qualnames:
+        span = next((s for s in (locate_section(doc_text, n, others) for n in section_names(qualname)) if s), None)
+        entry = entries.get(qualname)
+        if span is not None:
+            text = "\n".join(lines[span[0] : span[1]]) + "\n"
+            found[qualname] = (span, text + ("\n" + entry.as_markdown() if entry and _inside(entry, span) else ""))
+        elif entry is not None:
+            found[qualname] = ((entry.start, entry.end), entry.as_markdown())
+    return found
+
+
+def _inside(entry: PydocEntry, span: tuple[int, int]) -> bool:
+    return span[0] <= entry.start < span[1]
 
 
 def _owner(line: int | None, spans: dict[str, tuple[int, int]]) -> str | None:

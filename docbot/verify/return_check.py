@@ -1,0 +1,118 @@
+"""A stated return type against the types the code can return (docbot.verify.return_types).
+
+What counts as the doc stating the type of the function's own return value, in plain words a reader reads so:
+
+- a Returns part that opens with a type (``str: the text``, ``A list of lines``);
+- a clause that starts with the verb, its subject being the function (``Returns a string``, ``...; returns
+  string if None``, ``it returns a dict``), or the passive ``is returned as a whole string``;
+- the summary sentence of a conversion (``Parse XML input into a Python dictionary``).
+
+The type is the first type word of the phrase, within five words and before a word that ends the noun
+phrase (``a list of Python dictionaries`` is a list; ``a JSON formatted str`` is a str; ``1 if the list is
+empty`` names no type). A relative clause (``a callback that returns
+True/False``) speaks of something else and is not read. The claim is a contradiction only when the code's
+returned types are all known and none of them is of the stated kind (``float`` admits an ``int``, ``integer``
+a ``bool``): "returns bytes if None" for a function that only returns ``str`` or nothing is false whatever
+the condition. docs/design.md#return-types; tests/test_return_types.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+from docbot.facts import Facts
+from docbot.verify.findings import Finding
+from docbot.verify.markdown import parts_labelled, prose
+from docbot.verify.return_types import returned_types
+
+# type word -> the builtin types that make the claim true
+TYPE_WORDS: dict[str, frozenset[str]] = {
+    "str": frozenset({"str"}), "string": frozenset({"str"}),
+    "bytes": frozenset({"bytes", "bytearray"}), "bytestring": frozenset({"bytes", "bytearray"}),
+    "bytearray": frozenset({"bytearray"}),
+    "list": frozenset({"list"}), "dict": frozenset({"dict"}), "dictionary": frozenset({"dict"}),
+    "mapping": frozenset({"dict"}), "tuple": frozenset({"tuple"}), "set": frozenset({"set", "frozenset"}),
+    "frozenset": frozenset({"frozenset", "set"}), "int": frozenset({"int", "bool"}),
+    "integer": frozenset({"int", "bool"}), "float": frozenset({"float", "int"}),
+    "number": frozenset({"int", "float", "complex"}), "bool": frozenset({"bool"}), "boolean": frozenset({"bool"}),
+}
+_PLURALS = {"strings": "string", "lists": "list", "dicts": "dict", "dictionaries": "dictionary", "tuples": "tuple",
+            "sets": "set", "integers": "integer", "ints": "int", "floats": "float", "numbers": "number",
+            "booleans": "boolean", "bools": "bool", "mappings": "mapping"}
+# the phrase after the verb: up to five words of one clause; stated_type finds the type word in it
+_PHRASE = r"((?:[^\s.;,:]+[ \t]*){1,5})"
+# words that end the noun phrase: "returns 1 if the list is empty" says nothing of a list
+_STOP = {"of", "if", "when", "unless", "otherwise", "or", "and", "for", "with", "to", "from", "in", "on", "by",
+         "as", "is", "that", "which", "else", "where", "containing", "whose"}
+# the subject of the verb: none (the clause starts with it), "it", "this (function)", "the function" or the
+# function's own name ("`parse()` returns"); "a callback function returns" is about the callback
+_ACTIVE = (r"(?:^|[;:(]\s*|\b(?:[Ii]t|[Tt]his|(?:[Tt]his|[Tt]he)\s+(?:function|method)|`?{name}\(\)`?)\s+)"
+           rf"(?:[Rr]eturns|[Rr]eturn)\s+{_PHRASE}")
+_PASSIVE = re.compile(rf"\bis\s+returned\s+(?:as|in)\s+{_PHRASE}")
+_CONVERSION = re.compile(
+    rf"^\s*(?:Parse|Convert|Turn|Transform|Decode|Deserialize|Deserialise|Load|Read|Split|Serialize|Serialise|"
+    rf"Dump|Render|Format|Encode)s?\b[^.;]*?\s(?:into|as)\s+{_PHRASE}")
+_NEGATED = re.compile(r"\b(?:not|never|no longer|instead of)\s+(?:\w+\s+){0,2}$")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
+
+
+def stated_type(phrase: str) -> str | None:
+    """The type word a phrase names: ``a list of Python dictionaries`` -> "list"; None when it names none."""
+    words = [w.strip("`*_,").lower() for w in re.split(r"\s+", phrase.strip())]
+    if re.search(r"\bTrue(?:/| or )False\b", phrase):
+        return "bool"
+    for word in words:
+        if word in ("a", "an", "the", "one", "single"):
+            continue
+        word = _PLURALS.get(word, word)
+        if word in TYPE_WORDS:
+            return word
+        if word in _STOP or word.endswith("'s"):
+            return None  # "the length of the list", "the list's size": the list is not what comes back
+    return None
+
+
+def return_type_claims(section: str, name: str = "") -> list[tuple[str, str]]:
+    """(type word, the doc text) for each statement of the own return type of the function called ``name``."""
+    active = re.compile(_ACTIVE.replace("{name}", re.escape(name) if name else "(?!)"))
+    claims: list[tuple[str, str]] = []
+    returns_parts = [p.text for p in parts_labelled(section, "returns")]
+    for text in returns_parts:
+        lead = re.sub(r"^\s*(?:[-*+]\s+)?", "", prose(text)).strip()
+        word = stated_type(" ".join(lead.split()[:4]).split(":")[0])
+        if word is not None:
+            claims.append((word, lead[:120]))
+    paragraphs = [re.sub(r"\s+", " ", p) for p in re.split(r"\n\s*\n|\n(?=\s*#)", prose(section))]
+    for sentence in (s for p in paragraphs for s in _SENTENCE_END.split(p)):
+        for pattern in (active, _PASSIVE, _CONVERSION):
+            for match in pattern.finditer(sentence):
+                if _NEGATED.search(sentence[: match.start(1)]) or re.search(r"\b(?:that|which)\s*$",
+                                                                           sentence[: match.start()]):
+                    continue
+                word = stated_type(match.group(1))
+                if word is not None:
+                    claims.append((word, match.group(0).strip()))
+    return claims
+
+
+def check_return_type(section: str, facts: Facts, module_source: str, sys_path: tuple[str, ...] = ()) -> list[Finding]:
+    """A contradiction for each stated return type the code never returns.
+
+    What the code returns is inferred only when the doc states a type (inference reads the whole module).
+    """
+    claims = return_type_claims(section, facts.name)
+    if not claims or not module_source or facts.name in ("__init__", "__new__") or facts.kind == "property":
+        return []
+    returned = returned_types(module_source, facts.qualname, sys_path)
+    if returned is None:
+        return []
+    values = returned - {"NoneType"}
+    if not values:
+        return []
+    findings = []
+    for word, text in claims:
+        if not TYPE_WORDS[word] & returned:
+            code = " or ".join(sorted("None" if t == "NoneType" else t for t in returned))
+            findings.append(Finding("wrong_return_type", f"the doc says {facts.name}() returns a {word}, but the "
+                                    f"code returns {code}", text, f"returns {code}"))
+    return findings

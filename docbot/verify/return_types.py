@@ -1,0 +1,249 @@
+"""The builtin types a function can return, inferred statically from its module: what "returns a string" is held to.
+
+In order of trust:
+
+1. A return annotation made only of builtin value types (``str``, ``dict[str, Any]``, ``bytes | None``).
+2. Each ``return <expr>`` read from the syntax when its kind shows the type: a literal, a display or
+   comprehension, an f-string, a comparison or ``not`` (bool), a call of a builtin constructor (``str(x)``,
+   ``len(x)``); ``a if c else b`` and ``a or b`` are the union of their parts.
+3. A name, attribute, call or subscript is inferred by jedi (static inference over the module and typeshed's
+   stubs; nothing is imported or run): the return is rewritten into ``__docbot_return_k = (<expr>); return ...``
+   in a copy of the module, and that name is inferred. jedi's guesses from call sites (``dynamic_params``) are
+   off, so a parameter returned as it came is unknown. Arithmetic is not handed to jedi (its operator
+   inference confuses ``bytes * int``).
+
+The answer counts only when it is complete: every ``return`` must give something, and all of it builtin value
+types. One return that cannot be followed, or that may be an instance of another class (a ``dict`` subclass, a
+named tuple), makes the whole answer unknown, so a doc is never held to a guess (docs/design.md#return-types,
+tests/test_return_types.py).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+BUILTIN_VALUES = frozenset({"str", "bytes", "bytearray", "int", "float", "complex", "bool", "list", "dict", "tuple",
+                            "set", "frozenset", "NoneType"})
+_NAME = "__docbot_return_"
+
+
+def returned_types(module_source: str, qualname: str, sys_path: tuple[str, ...] = ()) -> frozenset[str] | None:
+    """Builtin type names the function ``qualname`` of ``module_source`` can return; None when not all known.
+
+    A generator or an ``async`` function is not inferred (what the caller gets is not what ``return`` gives).
+    """
+    try:
+        tree = ast.parse(module_source)
+    except SyntaxError:
+        return None
+    function = _find(tree, qualname)
+    if function is None or isinstance(function, ast.AsyncFunctionDef) or _is_generator(function):
+        return None
+    if function.returns is not None:
+        return annotation_types(function.returns)
+    returns = _own_returns(function)
+    valued = [r for r in returns if r.value is not None and not _is_none(r.value)]
+    if not valued:
+        return None
+    found = {"NoneType"} if len(valued) < len(returns) or not _ends_in_return(function) else set()
+    for_jedi = []
+    for node in valued:
+        assert node.value is not None
+        kinds = expression_types(node.value)
+        if kinds is JEDI:
+            for_jedi.append(node)
+        elif not kinds:
+            return None
+        else:
+            found |= kinds
+    if for_jedi:
+        rewritten, positions = _rewrite(module_source, for_jedi)
+        inferred = _infer(rewritten, positions, sys_path)
+        if inferred is None:
+            return None
+        found |= inferred
+    return frozenset(found)
+
+
+_ANNOTATION_NAMES = {"None": "NoneType", "str": "str", "bytes": "bytes", "bytearray": "bytearray", "int": "int",
+                     "float": "float", "complex": "complex", "bool": "bool", "list": "list", "List": "list",
+                     "dict": "dict", "Dict": "dict", "tuple": "tuple", "Tuple": "tuple", "set": "set", "Set": "set",
+                     "frozenset": "frozenset", "FrozenSet": "frozenset"}
+
+
+def annotation_types(node: ast.expr) -> frozenset[str] | None:
+    """``str | None`` -> {str, NoneType}; ``dict[str, Any]`` -> {dict}; any other class -> None (unknown)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            return annotation_types(ast.parse(node.value, mode="eval").body)
+        except SyntaxError:
+            return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        left, right = annotation_types(node.left), annotation_types(node.right)
+        return left | right if left is not None and right is not None else None
+    if isinstance(node, ast.Subscript):
+        base = _dotted(node.value)
+        if base in ("Optional", "typing.Optional"):
+            inner = annotation_types(node.slice)
+            return inner | {"NoneType"} if inner is not None else None
+        if base in ("Union", "typing.Union") and isinstance(node.slice, ast.Tuple):
+            parts = [annotation_types(e) for e in node.slice.elts]
+            return frozenset().union(*parts) if all(p is not None for p in parts) else None  # type: ignore[arg-type]
+        node = node.value  # list[int] is a list
+    name = _dotted(node) if not (isinstance(node, ast.Constant) and node.value is None) else "None"
+    kind = _ANNOTATION_NAMES.get(name.removeprefix("typing.").removeprefix("builtins."))
+    return frozenset({kind}) if kind else None
+
+
+def _dotted(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return f"{_dotted(node.value)}.{node.attr}"
+    return ""
+
+
+JEDI: frozenset[str] = frozenset({"<jedi>"})  # "ask jedi": a name, attribute, call or subscript
+_CONSTRUCTORS = {"str": "str", "repr": "str", "ascii": "str", "format": "str", "chr": "str", "hex": "str",
+                 "oct": "str", "bin": "str", "bytes": "bytes", "bytearray": "bytearray", "int": "int",
+                 "len": "int", "ord": "int", "hash": "int", "id": "int", "float": "float", "complex": "complex",
+                 "bool": "bool", "isinstance": "bool", "issubclass": "bool", "callable": "bool", "hasattr": "bool",
+                 "all": "bool", "any": "bool", "list": "list", "sorted": "list", "dict": "dict", "tuple": "tuple",
+                 "set": "set", "frozenset": "frozenset"}
+_LITERALS = {str: "str", bytes: "bytes", int: "int", float: "float", complex: "complex", bool: "bool"}
+
+
+def expression_types(node: ast.expr) -> frozenset[str]:
+    """What an expression's syntax shows it evaluates to; ``JEDI`` to ask jedi; empty when not known."""
+    if isinstance(node, ast.Constant):
+        kind = "NoneType" if node.value is None else _LITERALS.get(type(node.value))
+        return frozenset({kind}) if kind else frozenset()
+    simple = {ast.JoinedStr: "str", ast.List: "list", ast.ListComp: "list", ast.Dict: "dict", ast.DictComp: "dict",
+              ast.Set: "set", ast.SetComp: "set", ast.Tuple: "tuple", ast.Compare: "bool"}
+    if type(node) in simple:
+        return frozenset({simple[type(node)]})
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return frozenset({"bool"})
+    if isinstance(node, (ast.IfExp, ast.BoolOp)):
+        branches = (node.body, node.orelse) if isinstance(node, ast.IfExp) else node.values
+        parts = [expression_types(n) for n in branches]
+        if any(not p or p is JEDI for p in parts):
+            return frozenset()  # mixing jedi's answer into a union is not worth its risk
+        return frozenset().union(*parts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CONSTRUCTORS:
+        return frozenset({_CONSTRUCTORS[node.func.id]})
+    if isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
+        return JEDI
+    return frozenset()
+
+
+def _find(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    body: list[ast.stmt] = tree.body
+    node: ast.AST | None = None
+    for part in qualname.split("."):
+        # The last definition that is not an ``@overload`` stub (they come before the implementation) nor a
+        # property's setter or deleter.
+        same = [n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                and n.name == part]
+        node = next((n for n in reversed(same) if not _is_overload_or_setter(n)), None)
+        if node is None:
+            return None
+        body = node.body
+    return node if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+
+def _is_overload_or_setter(node: ast.AST) -> bool:
+    decorators = getattr(node, "decorator_list", [])
+    return any(_dotted(d).rsplit(".", 1)[-1] in ("overload", "setter", "deleter") for d in decorators)
+
+
+def _own_nodes(function: ast.AST) -> list[ast.AST]:
+    """The function's nodes, not those of functions, classes or lambdas nested in it."""
+    found: list[ast.AST] = []
+    stack = list(ast.iter_child_nodes(function))
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            found.append(node)
+            stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _own_returns(function: ast.AST) -> list[ast.Return]:
+    returns = [n for n in _own_nodes(function) if isinstance(n, ast.Return)]
+    return sorted(returns, key=lambda n: (n.lineno, n.col_offset))
+
+
+def _is_generator(function: ast.AST) -> bool:
+    return any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _own_nodes(function))
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _ends_in_return(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether control cannot fall off the end (approximated by the last statement: return or raise)."""
+    return isinstance(function.body[-1], (ast.Return, ast.Raise))
+
+
+def _rewrite(source: str, returns: list[ast.Return]) -> tuple[str, list[tuple[int, int]]]:
+    """The source with each return's value bound to a name first, and each name's (line, column) for jedi."""
+    lines = source.splitlines(keepends=True)
+    positions: list[tuple[int, int]] = []
+    for index, node in sorted(enumerate(returns), key=lambda item: (-item[1].lineno, -item[1].col_offset)):
+        assert node.value is not None and node.end_lineno is not None and node.value.end_lineno is not None
+        name = f"{_NAME}{index}"
+        start = _char_column(lines[node.lineno - 1], node.col_offset)
+        value_start = (node.value.lineno - 1, _char_column(lines[node.value.lineno - 1], node.value.col_offset))
+        value_end = (node.value.end_lineno - 1,
+                     _char_column(lines[node.value.end_lineno - 1], node.value.end_col_offset or 0))
+        expression = _span(lines, value_start, value_end)
+        head = lines[node.lineno - 1][:start]
+        tail = lines[value_end[0]][value_end[1]:]
+        replacement = f"{head}{name} = ({expression}); return {name}{tail}"
+        lines[node.lineno - 1 : value_end[0] + 1] = [replacement]
+        positions.append((node.lineno, start))
+    return "".join(lines), positions
+
+
+def _char_column(line: str, byte_offset: int) -> int:
+    """ast counts columns in UTF-8 bytes; jedi and str slicing count characters."""
+    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore"))
+
+
+def _span(lines: list[str], start: tuple[int, int], end: tuple[int, int]) -> str:
+    if start[0] == end[0]:
+        return lines[start[0]][start[1] : end[1]]
+    middle = "".join(lines[start[0] + 1 : end[0]])
+    return lines[start[0]][start[1]:] + middle + lines[end[0]][: end[1]]
+
+
+def _infer(source: str, positions: list[tuple[int, int]], sys_path: tuple[str, ...]) -> set[str] | None:
+    import jedi  # imported here: loading it costs a second, and only a doc that states a type needs it
+
+    jedi.settings.dynamic_params = False  # a parameter's type guessed from call sites is not a fact
+    jedi.settings.dynamic_params_for_other_modules = False
+
+    # The running interpreter only (no helper process) and only the project's folders: jedi reads files and
+    # typeshed's stubs, and never imports a project's extension modules (load_unsafe_extensions stays off).
+    folders = [p for p in sys_path if Path(p).is_dir()]
+    project = jedi.Project(folders[0] if folders else Path.cwd(), sys_path=folders, smart_sys_path=False)
+    script = jedi.Script(source, project=project, environment=jedi.InterpreterEnvironment())
+    found: set[str] = set()
+    for line, column in positions:
+        try:
+            names = script.infer(line, column)
+        except Exception:  # jedi is a heuristic engine: any failure of it means "not known", never a finding
+            return None
+        kinds = {_builtin_name(n.full_name or "") for n in names}
+        if not kinds or None in kinds:
+            return None
+        found |= {k for k in kinds if k is not None}
+    return found
+
+
+def _builtin_name(full_name: str) -> str | None:
+    module, _, name = full_name.rpartition(".")
+    return name if module == "builtins" and name in BUILTIN_VALUES else None
