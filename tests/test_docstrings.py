@@ -26,7 +26,7 @@ REAL_FILES = [
     ("pydantic.fields", DocstringStyle.GOOGLE),
     ("hypothesis.internal.conjecture.providers", DocstringStyle.NUMPY),
     ("hypothesis.strategies._internal.utils", DocstringStyle.NUMPY),
-    ("git.objects.commit", DocstringStyle.REST),
+    ("jinja2.filters", DocstringStyle.REST),
     ("jinja2.utils", DocstringStyle.REST),
 ]
 
