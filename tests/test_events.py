@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 import json
 import typing
 
@@ -14,7 +15,7 @@ from docbot.events import EventKind
 from docbot.fronts.action import log_sink
 from docbot.fronts.console import ConsoleSink
 from docbot.records import CallRecord, TrajectoryEntry
-from docbot.results import DocNotice, FunctionResult, NoticeKind, ScanError
+from docbot.results import DocNotice, FunctionResult, NoticeKind, ScanError, SectionStatus
 
 CALL = CallRecord(role="CRITIC", round=2, tokens_in=10, tokens_out=5, seconds=0.5)
 ENTRY = TrajectoryEntry(round=2, accuracy=80, completeness=70, score=75, issues=["vague"],
@@ -124,3 +125,32 @@ def test_action_log_turns_warnings_into_annotations_and_shows_the_rest() -> None
     lines = out.getvalue().splitlines()
     assert lines[0] == "::warning title=docbot::look%0Ahere"
     assert "[1/1] f" in lines[1] and len(lines) == 2
+
+
+UNAPPROVED = FunctionResult("pkg.geo", "area", "updated", scores=[18], approval=SectionStatus.UNAPPROVED,
+                            repairs=("removed a failing example: it raised ValueError",))
+
+
+@pytest.mark.parametrize("result, says_unapproved", [
+    (UNAPPROVED, True),
+    (replace(UNAPPROVED, approval=SectionStatus.APPROVED), False),
+    (replace(UNAPPROVED, approval=None), False),
+    (replace(UNAPPROVED, status="failed"), False),  # a failure says so itself
+])
+def test_an_unapproved_result_says_so_with_its_repairs(result: FunctionResult, says_unapproved: bool) -> None:
+    out = io.StringIO()
+    ConsoleSink(out, quiet=True)(events.ResultEvent(result))  # shown even with -q
+    text = out.getvalue()
+    assert ("unapproved" in text) == says_unapproved
+    assert ("repaired: removed a failing example: it raised ValueError" in text) == says_unapproved
+    assert says_unapproved or result.status == "failed" or text == ""
+
+
+def test_a_single_file_marks_an_unapproved_section_under_its_heading() -> None:
+    from docbot.single_file import with_status
+
+    body = '<a id="m.area"></a>\n\n## `area`\n\nArea of a circle.\n'
+    shown = with_status(replace(UNAPPROVED, markdown=body, bar=95)).split("\n")
+    assert shown[2] == "## `area`" and shown[4].startswith("> **Unapproved** (score 18, bar 95):")
+    assert shown[5:] == ["", "Area of a circle."]
+    assert with_status(replace(UNAPPROVED, markdown=body, approval=SectionStatus.APPROVED)) == body.strip()
