@@ -89,3 +89,25 @@ def test_the_screen_goes_past_a_private_module_and_past_nothing_public(tmp_path:
     assert seen == ["_tool.py", "m.py", "zed.py"]
     repo.write("zed.py", "def h():\n    return 1\n").stage("zed.py")
     assert touches_nothing_public(tmp_path, DiffSpec(staged=True)) is True
+
+
+def test_the_largest_files_are_parsed_first_and_the_results_keep_path_order(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def defs(prefix: str, count: int) -> str:
+        return "".join(f"def {prefix}{i}():\n    pass\n\n\n" for i in range(count))
+
+    repo = GitRepo(tmp_path).write("a.py", defs("a", 1)).write("b.py", "x = (\n" + defs("b", 9))
+    repo.write("c.py", defs("c", 5)).write("d.py", defs("d", 3)).write("e.py", "y = (\n").commit("files")
+    parsed: list[str] = []
+    located = repo_module._located
+
+    def recorded(text: str, path: str, *args: object) -> object:
+        parsed.append(path)
+        return located(text, path, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(repo_module, "_located", recorded)
+    found = scan(tmp_path, DiffSpec(all=True))
+    assert parsed == ["b.py", "c.py", "d.py", "a.py", "e.py"]
+    assert [t.qualname for t in found.targets] == ["a0", "c0", "c1", "c2", "c3", "c4", "d0", "d1", "d2"]
+    assert [e.path for e in found.errors] == ["b.py", "e.py"]
+    assert list(found.sources) == ["a.py", "b.py", "c.py", "d.py", "e.py"]
