@@ -31,7 +31,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from docbot import targets_ast
+from docbot import targets_ast, targets_old
 from docbot.git_diff import FileChange, LineRange
 from docbot.results import ChangeKind, ScanError, Target
 from docbot.targets_ast import Found, Span
@@ -120,8 +120,24 @@ def changed_targets(old_source: str | None, new_source: str | None, change: File
     elif old_module is None:
         old_module = module_name(old_path)
     new_defs = () if new_source is None else _definitions(new_source, path, include_dunder)
+    if change.status == "modified" and not change.binary and old_source is not None and new_defs:
+        same = _same_functions(new_defs, old_source, old_path, change)
+        if same is not None:  # the old side defines the new side's functions: only ``same`` touched there
+            touched = same | {d.qualname for d in new_defs if _touches(d, change.new_ranges, False)}
+            return [_target(d, module, path, "modified") for d in new_defs if d.qualname in touched]
     return _diff(new_defs, _old_definitions(old_source, new_source, old_path, include_dunder),
                  change, module, path, old_module)
+
+
+def _same_functions(new_defs: tuple[_Definition, ...], old_source: str, old_path: str,
+                    change: FileChange) -> set[str] | None:
+    """``targets_old.old_touched`` for this change; None when the old side has to be parsed."""
+    try:
+        old_lines = _prepare(old_source, old_path).split("\n")
+    except SourceParseError:
+        return None
+    pieces = [(d.qualname, span) for d in new_defs for span in d.spans]
+    return targets_old.old_touched(pieces, old_lines, change.old_ranges, change.new_ranges)
 
 
 def _old_definitions(old_source: str | None, new_source: str | None, old_path: str,
