@@ -3,7 +3,7 @@
 Diffs are asked for with ``docbot.git_diff.DIFF_FLAGS`` because user config (``color.diff``,
 ``diff.external``, textconv drivers, ``diff.submodule``) otherwise changes the output
 ``docbot.git_diff`` reads (docs/design.md#diff-rules). A whole-tree scan streams: one file's text at
-a time is read, parsed and dropped; only the targets are kept (docs/design.md#speed).
+a time is read, parsed and dropped; only the targets are kept (docs/design.md#scanner).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Pure: source text and a ``FileChange`` in, ``Target`` values out. Two finders im
 rules and give the same targets (``tests/test_targets_equivalence.py`` proves it on the stdlib):
 the stdlib ``ast`` (``docbot.targets_ast``) reads every file, a diff's included, and libcst
 (``docbot.targets_cst``) only those the running interpreter's ``ast`` rejects (newer grammar).
-A second libcst reading of a diff would give the same answer at ~30x the cost (docs/design.md#speed).
+A second libcst reading of a diff would give the same answer at ~30x the cost (docs/design.md#scanner).
 
 Every file is screened with ``ast.parse`` before libcst sees it: libcst's native parser crashes the
 whole process (SIGSEGV) on about 2000 nested brackets, where ``ast`` raises a clean error. A file

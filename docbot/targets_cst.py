@@ -2,7 +2,7 @@
 
 The parser of last resort for files the running interpreter's ``ast`` rejects (newer grammar). Same
 rules and same results as the ``ast`` finder (``tests/test_targets_equivalence.py``), which reads every
-other file, a diff's included (docs/design.md#speed); imported only when needed, because importing
+other file, a diff's included (docs/design.md#scanner); imported only when needed, because importing
 libcst alone costs a no-op hook run ~0.2 s.
 
 One pass with only ``PositionProvider``: the class stack is tracked by hand because

@@ -8,7 +8,7 @@ one function of the same name, the old side defines exactly the new side's publi
 names, same classes, same ``__all__``), and only those functions can be touched. Then only their
 old text is parsed, not the whole old blob: an edit inside one function of a 3,000-line file costs
 one parse, not two. Anything else (a header, a class, module-level code, a string or bracket left
-open) returns None, and the caller parses the old side as before (docs/design.md#speed).
+open) returns None, and the caller parses the old side as before (docs/design.md#scanner).
 """
 
 from __future__ import annotations
