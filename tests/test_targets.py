@@ -441,7 +441,7 @@ def test_the_fast_path_never_imports_libcst() -> None:
 
 
 def test_a_diff_that_touches_a_public_def_is_read_by_ast_alone() -> None:
-    # ast is the authority for a diff too (docs/design.md#speed): a touched public def gets its target
+    # ast is the authority for a diff too (docs/design.md#scanner): a touched public def gets its target
     # without libcst being imported; the equivalence test is what lets ast decide alone.
     code = ("import sys\nfrom docbot.git_diff import FileChange\n"
             "from docbot.targets import changed_targets\n"
