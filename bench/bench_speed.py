@@ -14,8 +14,10 @@ are quoted: the machine is shared.
   file (what its pre-commit hook runs for such a commit).
 - **check**: ``docbot check --all`` on the stdlib, cold (no ``.docbot/cache``) and warm, against a
   child that only ``ast.parse``s every file and against ``pydoclint``.
-- **targets**: ``docbot targets --base HEAD~1`` on click 8.1.3 -> 8.1.7 (PyPI sdists) against
-  ``docbot targets --all`` on the same repository.
+- **targets**: ``docbot targets --base HEAD~1`` on two release diffs (click 8.1.3 -> 8.1.7 and rich
+  13.7.1 -> 13.9.4, PyPI sdists) against ``docbot targets --all`` on the same repository, end to end
+  and the scan alone (``repo.scan`` timed inside a child that has imported it: the interpreter, the
+  imports and the settings, which both commands pay, left out).
 - **verify**: ``docbot verify`` of a 20-section doc (one example each) against ``python -m doctest``
   on the same doc.
 
@@ -144,22 +146,26 @@ def check_part(sources: dict[str, str], rounds: int) -> tuple[list[Row], list[st
     return rows, notes
 
 
-def click_repo(folder: Path, sdists: Path) -> bool:
-    """click 8.1.3, then 8.1.7, as two commits (PyPI sdists, downloaded once into ``sdists``)."""
-    for version in ("8.1.3", "8.1.7"):
-        archive = sdists / f"click-{version}.tar.gz"
+RELEASES = (("click", "8.1.3", "8.1.7", "src"), ("rich", "13.7.1", "13.9.4", "rich"))  # name, old, new, folder
+
+
+def release_repo(folder: Path, sdists: Path, name: str, versions: tuple[str, str], inside: str) -> bool:
+    """Two releases of ``name`` as two commits: each PyPI sdist's ``inside`` folder (downloaded once
+    into ``sdists``)."""
+    for version in versions:
+        archive = sdists / f"{name}-{version}.tar.gz"
         if not archive.exists():
             subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-                            f"click=={version}", "-d", str(sdists)], capture_output=True, check=False)
+                            f"{name}=={version}", "-d", str(sdists)], capture_output=True, check=False)
         if not archive.exists():
             return False
-        shutil.rmtree(folder / "src", ignore_errors=True)
+        shutil.rmtree(folder / inside, ignore_errors=True)
         with tarfile.open(archive) as tar:
-            members = [m for m in tar.getmembers() if m.name.startswith(f"click-{version}/src/")]
+            members = [m for m in tar.getmembers() if m.name.startswith(f"{name}-{version}/{inside}/")]
             tar.extractall(folder / "x", members=members, filter="data")
-        shutil.move(str(folder / "x" / f"click-{version}" / "src"), str(folder / "src"))
+        shutil.move(str(folder / "x" / f"{name}-{version}" / inside), str(folder / inside))
         shutil.rmtree(folder / "x")
-        if version == "8.1.3":
+        if version == versions[0]:
             git(folder, "init", "-q")
         git(folder, "add", "-A")
         git(folder, "commit", "-qm", version)
@@ -167,10 +173,22 @@ def click_repo(folder: Path, sdists: Path) -> bool:
 
 
 def targets_part(rounds: int, sdists: Path) -> tuple[list[Row], list[str]]:
-    folder = Path(tempfile.mkdtemp(prefix="docbot-bench-click-"))
+    rows: list[Row] = []
+    notes: list[str] = []
+    for name, old, new, inside in RELEASES:
+        found, said = _release_rows(rounds, sdists, name, (old, new), inside)
+        rows += found
+        notes += said
+    return rows, notes
+
+
+def _release_rows(rounds: int, sdists: Path, name: str, versions: tuple[str, str],
+                  inside: str) -> tuple[list[Row], list[str]]:
+    folder = Path(tempfile.mkdtemp(prefix=f"docbot-bench-{name}-"))
+    what = f"{name} {versions[0]} → {versions[1]}"
     try:
-        if not click_repo(folder, sdists):
-            return [], ["click's sdists could not be downloaded: the targets row is skipped."]
+        if not release_repo(folder, sdists, name, versions, inside):
+            return [], [f"{name}'s sdists could not be downloaded: its targets rows are skipped."]
         docbot = [sys.executable, "-P", "-m", "docbot.fronts.cli", "targets", "--json"]
 
         def fresh(flags: list[str]) -> Callable[[], Cost]:
@@ -179,18 +197,45 @@ def targets_part(rounds: int, sdists: Path) -> tuple[list[Row], list[str]]:
                 return measure([*docbot, *flags], folder)
             return run
 
-        ast_only = [sys.executable, "-P", "-c", "from pathlib import Path; from docbot.repo import DiffSpec, scan; "
-                    "scan(Path('.'), DiffSpec(base='HEAD~1'), authority=False)"]
         costs = rounds_of({"base": fresh(["--base", "HEAD~1"]), "all": fresh(["--all"]),
-                           "ast": lambda: measure(ast_only, folder)}, rounds)
+                           "scan base": lambda: scan_only(folder, "DiffSpec(base='HEAD~1')"),
+                           "scan all": lambda: scan_only(folder, "DiffSpec(all=True)")}, rounds)
         files = git(folder, "diff", "--name-only", "HEAD~1", "--", "*.py").split()
+        every = git(folder, "ls-files", "--", "*.py").split()
+        sizes = _changed_share(folder, files)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    return [("targets, click 8.1.3 → 8.1.7", "--base HEAD~1", costs["base"].cpu, "--all", costs["all"].cpu,
-             "≤ 0.7×"),
-            ("the same diff, the ast pass alone (no libcst authority)", "scan(authority=False)", costs["ast"].cpu,
-             "--all", costs["all"].cpu, "(profile)")], [
-        f"click 8.1.3 → 8.1.7 changes {len(files)} of its Python files; a diff reads both sides of each."]
+    return [(f"targets, {what}, end to end", "--base HEAD~1", costs["base"].cpu, "--all",
+             costs["all"].cpu, "≤ 0.7×"),
+            (f"targets, {what}, the scan alone (in process, git included)", "scan(base='HEAD~1')",
+             costs["scan base"].cpu, "scan(all=True)", costs["scan all"].cpu, "≤ 0.7×")], [
+        f"{what} changes {len(files)} of its {len(every)} Python files, {sizes:.0%} of their bytes."]
+
+
+SCAN_CHILD = """\
+import json, os, resource, time
+from pathlib import Path
+from docbot.repo import DiffSpec, scan
+start, kids = time.process_time(), resource.getrusage(resource.RUSAGE_CHILDREN)
+scan(Path('.'), {spec})
+after = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = time.process_time() - start + after.ru_utime + after.ru_stime - kids.ru_utime - kids.ru_stime
+print(json.dumps([cpu, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024]))
+"""
+
+
+def scan_only(folder: Path, spec: str) -> Cost:
+    """One scan's CPU inside a child that has already imported docbot.repo: what a diff's reading costs
+    against a whole tree's, without the interpreter and imports both pay."""
+    done = subprocess.run([sys.executable, "-P", "-c", SCAN_CHILD.format(spec=spec)], cwd=folder, check=True,
+                          capture_output=True, text=True, env={**os.environ, **GIT_ENV})
+    cpu, peak = json.loads(done.stdout)
+    return Cost(cpu, peak)
+
+
+def _changed_share(folder: Path, changed: list[str]) -> float:
+    size = {p: (folder / p).stat().st_size for p in git(folder, "ls-files", "--", "*.py").split()}
+    return sum(size.get(p, 0) for p in changed) / max(sum(size.values()), 1)
 
 
 VERIFY_SECTIONS = 20

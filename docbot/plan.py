@@ -8,7 +8,7 @@ to the loop, and ``check`` what to report as missing, stale or orphaned; both re
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,43 +74,55 @@ def modules_in_scope(by_module: dict[str, list[Target]], docs_dir: str, repo_roo
 
 @dataclass(frozen=True)
 class CodeNow:
-    """What the scanned code defines now, per module; built once per run from the scan."""
+    """What the scanned code defines now, per module; built once per run from the scan. A module's
+    text is read from the scan's sources only when needed (a whole-tree scan reads it from disk then)."""
 
-    sources: dict[str, str]  # module -> current source; "" when its file is gone
-    paths: dict[str, str]  # module -> the path that source came from
+    sources: Mapping[str, str]  # path -> current source; "" when its file is gone
+    paths: dict[str, list[str]]  # module -> the paths that map to it, in scan order
     unparsed: frozenset[str]  # modules a scan error names: their code cannot be read
     include_dunder: bool
     every: bool  # a whole-tree scan: the targets already list every public function
 
     @classmethod
     def from_scan(cls, found: Scan, *, include_dunder: bool, every: bool) -> CodeNow:
-        sources: dict[str, str] = {}
-        paths: dict[str, str] = {}
-        for path, text in found.sources.items():
-            module = module_name(path)
-            if text or module not in sources:  # two paths, one module (a move out of src/): the live one
-                sources[module], paths[module] = text, path
+        paths: dict[str, list[str]] = {}
+        for path in found.sources:
+            paths.setdefault(module_name(path), []).append(path)
         # A module a scan error names is left alone, not judged empty.
         unparsed = frozenset(module_name(error.path) for error in found.errors)
-        return cls(sources, paths, unparsed, include_dunder, every)
+        return cls(found.sources, paths, unparsed, include_dunder, every)
 
     def functions(self, module: str, targets: list[Target]) -> list[str] | None:
         """The qualnames the module defines now, in source order; None when that cannot be known."""
         live = [t for t in targets if t.kind != "deleted"]
         if self.every and live:
             return [t.qualname for t in live]
-        source = self.sources.get(module)
-        if source is None:
+        found = self._source(module)
+        if found is None:
             if live:  # the scan did not hand over the text: trust the live targets
                 return [t.qualname for t in sorted(live, key=lambda t: t.lineno)]
             return None if module in self.unparsed else []
+        path, source = found
         if not source:
             return []
         try:
-            found = public_functions(source, module, self.paths[module], include_dunder=self.include_dunder)
+            defined = public_functions(source, module, path, include_dunder=self.include_dunder)
         except SourceParseError:
             return None
-        return [t.qualname for t in found]
+        return [t.qualname for t in defined]
+
+    def _source(self, module: str) -> tuple[str, str] | None:
+        """The module's path and text: of two paths for one module (a move out of src/), the live one
+        (the last with text), else the first."""
+        candidates = self.paths.get(module)
+        if not candidates:
+            return None
+        chosen = candidates[0], self.sources[candidates[0]]
+        for path in candidates[1:]:
+            text = self.sources[path]
+            if text:
+                chosen = path, text
+        return chosen
 
 
 def documented_modules(repo_root: Path, docs_dir: str, exclude: set[str]) -> list[str]:

@@ -1,18 +1,15 @@
-"""The git edge: which Python files changed, their old and new text, and the targets in them.
+"""Scans: the targets of a diff or of the whole tree, built on what git says (``docbot.repo_git``).
 
-Every git call is a ``git`` subprocess (``docbot.git_cmd``), never an index object read in process:
-subprocesses honour ``GIT_INDEX_FILE``, which git points at a temporary index during ``git commit -a``
-hooks (docs/design.md#diff-rules). Diffs are asked for
-with ``docbot.git_diff.DIFF_FLAGS`` because user config (``color.diff``, ``diff.external``, textconv
-drivers, ``diff.submodule``) otherwise changes the output ``docbot.git_diff`` reads.
+Diffs are asked for with ``docbot.git_diff.DIFF_FLAGS`` because user config (``color.diff``,
+``diff.external``, textconv drivers, ``diff.submodule``) otherwise changes the output
+``docbot.git_diff`` reads (docs/design.md#diff-rules). A whole-tree scan streams: one file's text at
+a time is read, parsed and dropped; only the targets are kept (docs/design.md#scanner).
 """
 
 from __future__ import annotations
 
 import gc
-import io
-import tokenize
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
@@ -21,67 +18,61 @@ from pathlib import Path
 from docbot.api_scope import in_api, merge_moves
 from docbot.errors import ConfigError, RepoError
 from docbot.git_blobs import BlobReader
-from docbot.git_cmd import Git, GitFailed, open_git
-from docbot.git_diff import DIFF_FLAGS, REGULAR_FILE_MODES, DiffShapeError, FileChange, parse_git_diff
+from docbot.git_cmd import Git
+from docbot.git_diff import DIFF_FLAGS, DiffShapeError, FileChange, parse_git_diff
+from docbot.repo_git import (INDEX, WORKTREE, DiffPlan, DiffSpec, changed_python_paths, decode, diff_plan,
+                             empty_tree, head_sha, open_repo, read_worktree, resolve_commit, staged_entry,
+                             tracked_python_files)
 from docbot.results import ScanError, Target
 from docbot.scan_cache import ScanCache, blob_id
-from docbot.targets import (SourceParseError, changed_targets, module_name, public_functions, public_spans,
-                            targets_at)
+from docbot.targets import SourceParseError, changed_targets, module_name, public_functions, public_spans, targets_at
 
-INDEX = "INDEX"
-WORKTREE = "WORKTREE"
+__all__ = ["INDEX", "SCAN_CACHE", "WORKTREE", "DiffSpec", "Scan", "WorktreeTexts", "changed_python_paths",
+           "few_collections", "open_repo", "read_worktree", "resolve_commit", "scan", "staged_entry",
+           "touches_nothing_public", "tracked_python_files"]
+
+SCAN_CACHE = ".docbot/cache/scan.json"
 
 
-@dataclass(frozen=True)
-class DiffSpec:
-    """Which change to look at: the index (``staged``), ``base...head``, every file (``all``), or,
-    with nothing set, the working tree against HEAD. ``head`` None means HEAD."""
+class WorktreeTexts(Mapping[str, str]):
+    """The texts of a whole-tree scan's files, read from the working tree each time one is asked for
+    and never kept: holding all of them was most of a large tree's peak memory. A file that can no
+    longer be read gives "" (gone)."""
 
-    staged: bool = False
-    base: str | None = None
-    head: str | None = None
-    all: bool = False
+    def __init__(self, top: Path, paths: Sequence[str]) -> None:
+        self.top = top
+        self.paths = dict.fromkeys(paths)
 
-    def __post_init__(self) -> None:
-        if self.head is not None and self.base is None:
-            raise ConfigError("--head needs --base REV (the diff is base...head).")
-        if sum([self.staged, self.base is not None, self.all]) > 1:
-            raise ConfigError("Choose one of --staged, --base REV [--head REV] or --all.")
+    def __getitem__(self, path: str) -> str:
+        if path not in self.paths:
+            raise KeyError(path)
+        return _worktree_or_none(self.top, path) or ""
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.paths)
+
+    def __len__(self) -> int:
+        return len(self.paths)
 
 
 @dataclass
 class Scan:
     """What a scan found. ``sources`` maps every touched Python path to its new-side text ("" when the
-    file is gone, including the old path of a rename); ``base``/``head`` are SHAs or INDEX/WORKTREE."""
+    file is gone, including the old path of a rename): a dict for a diff, ``WorktreeTexts`` (read on
+    demand) for the whole tree. ``base``/``head`` are SHAs or INDEX/WORKTREE."""
 
     base: str
     head: str
     targets: list[Target] = field(default_factory=list)
     errors: list[ScanError] = field(default_factory=list)
-    sources: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class _Plan:
-    """How to get a diff and both sides' blobs for one DiffSpec."""
-
-    diff_args: tuple[str, ...]
-    old_rev: str | None  # None: no commits yet, so there is no old side
-    new_rev: str | None  # a SHA, "" for the index, None for the working tree
-    base: str
-    head: str
-
-
-def open_repo(path: Path) -> Git:
-    """The checkout containing ``path`` (searching parent folders); RepoError outside one."""
-    return open_git(path)
+    sources: Mapping[str, str] = field(default_factory=dict)
 
 
 @contextmanager
 def few_collections() -> Iterator[None]:
     """Parsing makes millions of short-lived AST nodes, which reference counting frees; at the cyclic
-    collector's default threshold (700 allocations) it re-walks the growing heap of kept texts and
-    targets thousands of times: half of a whole-tree scan's CPU. Raised for the scan, then restored."""
+    collector's default threshold (700 allocations) it re-walks the growing heap of kept targets
+    thousands of times: half of a whole-tree scan's CPU. Raised for the scan, then restored."""
     old = gc.get_threshold()
     gc.set_threshold(100_000, 50, 100)
     try:
@@ -91,19 +82,29 @@ def few_collections() -> Iterator[None]:
 
 
 def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
-         include_dunder: bool = False, exclude: Sequence[str] = (), cache: bool = False,
-         authority: bool = True) -> Scan:
+         include_dunder: bool = False, exclude: Sequence[str] = (), cache: bool = False) -> Scan:
     """The targets of ``spec`` in the repository at ``repo_root``, limited to files under ``paths``
     (absolute, or relative to ``repo_root``) and not matching an ``exclude`` glob. Files that cannot be
     read or parsed go to ``errors``. With ``cache``, a whole-tree scan parses only the files whose blob
-    ``.docbot/cache/scan.json`` does not know (docbot.scan_cache). ``authority`` False: a diff's targets
-    from the ``ast`` pass alone (``targets.changed_targets``)."""
+    ``.docbot/cache/scan.json`` does not know (docbot.scan_cache)."""
     with few_collections():
-        return _scan(repo_root, spec, paths, include_dunder, exclude, cache, authority)
+        return _scan(repo_root, spec, paths, include_dunder, exclude, cache, first_only=False)
+
+
+def touches_nothing_public(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = ()) -> bool:
+    """Whether ``spec`` gives no target whatever the settings say: the widest scan (dunders included,
+    nothing excluded) finds no target and no file it could not read. The fronts then finish before
+    loading the settings (docs/design.md#lazy-imports). Always False for a whole-tree spec. The scan
+    stops at the first file that gives a target or an error: the answer is known there."""
+    if spec.all:
+        return False
+    with few_collections():
+        found = _scan(repo_root, spec, paths, True, (), False, first_only=True)
+    return not found.targets and not found.errors
 
 
 def _scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str], include_dunder: bool, exclude: Sequence[str],
-          cache: bool, authority: bool) -> Scan:
+          cache: bool, *, first_only: bool) -> Scan:
     repo = open_repo(repo_root)
     top = repo.top
     wanted = _excluding(_path_filter(top, Path(repo_root), paths), exclude)
@@ -113,16 +114,14 @@ def _scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str], include_dunder:
             if not (Path(repo_root) / given).exists():
                 raise ConfigError(f"{given}: no such file or folder in {top}; check the path.")
         return _scan_all(repo, top, wanted, include_dunder, cache)
-    plan = _plan(repo, spec)
+    plan = diff_plan(repo, spec)
     try:
-        changes = parse_git_diff(_git(repo, "diff", *plan.diff_args, *DIFF_FLAGS, "--", "*.py"))
+        changes = parse_git_diff(repo.run("diff", *plan.diff_args, *DIFF_FLAGS, "--", "*.py"))
     except DiffShapeError as err:
         raise RepoError(f"cannot read git's diff ({err}); please report this with `git --version`.") from None
     found = Scan(base=plan.base, head=plan.head)
+    texts: dict[str, str] = {}
     with BlobReader(top) as blobs:
-        for change in changes:
-            if _is_python(change) and (wanted(change.old_path) or wanted(change.new_path)):
-                _scan_change(blobs, top, plan, change, include_dunder, found, authority)
 
         def read_init(path: str, old_side: bool) -> str | None:
             try:
@@ -130,148 +129,96 @@ def _scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str], include_dunder:
             except (RepoError, SourceParseError, OSError):
                 return None
 
+        for change in changes:
+            if _is_python(change) and (wanted(change.old_path) or wanted(change.new_path)):
+                targets = _scan_change(blobs, top, plan, change, include_dunder, found, texts)
+                if first_only and (found.errors or in_api(targets, read_init)):
+                    break
         found.targets = merge_moves(in_api(found.targets, read_init))
+    found.sources = texts
     return found
 
 
-def touches_nothing_public(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = ()) -> bool:
-    """Whether ``spec`` gives no target whatever the settings say: the widest scan (dunders included,
-    nothing excluded) finds no target and no file it could not read. The fronts then finish before
-    loading the settings (docs/design.md#lazy-imports). Always False for a whole-tree spec."""
-    if spec.all:
-        return False
-    found = scan(repo_root, spec, paths, include_dunder=True, authority=False)  # no libcst: nothing or not
-    return not found.targets and not found.errors
-
-
-def tracked_python_files(repo_root: Path) -> list[str]:
-    """Every regular ``*.py`` file committed at HEAD (the index in a repository without commits)."""
-    repo = open_repo(repo_root)
-    if _head_sha(repo):
-        listing = _git(repo, "ls-tree", "-r", "-z", "--full-tree", "HEAD")  # "mode type sha\tpath"
-    else:
-        listing = _git(repo, "ls-files", "-z", "--stage")  # "mode sha stage\tpath"
-    files = []
-    for entry in listing.decode("utf-8", "surrogateescape").split("\0"):
-        info, _, path = entry.partition("\t")
-        if path.endswith(".py") and info.split(" ")[0] in REGULAR_FILE_MODES:
-            files.append(path)
-    return sorted(set(files))
-
-
-def read_worktree(repo_root: Path, path: str) -> str:
-    """The working-tree text of repo-relative ``path``. FileNotFoundError when it is gone;
-    SourceParseError when it is not text in its declared encoding."""
-    return _decode((repo_root / path).read_bytes(), path)
-
-
-def staged_entry(repo_root: Path, path: str) -> tuple[str, bytes] | None:
-    """The index's entry for repo-relative ``path``: its mode (``100644``, ``120000``...) and content;
-    None when the path is not staged. What ``git commit`` would take, whatever the working tree holds."""
-    repo = open_repo(repo_root)
-    listing = _git(repo, "ls-files", "-z", "--stage", "--", f":(literal){path}")  # "mode sha stage\tpath"
-    info, _, staged_path = listing.decode("utf-8", "surrogateescape").split("\0")[0].partition("\t")
-    if staged_path != path:
-        return None
-    mode, sha = info.split(" ")[:2]
-    return mode, _git(repo, "cat-file", "blob", sha)
-
-
-def changed_python_paths(repo_root: Path, spec: DiffSpec) -> tuple[set[str], set[str]]:
-    """The ``*.py`` paths ``spec`` (staged, or base...head) changed: those still there, and those gone
-    (a rename counts as both, so its old path is among the gone)."""
-    repo = open_repo(repo_root)
-    plan = _plan(repo, spec)
-    found: list[set[str]] = []
-    for kept in ("d", "D"):  # lower case excludes deletions, upper case keeps only them
-        listing = _git(repo, "diff", *plan.diff_args, "--name-only", "-z", "--no-renames",
-                       f"--diff-filter={kept}", "--", "*.py")
-        found.append({p for p in listing.decode("utf-8", "surrogateescape").split("\0") if p})
-    return found[0], found[1]
-
-
-def resolve_commit(repo: Git, rev: str) -> str:
-    """The commit SHA ``rev`` names; RepoError saying what to do when it names none."""
-    sha = _rev_parse(repo, rev) if not rev.startswith("-") else None  # "-x" would be read as an option
-    if sha is None:
-        raise RepoError(f"Unknown revision {rev!r}: check the name, or fetch it first (in GitHub Actions "
-                        "use actions/checkout with fetch-depth: 0).")
-    return sha
-
-
-def _plan(repo: Git, spec: DiffSpec) -> _Plan:
-    if spec.base is not None:
-        base_sha = resolve_commit(repo, spec.base)
-        new_sha = resolve_commit(repo, spec.head or "HEAD")
-        try:  # base...head: what head changed since it forked from base, as a PR shows it
-            merge_base = repo.text("merge-base", base_sha, new_sha)
-        except GitFailed:
-            raise RepoError(f"{spec.base} and {spec.head or 'HEAD'} share no history (no merge base). "
-                            "In a shallow clone, fetch more history (fetch-depth: 0).") from None
-        return _Plan((merge_base, new_sha), merge_base, new_sha, merge_base, new_sha)
-    head_sha = _head_sha(repo)
-    old_side = head_sha or _empty_tree(repo)
-    if spec.staged:
-        return _Plan(("--cached", old_side), head_sha, "", old_side, INDEX)
-    return _Plan((old_side,), head_sha, None, old_side, WORKTREE)
-
-
-def _scan_change(blobs: BlobReader, top: Path, plan: _Plan, change: FileChange, include_dunder: bool,
-                 found: Scan, authority: bool = True) -> None:
-    """Add one changed file's targets (or its error) and its new-side text to ``found``."""
+def _scan_change(blobs: BlobReader, top: Path, plan: DiffPlan, change: FileChange, include_dunder: bool,
+                 found: Scan, texts: dict[str, str]) -> list[Target]:
+    """Add one changed file's targets (or its error) to ``found`` and its new-side text to ``texts``;
+    the file's targets."""
     path = change.path
     try:
         old_text = None if change.old_path is None else _read_old(blobs, plan, change.old_path)
         new_text = None if change.new_path is None else _read_new(blobs, top, plan, change.new_path)
     except (RepoError, SourceParseError, OSError) as err:
         found.errors.append(err.skipped if isinstance(err, SourceParseError) else ScanError(path, str(err)))
-        return
-    found.sources[path] = new_text or ""
+        return []
+    texts[path] = new_text or ""
     if change.status == "renamed" and change.old_path:
-        found.sources[change.old_path] = ""
+        texts[change.old_path] = ""
     try:
-        found.targets += changed_targets(old_text, new_text, change, module_name(path), path,
-                                         include_dunder=include_dunder, authority=authority)
+        targets = changed_targets(old_text, new_text, change, module_name(path), path, include_dunder=include_dunder)
     except SourceParseError as err:
         found.errors.append(err.skipped)
+        return []
+    found.targets += targets
+    return targets
 
 
-def _read_old(blobs: BlobReader, plan: _Plan, path: str) -> str | None:
+def _read_old(blobs: BlobReader, plan: DiffPlan, path: str) -> str | None:
     if plan.old_rev is None:
         return None
-    return _decode(blobs.read(f"{plan.old_rev}:{path}"), path)
+    return decode(blobs.read(f"{plan.old_rev}:{path}"), path)
 
 
-def _read_new(blobs: BlobReader, top: Path, plan: _Plan, path: str) -> str:
+def _read_new(blobs: BlobReader, top: Path, plan: DiffPlan, path: str) -> str:
     if plan.new_rev is None:
         return read_worktree(top, path)
-    return _decode(blobs.read(f"{plan.new_rev}:{path}"), path)  # ":path" is the index
+    return decode(blobs.read(f"{plan.new_rev}:{path}"), path)  # ":path" is the index
 
 
 def _scan_all(repo: Git, top: Path, wanted: Callable[[str | None], bool], include_dunder: bool,
               cache: bool = False) -> Scan:
-    """Every tracked file, read as it is in the working tree: the user wants their current code."""
-    found = Scan(base=_head_sha(repo) or _empty_tree(repo), head=WORKTREE)
+    """Every tracked file, read as it is in the working tree (the user wants their current code), one
+    at a time: its text is dropped once its targets are found. The largest files are parsed first:
+    parsing a 300 kB file briefly needs ~36 MB, and early on few targets are held next to it, so the
+    peak is the larger of the two, not their sum. The results keep the tracked files' order."""
+    found = Scan(base=head_sha(repo) or empty_tree(repo), head=WORKTREE)
     known = ScanCache(top / SCAN_CACHE) if cache else None
-    for path in tracked_python_files(top):
-        if not wanted(path):
-            continue
-        try:
-            data = (top / path).read_bytes()
-            text = found.sources[path] = _decode(data, path)
-            found.targets += _located(text, path, include_dunder, known, data)
-        except FileNotFoundError:
-            found.errors.append(ScanError(path, "tracked but missing from the working tree; skipped"))
-        except SourceParseError as err:
-            found.errors.append(err.skipped)
+    paths = [path for path in tracked_python_files(top) if wanted(path)]
+    results = {path: _file_targets(top, path, include_dunder, known)
+               for path in sorted(paths, key=lambda path: -_size(top, path))}
+    read: list[str] = []
+    for path in paths:
+        targets, error, decoded = results.pop(path)
+        found.targets += targets
+        found.errors += [error] if error else []
+        read += [path] if decoded else []
     if known is not None:
         known.save()
-    found.targets = merge_moves(in_api(
-        found.targets, lambda init, _old: found.sources.get(init) or _worktree_or_none(top, init)))
+    found.targets = merge_moves(in_api(found.targets, lambda init, _old: _worktree_or_none(top, init)))
+    found.sources = WorktreeTexts(top, read)
     return found
 
 
-SCAN_CACHE = ".docbot/cache/scan.json"
+def _file_targets(top: Path, path: str, include_dunder: bool,
+                  known: ScanCache | None) -> tuple[list[Target], ScanError | None, bool]:
+    """One working-tree file's targets, or the error that skips it; and whether its text decoded."""
+    try:
+        data = (top / path).read_bytes()
+        text = decode(data, path)
+    except FileNotFoundError:
+        return [], ScanError(path, "tracked but missing from the working tree; skipped"), False
+    except SourceParseError as err:
+        return [], err.skipped, False
+    try:
+        return _located(text, path, include_dunder, known, data), None, True
+    except SourceParseError as err:
+        return [], err.skipped, True
+
+
+def _size(top: Path, path: str) -> int:
+    try:
+        return (top / path).stat().st_size
+    except OSError:
+        return 0
 
 
 def _located(text: str, path: str, include_dunder: bool, known: ScanCache | None, data: bytes) -> list[Target]:
@@ -320,34 +267,3 @@ def _path_filter(top: Path, start: Path, paths: Sequence[str]) -> Callable[[str 
 
 def _is_python(change: FileChange) -> bool:
     return any(p is not None and p.endswith(".py") for p in (change.old_path, change.new_path))
-
-
-def _decode(data: bytes, path: str) -> str:
-    """Bytes to text the way Python reads a source file: BOM, coding cookie, else UTF-8."""
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return data.decode(encoding)  # "utf-8-sig" drops a BOM
-    except (SyntaxError, UnicodeDecodeError, LookupError) as err:
-        raise SourceParseError(path, 1, f"not readable as Python source text ({err})") from None
-
-
-def _head_sha(repo: Git) -> str | None:
-    """HEAD's commit SHA, or None in a repository without commits."""
-    return _rev_parse(repo, "HEAD")
-
-
-def _rev_parse(repo: Git, rev: str) -> str | None:
-    try:
-        return repo.text("rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
-    except GitFailed:
-        return None
-
-
-def _empty_tree(repo: Git) -> str:
-    """The empty tree's id (differs between SHA-1 and SHA-256 repositories); nothing is written."""
-    return repo.run("hash-object", "-t", "tree", "--stdin").decode().strip()
-
-
-def _git(repo: Git, command: str, *args: str) -> bytes:
-    """Run one git command; its exact stdout as bytes, or RepoError carrying git's complaint."""
-    return repo.run(command, *args)

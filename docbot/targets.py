@@ -4,9 +4,9 @@ The rules are docs/design.md#public-functions and #diff-rules.
 
 Pure: source text and a ``FileChange`` in, ``Target`` values out. Two finders implement the same
 rules and give the same targets (``tests/test_targets_equivalence.py`` proves it on the stdlib):
-the stdlib ``ast`` (``docbot.targets_ast``) is the fast path, and libcst (``docbot.targets_cst``) is
-the parser of last resort for grammar the running interpreter does not know, and the authority for
-the files of a diff once the ``ast`` pass found a public definition that the diff touched.
+the stdlib ``ast`` (``docbot.targets_ast``) reads every file, a diff's included, and libcst
+(``docbot.targets_cst``) only those the running interpreter's ``ast`` rejects (newer grammar).
+A second libcst reading of a diff would give the same answer at ~30x the cost (docs/design.md#scanner).
 
 Every file is screened with ``ast.parse`` before libcst sees it: libcst's native parser crashes the
 whole process (SIGSEGV) on about 2000 nested brackets, where ``ast`` raises a clean error. A file
@@ -31,7 +31,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from docbot import targets_ast
+from docbot import targets_ast, targets_old
 from docbot.git_diff import FileChange, LineRange
 from docbot.results import ChangeKind, ScanError, Target
 from docbot.targets_ast import Found, Span
@@ -105,8 +105,7 @@ def clear_caches() -> None:
 
 
 def changed_targets(old_source: str | None, new_source: str | None, change: FileChange, module: str,
-                    path: str, *, include_dunder: bool = False, old_module: str | None = None,
-                    authority: bool = True) -> list[Target]:
+                    path: str, *, include_dunder: bool = False, old_module: str | None = None) -> list[Target]:
     """The public functions ``change`` added, modified or deleted, new side first, each in source order.
 
     ``path`` and ``module`` name the file on the new side (the old side for a deleted file).
@@ -114,47 +113,44 @@ def changed_targets(old_source: str | None, new_source: str | None, change: File
     when it differs from ``module`` every old function is deleted and every new one added, so the
     docs move with the file. A new blob that does not parse raises ``SourceParseError``; an old blob
     that does not parse counts as empty, so fixing a broken file documents all of it.
-
-    The ``ast`` pass decides whether anything public was touched (most commits touch nothing); only
-    then does libcst, the authority, read both sides again. ``authority`` False stops at the ``ast``
-    pass: enough to know whether there is any target at all, since none there means none at all.
     """
     old_path = change.old_path or path
     if change.status != "renamed":
         old_module = None  # a file that stays in place keeps its module
     elif old_module is None:
         old_module = module_name(old_path)
-    sides = _Sides(old_source, new_source, old_path, path, include_dunder)
-    screened = _diff(sides.new(), sides.old(), change, module, path, old_module)
-    if not screened or not authority:
-        return screened
-    return _diff(sides.new(authority=True), sides.old(authority=True), change, module, path, old_module)
+    new_defs = () if new_source is None else _definitions(new_source, path, include_dunder)
+    if change.status == "modified" and not change.binary and old_source is not None and new_defs:
+        same = _same_functions(new_defs, old_source, old_path, change)
+        if same is not None:  # the old side defines the new side's functions: only ``same`` touched there
+            touched = same | {d.qualname for d in new_defs if _touches(d, change.new_ranges, False)}
+            return [_target(d, module, path, "modified") for d in new_defs if d.qualname in touched]
+    return _diff(new_defs, _old_definitions(old_source, new_source, old_path, include_dunder),
+                 change, module, path, old_module)
 
 
-@dataclass(frozen=True)
-class _Sides:
-    old_source: str | None
-    new_source: str | None
-    old_path: str
-    new_path: str
-    include_dunder: bool
+def _same_functions(new_defs: tuple[_Definition, ...], old_source: str, old_path: str,
+                    change: FileChange) -> set[str] | None:
+    """``targets_old.old_touched`` for this change; None when the old side has to be parsed."""
+    try:
+        old_lines = _prepare(old_source, old_path).split("\n")
+    except SourceParseError:
+        return None
+    pieces = [(d.qualname, span) for d in new_defs for span in d.spans]
+    return targets_old.old_touched(pieces, old_lines, change.old_ranges, change.new_ranges)
 
-    def new(self, *, authority: bool = False) -> tuple[_Definition, ...]:
-        if self.new_source is None:
+
+def _old_definitions(old_source: str | None, new_source: str | None, old_path: str,
+                     include_dunder: bool) -> tuple[_Definition, ...]:
+    """The old side's definitions; () when there is none, or when it does not parse and a new side does."""
+    if old_source is None:
+        return ()
+    try:
+        return _definitions(old_source, old_path, include_dunder)
+    except SourceParseError:
+        if new_source is not None:
             return ()
-        finder = _authoritative if authority else _definitions
-        return finder(self.new_source, self.new_path, self.include_dunder)
-
-    def old(self, *, authority: bool = False) -> tuple[_Definition, ...]:
-        if self.old_source is None:
-            return ()
-        finder = _authoritative if authority else _definitions
-        try:
-            return finder(self.old_source, self.old_path, self.include_dunder)
-        except SourceParseError:
-            if self.new_source is not None:
-                return ()
-            raise
+        raise
 
 
 def _diff(new_defs: tuple[_Definition, ...], old_defs: tuple[_Definition, ...], change: FileChange,
@@ -211,20 +207,11 @@ def _definitions(source: str, path: str, include_dunder: bool) -> tuple[_Definit
     return _group(targets_ast.find(tree, lines, include_dunder), lines)
 
 
-def _authoritative(source: str, path: str, include_dunder: bool) -> tuple[_Definition, ...]:
-    """libcst's reading of a blob; the ``ast`` reading where only ``ast`` can parse it."""
-    screened = _definitions(source, path, include_dunder)  # raises first when nothing can parse it
-    try:
-        return _cst_definitions(source, path, include_dunder)
-    except SourceParseError:
-        return screened
-
-
 @functools.lru_cache(maxsize=32)
 def _cst_definitions(source: str, path: str, include_dunder: bool) -> tuple[_Definition, ...]:
     """libcst's reading of a blob, after the ``ast`` screen (which raises first on what crashes libcst)."""
     _definitions(source, path, include_dunder)
-    from docbot import targets_cst  # libcst costs 0.2 s to import: only when a def was touched
+    from docbot import targets_cst  # libcst costs 0.2 s to import: only when asked for
 
     text = _prepare(source, path)
     try:

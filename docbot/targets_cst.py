@@ -1,9 +1,9 @@
 """The lossless finder: where the public functions of a module are, read from a libcst tree.
 
-The authority for the files of a diff once the ``ast`` pre-screen (``docbot.targets_ast``) found a
-public definition there, and the parser of last resort for files the running interpreter's ``ast``
-rejects (newer grammar). Same rules and same results as the ``ast`` finder; imported only when one
-of those two cases arises, because importing libcst alone costs a no-op hook run ~0.2 s.
+The parser of last resort for files the running interpreter's ``ast`` rejects (newer grammar). Same
+rules and same results as the ``ast`` finder (``tests/test_targets_equivalence.py``), which reads every
+other file, a diff's included (docs/design.md#scanner); imported only when needed, because importing
+libcst alone costs a no-op hook run ~0.2 s.
 
 One pass with only ``PositionProvider``: the class stack is tracked by hand because
 QualifiedNameProvider pulls in scope analysis and costs several times more (docs/design.md#decisions).

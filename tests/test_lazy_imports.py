@@ -94,7 +94,7 @@ print(touches_nothing_public(Path(sys.argv[1]), DiffSpec(staged=True)), "libcst"
 
 
 def test_the_nothing_to_do_screen_never_asks_libcst(repo: GitRepo) -> None:
-    # libcst is the authority on *which* targets a diff has; whether it has any, the ast pass decides alone.
+    # Whether a diff has any target, and which, the ast pass decides alone: libcst is never imported.
     repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).stage("pkg/geo.py")
     done = subprocess.run([sys.executable, "-c", SCREEN, str(repo.root)], capture_output=True, text=True, timeout=120)
     assert done.stdout.split() == ["False", "False"], done.stderr

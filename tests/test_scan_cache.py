@@ -57,7 +57,7 @@ def test_an_edited_file_is_parsed_again(repo: GitRepo, parses: list[str]) -> Non
     repo.write("pkg/geo.py", GEO + "\n\ndef volume(r):\n    return r\n")
     parses.clear()
     warm = as_json(repo.root)
-    assert parses == ["pkg/bad.py", "pkg/geo.py"] and warm == as_json(repo.root, cache=False)
+    assert sorted(parses) == ["pkg/bad.py", "pkg/geo.py"] and warm == as_json(repo.root, cache=False)
     assert "volume" in {t.get("qualname") for t in warm}
 
 
