@@ -3,7 +3,8 @@
 It stands for a model server whose time is all latency, so what a benchmark measures is how docbot
 overlaps calls. Answers are scripted from the request: the critic's structured call (``format`` is a
 schema) gets an approving critique, a writer's (the doc model's schema) a correct doc model of the bench's
-functions, an unstructured call a short Markdown doc of the function the prompt names. ``chats`` counts the chat calls per role-like kind ("critique" / "doc").
+functions, an unstructured call a short Markdown doc of the function the prompt names. ``chats`` counts
+the chat calls per role-like kind ("critique" / "doc").
 """
 
 from __future__ import annotations
