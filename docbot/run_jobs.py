@@ -1,7 +1,8 @@
 """How ``docbot run`` documents several functions at once (docs/design.md#jobs).
 
 A bounded thread pool (``jobs``) runs the documenter; a function holds a slot on every model server
-its roles use (``jobs_per_server``; one for the in-process embedded model, which is not thread-safe)
+its roles use (``jobs_per_server``, per URL of a role that lists several; one for the in-process
+embedded model, which is not thread-safe)
 for as long as it is documented, so no server sees more calls at once than it has slots. Results are
 collected in plan order, never in completion order, so the files written are the same whatever
 finishes first. With ``jobs`` 1 nothing runs in a thread: each function is documented when its turn
@@ -46,8 +47,17 @@ class Runner:
 
 
 def server_of(settings: Settings, role: str) -> str:
+    """The role's server (its URLs, when it lists several: a pool of them, ``docbot.models.pool``)."""
     backend = settings.backend_for(role)
-    return backend if backend in ("embedded", "replay") else f"{backend} {settings.base_url_for(role) or ''}"
+    return backend if backend in ("embedded", "replay") else f"{backend} {' '.join(settings.base_urls_for(role))}"
+
+
+def server_limit(settings: Settings, role: str) -> int:
+    """Functions at once on the role's server: one for the in-process embedded model; ``jobs_per_server``
+    for each URL of a pool, whose own ``ServerLoad`` keeps every URL to its limit, call by call."""
+    if settings.backend_for(role) == "embedded":
+        return 1
+    return settings.jobs_per_server * max(1, len(settings.base_urls_for(role)))
 
 
 class Slots:
@@ -55,9 +65,9 @@ class Slots:
     per qualified name (see the module's docstring)."""
 
     def __init__(self, settings: Settings) -> None:
-        self.servers = sorted({server_of(settings, role) for role in ROLES})  # one order: no deadlock
-        self.limits = {s: threading.BoundedSemaphore(1 if s == "embedded" else settings.jobs_per_server)
-                       for s in self.servers}
+        limits = {server_of(settings, role): server_limit(settings, role) for role in ROLES}
+        self.servers = sorted(limits)  # one order: no deadlock
+        self.limits = {s: threading.BoundedSemaphore(limits[s]) for s in self.servers}
         self.names: defaultdict[str, threading.Lock] = defaultdict(threading.Lock)
         self.guard = threading.Lock()
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Literal, Mapping
+from typing import Annotated, Any, Literal, Mapping
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -34,6 +34,8 @@ DEFAULT_MODELS = {"GENERATOR": "qwen3.5:9b", "CRITIC": "deepseek-coder:6.7b", "A
 DEFAULT_EXCLUDE = ("tests/*", "test/*", "*/tests/*", "test_*.py", "*/test_*.py", "*_test.py", "conftest.py",
                    "*/conftest.py", "setup.py", "docs/*")
 DEFAULT_TEMPERATURES = {"GENERATOR": 0.7, "CRITIC": 0.0, "ADJUDICATOR": 0.2}
+# One server URL, or several that share a role's calls (docs/design.md#servers).
+ServerUrls = Annotated[list[str], Field(min_length=1)]
 
 
 class RoleModel(BaseModel):
@@ -42,7 +44,13 @@ class RoleModel(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     model: str = Field(min_length=1)
     backend: Backend | None = None
-    base_url: str | None = None
+    # One server, or several that share the role's calls, least busy first (docs/design.md#servers).
+    base_url: str | ServerUrls | None = None
+
+    @field_validator("base_url")
+    @classmethod
+    def _servers_listed(cls, value: str | list[str] | None) -> str | list[str] | None:
+        return urls_listed(value)
 
 
 class Settings(BaseModel):
@@ -65,7 +73,8 @@ class Settings(BaseModel):
 
     # Model servers.
     backend: Backend = "ollama"
-    base_url: str | None = None  # None: OLLAMA_HOST, else http://127.0.0.1:11434 (ollama)
+    # None: OLLAMA_HOST, else http://127.0.0.1:11434 (ollama); a list: several servers (docs/design.md#servers)
+    base_url: str | ServerUrls | None = None
     api_key: str | None = None  # openai backend; most local servers accept anything
     num_ctx: int = Field(8192, ge=512, le=1_048_576)  # one value for every call: changing it reloads Ollama models
     max_tokens: int = Field(1024, ge=16, le=131_072)
@@ -122,6 +131,11 @@ class Settings(BaseModel):
             raise ValueError(f"{'; '.join(problems)}; expected exactly the keys {', '.join(ROLES)}")
         return value
 
+    @field_validator("base_url")
+    @classmethod
+    def _servers_listed(cls, value: str | list[str] | None) -> str | list[str] | None:
+        return urls_listed(value)
+
     @field_validator("temperatures")
     @classmethod
     def _known_temperatures(cls, value: dict[str, float]) -> dict[str, float]:
@@ -144,11 +158,21 @@ class Settings(BaseModel):
     def backend_for(self, role: str) -> Backend:
         return self.model_registry[role].backend or self.backend
 
-    def base_url_for(self, role: str) -> str | None:
-        return self.model_registry[role].base_url or self.base_url
+    def base_urls_for(self, role: str) -> tuple[str, ...]:
+        """The role's servers: its own ``base_url``, else the global one; () for the default."""
+        urls = self.model_registry[role].base_url or self.base_url
+        return (urls,) if isinstance(urls, str) else tuple(urls or ())
 
     def temperature_for(self, role: str) -> float:
         return self.temperatures[role]
+
+
+def urls_listed(value: str | list[str] | None) -> str | list[str] | None:
+    """A list of servers names at least one, each once (a repeated URL would get twice the calls)."""
+    if isinstance(value, list):
+        if not value or len(set(value)) != len(value) or not all(value):
+            raise ValueError("a list of base URLs needs at least one URL, each non-empty and listed once")
+    return value
 
 
 def parse_config(text: str, path: Path | str) -> dict[str, Any]:

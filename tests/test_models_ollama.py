@@ -68,7 +68,7 @@ def test_non_streaming_call_gives_the_same_contract(ollama_fake: OllamaFake, oll
 
 
 def test_chat_ollama_stream_yields_token_chunks(ollama_server: str) -> None:
-    chat = build_ollama_chat(smol_settings("ollama", ollama_server, max_tokens=24), "GENERATOR")
+    chat = build_ollama_chat(smol_settings("ollama", ollama_server, max_tokens=24), "GENERATOR", ollama_server)
 
     chunks = list(chat.stream(MESSAGES))
 

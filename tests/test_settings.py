@@ -45,7 +45,7 @@ def test_role_may_name_its_own_backend(tmp_path: Path) -> None:
         "ADJUDICATOR": "c"}}))
     settings = load_settings(path)
     assert settings.backend_for("CRITIC") == "openai" and settings.backend_for("GENERATOR") == "ollama"
-    assert settings.base_url_for("CRITIC") == "http://vllm:8000"
+    assert settings.base_urls_for("CRITIC") == ("http://vllm:8000",) and settings.base_urls_for("GENERATOR") == ()
 
 
 def test_settings_are_frozen() -> None:

@@ -7,17 +7,18 @@ from __future__ import annotations
 
 from langchain_core.language_models import BaseChatModel
 
-from docbot.models.servers import ollama_url, request_timeout
+from docbot.models.servers import request_timeout
 from docbot.settings import Settings
 
 
-def build_ollama_chat(settings: Settings, role: str) -> BaseChatModel:
-    """ChatOllama for one role, every option explicit (never the server's or client's default)."""
+def build_ollama_chat(settings: Settings, role: str, server: str) -> BaseChatModel:
+    """ChatOllama for one role on the Ollama at ``server``, every option explicit (never the server's
+    or client's default)."""
     from langchain_ollama import ChatOllama
 
     return ChatOllama(
         model=settings.model_for(role),
-        base_url=ollama_url(settings, role),
+        base_url=server,
         temperature=settings.temperature_for(role),
         seed=settings.seed,
         # One num_ctx for every call: Ollama reloads the model whenever it changes.

@@ -16,6 +16,7 @@ import httpx
 from docbot.errors import ModelServerError
 from docbot.models.checks import ollama_name
 from docbot.models.registry import BACKENDS, backend_of
+from docbot.models.servers import role_servers
 from docbot.settings import ROLES, Backend, Settings
 
 
@@ -37,10 +38,12 @@ def preflight(settings: Settings) -> list[str]:
 
 
 def _roles_by_server(settings: Settings) -> dict[tuple[Backend, str], dict[str, str]]:
-    """(backend, server) -> {role: model}. For the embedded backend the "server" is the GGUF file."""
+    """(backend, server) -> {role: model}, every URL of a role that lists several. For the embedded
+    backend the "server" is the GGUF file."""
     groups: dict[tuple[Backend, str], dict[str, str]] = defaultdict(dict)
     for role, (backend, server, model) in role_identities(settings).items():
-        groups[(backend, server)][role] = model
+        for url in role_servers(settings, role) if BACKENDS[backend].networked else (server,):
+            groups[(backend, url)][role] = model
     return groups
 
 

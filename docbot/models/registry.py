@@ -18,7 +18,7 @@ from langchain_core.language_models import BaseChatModel
 from docbot.errors import ConfigError
 from docbot.models import checks
 from docbot.models.resilience import ResilientChatModel
-from docbot.models.servers import ollama_url, openai_url
+from docbot.models.servers import openai_url, role_servers
 from docbot.settings import Backend, Settings
 
 # (client, server, {role: model}, settings) -> problems, each with its fix
@@ -27,10 +27,11 @@ Check = Callable[[httpx.Client, str, Mapping[str, str], Settings], list[str]]
 
 @dataclass(frozen=True)
 class BackendSpec:
-    build: Callable[[Settings, str], BaseChatModel]
+    build: Callable[[Settings, str, str], BaseChatModel]  # (settings, role, server URL) -> the model
     # (server, model): two roles with equal identities on one backend are the same model
     identity: Callable[[Settings, str], tuple[str, str]]
     check: Check | None  # None: there is no server to ask (a recording answers)
+    networked: bool = True  # its servers are the role's base URLs (one model per URL)
 
 
 def _resilient(settings: Settings, role: str, inner: BaseChatModel, server: str, fix: str) -> ResilientChatModel:
@@ -39,36 +40,35 @@ def _resilient(settings: Settings, role: str, inner: BaseChatModel, server: str,
                               fix=fix, retries=settings.call_retries)
 
 
-def _build_ollama(settings: Settings, role: str) -> BaseChatModel:
+def _build_ollama(settings: Settings, role: str, server: str) -> BaseChatModel:
     from docbot.models.ollama import build_ollama_chat
 
-    return _resilient(settings, role, build_ollama_chat(settings, role), f"Ollama at {ollama_url(settings, role)}",
+    return _resilient(settings, role, build_ollama_chat(settings, role, server), f"Ollama at {server}",
                       f"run `ollama pull {settings.model_for(role)}`")
 
 
-def _build_openai(settings: Settings, role: str) -> BaseChatModel:
+def _build_openai(settings: Settings, role: str, server: str) -> BaseChatModel:
     from docbot.models.openai import build_openai_chat
 
-    # No base_url at all: Ollama's own /v1 endpoint on the default host is the best guess.
-    server = ollama_url(settings, role)
+    # No base_url at all (``role_servers``): Ollama's own /v1 endpoint on the default host is the best guess.
     return _resilient(settings, role, build_openai_chat(settings, role, server),
                       f"the OpenAI-compatible server at {openai_url(server)}",
                       f"load {settings.model_for(role)} on that server (see its /v1/models)")
 
 
-def _build_embedded(settings: Settings, role: str) -> BaseChatModel:
+def _build_embedded(settings: Settings, role: str, _server: str) -> BaseChatModel:
     from docbot.models.embedded import build_embedded_chat
 
     return build_embedded_chat(settings, role)  # in-process: no connection to lose, no wrapper
 
 
-def _build_replay(settings: Settings, role: str) -> BaseChatModel:
+def _build_replay(settings: Settings, role: str, _server: str) -> BaseChatModel:
     # With a recording every role replays (factory.build_models); here a role asked for replay alone.
     raise ConfigError(f"model_registry.{role}: backend 'replay' needs a recording; pass --replay FILE.")
 
 
 def _served(settings: Settings, role: str) -> tuple[str, str]:
-    return ollama_url(settings, role), settings.model_for(role)
+    return " ".join(role_servers(settings, role)), settings.model_for(role)
 
 
 def _embedded_file(settings: Settings, role: str) -> tuple[str, str]:
@@ -86,8 +86,8 @@ def _embedded_file(settings: Settings, role: str) -> tuple[str, str]:
 BACKENDS: dict[Backend, BackendSpec] = {
     "ollama": BackendSpec(_build_ollama, _served, checks.check_ollama),
     "openai": BackendSpec(_build_openai, _served, checks.check_openai),
-    "embedded": BackendSpec(_build_embedded, _embedded_file, checks.check_embedded),
-    "replay": BackendSpec(_build_replay, _served, None),
+    "embedded": BackendSpec(_build_embedded, _embedded_file, checks.check_embedded, networked=False),
+    "replay": BackendSpec(_build_replay, _served, None, networked=False),
 }
 
 

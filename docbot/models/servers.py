@@ -1,7 +1,7 @@
 """Where the model servers are and how long to wait for them: one policy for every networked backend.
 
-The URL of a role's server is its own ``base_url``, else the global one (which already holds
-``OLLAMA_HOST`` when that is set), else Ollama on this machine. The OpenAI-compatible backend uses
+The URL of a role's server (or the list of its servers) is its own ``base_url``, else the global one
+(which already holds ``OLLAMA_HOST`` when that is set), else Ollama on this machine. The OpenAI-compatible backend uses
 the same server URL with ``/v1``; with no URL at all, Ollama's own /v1 endpoint is the best guess.
 """
 
@@ -14,9 +14,10 @@ from docbot.settings import Settings
 DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434"
 
 
-def ollama_url(settings: Settings, role: str) -> str:
-    """The server for a role. ``settings.base_url`` already holds OLLAMA_HOST when it was set."""
-    return (settings.base_url_for(role) or DEFAULT_OLLAMA_URL).rstrip("/")
+def role_servers(settings: Settings, role: str) -> tuple[str, ...]:
+    """The servers of a role, as listed (several share its calls: ``docbot.models.pool``).
+    ``settings.base_url`` already holds OLLAMA_HOST when it was set."""
+    return tuple(url.rstrip("/") for url in settings.base_urls_for(role)) or (DEFAULT_OLLAMA_URL,)
 
 
 def openai_url(server: str) -> str:
