@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 
 from docbot.fronts import cli
+from docbot.results import FunctionResult, SectionStatus
+from docbot.single_file import with_status
 from tests.support.smol import N_CTX, OPENAI_ALIAS, SMOL_MODELS
 
 pytest_plugins = ["tests.support.fixtures"]  # smollm_path, ollama_server, ...: one per session
@@ -36,7 +38,10 @@ def run_reflexion(tmp_path: Path, config: dict[str, Any], capsys: pytest.Capture
     assert len(results) == 1
     result = results[0]
     assert result["status"] == "updated" and 1 <= result["rounds"] <= 2, result["reason"]
-    assert output.read_text() == (result["markdown"].strip() + "\n")
+    shipped = FunctionResult(result["module"], result["qualname"], "updated", markdown=result["markdown"],
+                             scores=result["scores"], bar=result["bar"],
+                             approval=SectionStatus(result["approval"]) if result["approval"] else None)
+    assert output.read_text() == with_status(shipped) + "\n"  # with the note when the gate never passed it
     assert output.read_text().startswith('<a id="compound_interest.compound_interest"></a>\n\n'
                                          "## `compound_interest`\n")  # docbot's heading, never the model's
     assert result["doc_model"] is not None and result["approval"] in {"approved", "unapproved"}

@@ -34,6 +34,7 @@ def test_recorded_smollm2_run_replays_byte_identical(tmp_path: Path, capsys: pyt
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert output.read_bytes() == (DATA / "compound_interest.smollm2.md").read_bytes()
+    assert "> **Unapproved** (score 0, bar 95):" in output.read_text()  # the reader is told
     result = json.loads(captured.out)["results"][0]
     assert (result["scores"], result["rounds"], result["exit_reason"]) == ([18, 18, 0, 18, 0], 5, "attempts")
     assert not result["approved"] and result["approval"] == "unapproved"  # a 135M model never gets past the checks
