@@ -68,14 +68,14 @@ def _action(env: Mapping[str, str], argv: Sequence[str] | None, run_pr: RunPr, o
         raise ConfigError(f"`docbot-action {flags.stage}` needs --report FILE.")
     if flags.stage == "publish":
         report, options = read_run_report(Path(flags.report))
-        return publish(inputs, report, out, redact, docstrings=options.write_docstrings)
+        return publish(inputs, report, _lines_to(out), redact, docstrings=options.write_docstrings)
     report, settings = _run(inputs, env, run_pr, out, redact)
     options = StageOptions(write_docstrings=settings.write_docstrings)
     if flags.stage == "run":
         write_run_report(Path(flags.report), report, redact, options)
         print(f"{report.summary_line()}; report in {flags.report}", file=out)
         return 0
-    return publish(inputs, report, out, redact, docstrings=options.write_docstrings)
+    return publish(inputs, report, _lines_to(out), redact, docstrings=options.write_docstrings)
 
 
 def _run(inputs: ActionInputs, env: Mapping[str, str], run_pr: RunPr, out: TextIO,
@@ -186,6 +186,10 @@ def in_scope(settings: Settings, repo_root: Path, spec: DiffSpec) -> list[Target
     found = scan(repo_root, spec, (), include_dunder=settings.include_dunder, exclude=settings.exclude)
     return [t for module in plan_modules(found, settings, repo_root, spec, ()) for t in module.targets
             if t.kind != "deleted"]
+
+
+def _lines_to(stream: TextIO) -> Callable[[str], None]:
+    return lambda line: print(line, file=stream)
 
 
 def log_sink(stream: TextIO, redact: Redactor | None = None) -> events.EventSink:

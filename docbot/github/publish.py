@@ -8,11 +8,11 @@ and the summary is then where the results are. Posting the comment never fails t
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TextIO
+from typing import TYPE_CHECKING, Literal
 
 from docbot.errors import GitHubError, RepoError
 from docbot.github.annotate import SiteOf, counts, error_annotations, outcome
@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from docbot.check import StaleEntry
 
 Mode = Literal["comment", "commit", "check"]
+# One line of the job log (workflow commands included); the front decides where it goes.
+LogLine = Callable[[str], None]
 MODES: tuple[Mode, ...] = ("comment", "commit", "check")
 
 STALE_REASONS = {"missing": "no doc section yet", "stale": "doc is stale: the code changed since",
@@ -77,21 +79,22 @@ class ActionInputs:
     report_dir: Path
 
 
-def publish(inputs: ActionInputs, report: RunReport, out: TextIO, redact: Redactor | None = None, *,
+def publish(inputs: ActionInputs, report: RunReport, log: LogLine, redact: Redactor | None = None, *,
             docstrings: bool = False) -> int:
     """Commit (commit mode), annotations, review (docstrings), summary, comment, JSON report, patch and
     outputs; returns the exit code.
 
-    Everything published goes through ``redact`` (default: the token and the known secret shapes)."""
+    Log lines go to ``log``. Everything published goes through ``redact`` (default: the token and the
+    known secret shapes)."""
     redact = redact or Redactor.of([inputs.token])
-    print(report.summary_line(), file=out)
+    log(report.summary_line())
     check = inputs.mode == "check"
     sources = PrSources(inputs.workspace, inputs.base, inputs.head)
-    link_ref, fresh, commit_failed = _commit(inputs, report, out)
+    link_ref, fresh, commit_failed = _commit(inputs, report, log)
     site_of: SiteOf = lambda r: sources.site(r.path, r.module, r.qualname)  # noqa: E731 - one use
     for line in error_annotations(report, check, site_of, fix_text(inputs), redact):
-        print(redact(line), file=out)
-    fallback = post_review(inputs, report, sources, out) if docstrings and inputs.mode == "comment" else ""
+        log(redact(line))
+    fallback = post_review(inputs, report, sources, log) if docstrings and inputs.mode == "comment" else ""
     patch = inputs.report_dir / "docbot-docs.patch"
     extras = gather_extras(report, sources, inputs.mode, patch, fallback, redact)
     links = Links(inputs.server_url, inputs.repo, link_ref,
@@ -99,7 +102,7 @@ def publish(inputs: ActionInputs, report: RunReport, out: TextIO, redact: Redact
     title = TITLES[inputs.mode]
     append_file(inputs.summary_path, redact(render_summary(report, links, title=title, extras=extras, check=check)))
     comment = post_comment(inputs, redact(render_comment(report, links, title=title, extras=extras, check=check)),
-                           out)
+                           log)
     if comment.status is CommentStatus.FAILED:
         append_file(inputs.summary_path, redact(f"\n> [!WARNING]\n> The PR comment could not be posted: "
                                                 f"{comment.detail}\n"))
@@ -122,7 +125,7 @@ def _report_file(inputs: ActionInputs, report: RunReport, comment: CommentOutcom
             "outcome": outcome(report, inputs.mode == "check"), "report": str(report_path)}
 
 
-def _commit(inputs: ActionInputs, report: RunReport, out: TextIO) -> tuple[str, bool, bool]:
+def _commit(inputs: ActionInputs, report: RunReport, log: LogLine) -> tuple[str, bool, bool]:
     """Commit mode's push: the ref the links point at, whether it holds the new docs, and whether
     the push failed."""
     if inputs.mode != "commit":  # the run's docs are in the workspace only: the head has the old ones
@@ -130,9 +133,9 @@ def _commit(inputs: ActionInputs, report: RunReport, out: TextIO) -> tuple[str, 
     if not report.written:
         return inputs.head, True, False
     try:
-        pushed = commit_step(inputs, report.written, out)
+        pushed = commit_step(inputs, report.written, log)
     except RepoError as err:
-        print(annotation("error", str(err)), file=out)
+        log(annotation("error", str(err)))
         return inputs.head, False, True
     if pushed is None:  # a fork (nothing pushed), or the branch had the docs already
         return inputs.head, not _is_fork(inputs), False
@@ -144,7 +147,7 @@ def fix_text(inputs: ActionInputs) -> str:
     return f"Run `docbot run --base {inputs.base}` on the PR branch and commit docs/api."
 
 
-def post_review(inputs: ActionInputs, report: RunReport, sources: PrSources, out: TextIO) -> str:
+def post_review(inputs: ActionInputs, report: RunReport, sources: PrSources, log: LogLine) -> str:
     """The docstring suggestions as a review replacing docbot's last one; returns the Markdown of
     those that could not be suggested, for the sticky comment. Never fails the job."""
     from docbot.github.review import REVIEW_MARKER, Fallback, Suggestion, render_fallbacks, suggest, wanted
@@ -159,10 +162,10 @@ def post_review(inputs: ActionInputs, report: RunReport, sources: PrSources, out
             github.replace_review(inputs.pr_number, inputs.head, f"{REVIEW_MARKER}\ndocbot: docstring suggestions",
                                   [s.to_json() for s in suggestions], REVIEW_MARKER)
     except GitHubError as err:
-        print(annotation("warning", f"docbot could not post the docstring review: {err}"), file=out)
+        log(annotation("warning", f"docbot could not post the docstring review: {err}"))
         fallbacks = [Fallback(s.key, "\n".join(s.lines)) for s in suggestions] + fallbacks
     else:
-        print(f"review with {len(suggestions)} docstring suggestions on #{inputs.pr_number}", file=out)
+        log(f"review with {len(suggestions)} docstring suggestions on #{inputs.pr_number}")
     return render_fallbacks(fallbacks, inputs.base)
 
 
@@ -190,33 +193,32 @@ def stale_report(entries: Sequence[StaleEntry], base: str, head: str,
     return RunReport(results=results, base=base, head=head)
 
 
-def post_comment(inputs: ActionInputs, body: str, out: TextIO) -> CommentOutcome:
+def post_comment(inputs: ActionInputs, body: str, log: LogLine) -> CommentOutcome:
     """Create or update the sticky comment; returns what happened. Never fails the job."""
     if inputs.pr_number is None:
-        print("::notice::not a pull_request event: no PR comment; results are in the job summary", file=out)
+        log("::notice::not a pull_request event: no PR comment; results are in the job summary")
         return CommentOutcome(CommentStatus.SKIPPED, "not a pull request")
     try:
         with GitHubClient(inputs.api_url, inputs.token, inputs.repo) as github:
             outcome = github.upsert_sticky_comment(inputs.pr_number, body)
     except GitHubError as err:
-        print(annotation("warning", f"docbot could not post the PR comment: {err}"), file=out)
+        log(annotation("warning", f"docbot could not post the PR comment: {err}"))
         return CommentOutcome(CommentStatus.FAILED, str(err))
-    print(f"PR comment {outcome} on #{inputs.pr_number}", file=out)
+    log(f"PR comment {outcome} on #{inputs.pr_number}")
     return CommentOutcome(CommentStatus(outcome))
 
 
-def commit_step(inputs: ActionInputs, written: Sequence[str], out: TextIO) -> str | None:
+def commit_step(inputs: ActionInputs, written: Sequence[str], log: LogLine) -> str | None:
     """Push the docs to the PR branch; returns the new commit, None when there was nothing to push."""
     if _is_fork(inputs):
-        print(annotation("warning", "mode commit cannot push to a fork's branch; the docs are in the "
-                         "job summary and the PR comment instead."), file=out)
+        log(annotation("warning", "mode commit cannot push to a fork's branch; the docs are in the "
+                                  "job summary and the PR comment instead."))
         return None
     if not inputs.head_ref:
         raise RepoError("mode commit needs the PR's branch name (pull_request.head.ref in the event); "
                         "run it on pull_request events.")
     commit = commit_docs(inputs.workspace, written, inputs.head, inputs.head_ref, inputs.token)
-    print(f"pushed {commit[:12]} to {inputs.head_ref}" if commit else "docs already current on the branch",
-          file=out)
+    log(f"pushed {commit[:12]} to {inputs.head_ref}" if commit else "docs already current on the branch")
     return commit
 
 
