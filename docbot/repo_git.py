@@ -110,12 +110,15 @@ def changed_python_paths(repo_root: Path, spec: DiffSpec) -> tuple[set[str], set
     (a rename counts as both, so its old path is among the gone)."""
     repo = open_repo(repo_root)
     plan = diff_plan(repo, spec)
-    found: list[set[str]] = []
-    for kept in ("d", "D"):  # lower case excludes deletions, upper case keeps only them
-        listing = repo.run("diff", *plan.diff_args, "--name-only", "-z", "--no-renames",
-                           f"--diff-filter={kept}", "--", "*.py")
-        found.append({p for p in listing.decode("utf-8", "surrogateescape").split("\0") if p})
-    return found[0], found[1]
+    # One git process on the hook's no-op path: "-z --name-status" gives status, path, status, path, ...
+    # (no rename pairs with --no-renames).
+    listing = repo.run("diff", *plan.diff_args, "--name-status", "-z", "--no-renames", "--", "*.py")
+    fields = listing.decode("utf-8", "surrogateescape").split("\0")
+    present: set[str] = set()
+    gone: set[str] = set()
+    for status, path in zip(fields[0::2], fields[1::2]):
+        (gone if status.startswith("D") else present).add(path)
+    return present, gone
 
 
 def resolve_commit(repo: Git, rev: str) -> str:
