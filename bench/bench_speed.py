@@ -14,8 +14,9 @@ are quoted: the machine is shared.
   file (what its pre-commit hook runs for such a commit).
 - **check**: ``docbot check --all`` on the stdlib, cold (no ``.docbot/cache``) and warm, against a
   child that only ``ast.parse``s every file and against ``pydoclint``.
-- **targets**: ``docbot targets --base HEAD~1`` on two release diffs (click 8.1.3 -> 8.1.7 and rich
-  13.7.1 -> 13.9.4, PyPI sdists) against ``docbot targets --all`` on the same repository, end to end
+- **targets**: ``docbot targets --base HEAD~1`` on four release diffs (PyPI sdists: click 8.1.3 -> 8.1.7,
+  rich 13.7.1 -> 13.9.4, Django 5.0.8 -> 5.1, a feature release, and Django 5.1 -> 5.1.1, a patch
+  release) against ``docbot targets --all`` on the same repository, end to end
   and the scan alone (``repo.scan`` timed inside a child that has imported it: the interpreter, the
   imports and the settings, which both commands pay, left out).
 - **verify**: ``docbot verify`` of a 20-section doc (one example each) against ``python -m doctest``
@@ -146,7 +147,8 @@ def check_part(sources: dict[str, str], rounds: int) -> tuple[list[Row], list[st
     return rows, notes
 
 
-RELEASES = (("click", "8.1.3", "8.1.7", "src"), ("rich", "13.7.1", "13.9.4", "rich"))  # name, old, new, folder
+RELEASES = (("click", "8.1.3", "8.1.7", "src"), ("rich", "13.7.1", "13.9.4", "rich"),  # name, old, new, folder
+            ("Django", "5.0.8", "5.1", "django"), ("Django", "5.1", "5.1.1", "django"))
 
 
 def release_repo(folder: Path, sdists: Path, name: str, versions: tuple[str, str], inside: str) -> bool:
@@ -275,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--parts", default="hook,check,targets,verify")
     parser.add_argument("--sdists", default=str(Path(tempfile.gettempdir()) / "docbot-bench-sdists"),
-                        help="where click's sdists are kept between runs")
+                        help="where the release sdists are kept between runs")
     parser.add_argument("--no-write", action="store_true", help="print only; leave bench/RESULTS.md alone")
     args = parser.parse_args(argv)
     parts = set(args.parts.split(","))

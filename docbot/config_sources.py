@@ -24,7 +24,7 @@ from typing import Any, get_args
 from pydantic import BaseModel, ValidationError
 
 from docbot.errors import ConfigError
-from docbot.settings import Backend, RoleModel, Settings, in_ci, normalise_host, parse_config
+from docbot.settings import Backend, RoleModel, Settings, in_ci, normalise_host, parse_config, servers_in
 
 FIELDS: tuple[str, ...] = tuple(Settings.model_fields)
 SCHEMA_KEY = "$schema"  # editors' pointer to docbot.schema.json; not a setting
@@ -95,7 +95,7 @@ def env_layers(env: Mapping[str, str]) -> list[Layer]:
     """The environment's settings, one layer per variable used (so ``--show`` can name it)."""
     layers: list[Layer] = []
     if env.get("DOCBOT_BASE_URL"):
-        layers.append(Layer("env DOCBOT_BASE_URL", "DOCBOT_BASE_URL", {"base_url": env["DOCBOT_BASE_URL"]}))
+        layers.append(Layer("env DOCBOT_BASE_URL", "DOCBOT_BASE_URL", {"base_url": servers_in(env["DOCBOT_BASE_URL"])}))
     elif env.get("OLLAMA_HOST"):
         layers.append(Layer("env OLLAMA_HOST", "OLLAMA_HOST", {"base_url": normalise_host(env["OLLAMA_HOST"])}))
     if env.get("DOCBOT_BACKEND"):

@@ -167,6 +167,14 @@ class Settings(BaseModel):
         return self.temperatures[role]
 
 
+def servers_in(text: str) -> str | list[str]:
+    """A ``DOCBOT_BASE_URL`` or ``--base-url`` value: one URL, or several separated by commas (a
+    variable or a flag holds one string; a config file can hold a list). An empty entry stays in the
+    list, so ``urls_listed`` names the mistake instead of dropping it."""
+    urls = [url.strip() for url in text.split(",")]
+    return urls[0] if len(urls) == 1 else urls
+
+
 def urls_listed(value: str | list[str] | None) -> str | list[str] | None:
     """A list of servers names at least one, each once (a repeated URL would get twice the calls)."""
     if isinstance(value, list):

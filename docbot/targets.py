@@ -100,7 +100,7 @@ def targets_at(spans: list[tuple[str, tuple[Span, ...]]], source: str, module: s
 
 def clear_caches() -> None:
     """Forget the parsed blobs (benchmarks time cold parses)."""
-    _definitions.cache_clear()
+    _parse.cache_clear()
     _cst_definitions.cache_clear()
 
 
@@ -120,13 +120,16 @@ def changed_targets(old_source: str | None, new_source: str | None, change: File
     elif old_module is None:
         old_module = module_name(old_path)
     new_defs = () if new_source is None else _definitions(new_source, path, include_dunder)
-    if change.status == "modified" and not change.binary and old_source is not None and new_defs:
-        same = _same_functions(new_defs, old_source, old_path, change)
+    old_defs = None
+    if change.status == "modified" and not change.binary and old_source is not None and new_source is not None:
+        same = _same_functions(new_defs, old_source, old_path, change) if new_defs else None
         if same is not None:  # the old side defines the new side's functions: only ``same`` touched there
             touched = same | {d.qualname for d in new_defs if _touches(d, change.new_ranges, False)}
             return [_target(d, module, path, "modified") for d in new_defs if d.qualname in touched]
-    return _diff(new_defs, _old_definitions(old_source, new_source, old_path, include_dunder),
-                 change, module, path, old_module)
+        old_defs = _spliced_old(old_source, new_source, change, path, include_dunder)
+    if old_defs is None:
+        old_defs = _old_definitions(old_source, new_source, old_path, include_dunder)
+    return _diff(new_defs, old_defs, change, module, path, old_module)
 
 
 def _same_functions(new_defs: tuple[_Definition, ...], old_source: str, old_path: str,
@@ -138,6 +141,24 @@ def _same_functions(new_defs: tuple[_Definition, ...], old_source: str, old_path
         return None
     pieces = [(d.qualname, span) for d in new_defs for span in d.spans]
     return targets_old.old_touched(pieces, old_lines, change.old_ranges, change.new_ranges)
+
+
+def _spliced_old(old_source: str, new_source: str, change: FileChange, path: str,
+                 include_dunder: bool) -> tuple[_Definition, ...] | None:
+    """``targets_old.spliced`` for this change: the old side read only where the diff changed it;
+    None when the whole old side has to be parsed."""
+    layout = _parse(new_source, path, include_dunder).layout
+    if layout is None:  # libcst read the new side: no ast statements to splice around
+        return None
+    try:
+        old_lines = _prepare(old_source, change.old_path or path).split("\n")
+    except SourceParseError:
+        return None
+    pieces = sorted(((d.qualname, span) for d in _parse(new_source, path, include_dunder).defs for span in d.spans),
+                    key=lambda piece: piece[1])
+    found = targets_old.spliced(layout, _prepare(new_source, path).split("\n"), pieces, old_lines,
+                                change.old_ranges, change.new_ranges, include_dunder)
+    return None if found is None else _group(found, old_lines)
 
 
 def _old_definitions(old_source: str | None, new_source: str | None, old_path: str,
@@ -190,21 +211,36 @@ MAX_SOURCE_CHARS = 2_000_000
 MAX_FALLBACK_DEPTH = 500  # brackets; libcst parses 1000 and crashes near 2000, CPython stops at 200
 
 
-@functools.lru_cache(maxsize=32)  # a run parses the same blob in scan, then again in run/check
 def _definitions(source: str, path: str, include_dunder: bool) -> tuple[_Definition, ...]:
     """Screen and parse ``source`` with ``ast`` (libcst for grammar ``ast`` does not know) and group
     its public functions by qualified name, in source order."""
+    return _parse(source, path, include_dunder).defs
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    """One blob's public functions and, when ``ast`` read it, its layout (what a diff splices around)."""
+
+    defs: tuple[_Definition, ...]
+    layout: targets_old.Layout | None
+
+
+@functools.lru_cache(maxsize=32)  # a run parses the same blob in scan, then again in run/check
+def _parse(source: str, path: str, include_dunder: bool) -> _Parsed:
     text = _prepare(source, path)
     lines = text.split("\n")  # not splitlines(): a form feed inside the code is not a line break
     try:
         tree = ast.parse(text)
     except SyntaxError as err:
-        return _group(_last_resort(text, path, include_dunder, err), lines)
+        return _Parsed(_group(_last_resort(text, path, include_dunder, err), lines), None)
     except (RecursionError, MemoryError):  # CPython's own limits on nesting: libcst would crash
         raise SourceParseError(path, 0, "nesting too deep to parse") from None
     except ValueError as err:  # a null byte, a lone surrogate
         raise SourceParseError(path, 0, f"not valid source text ({err})") from None
-    return _group(targets_ast.find(tree, lines, include_dunder), lines)
+    exported = targets_ast.exported_names(tree, lines)
+    found = targets_ast.find_in(tree.body, lines, exported, include_dunder)
+    layout = targets_old.Layout(targets_ast.top_spans(tree, lines), None if exported is None else frozenset(exported))
+    return _Parsed(_group(found, lines), layout)
 
 
 @functools.lru_cache(maxsize=32)

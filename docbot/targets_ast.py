@@ -25,9 +25,26 @@ _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, 
 def find(tree: ast.Module, lines: list[str], include_dunder: bool) -> Found:
     """(qualname, span) of every public function of ``tree`` in source order; ``lines`` is its text
     split on ``\\n`` (needed to find a decorator's ``@``, which ``ast`` does not record)."""
-    walker = _Walker(exported_names(tree, lines), include_dunder, lines)
-    walker.walk(tree.body, ())
+    return find_in(tree.body, lines, exported_names(tree, lines), include_dunder)
+
+
+def find_in(statements: list[ast.stmt], lines: list[str], exported: set[str] | None,
+            include_dunder: bool) -> Found:
+    """``find`` over some of a module's top-level statements, given the module's ``__all__``: each
+    top-level statement is read on its own, which lets a diff read only the changed ones."""
+    walker = _Walker(exported, include_dunder, lines)
+    walker.walk(statements, ())
     return walker.found
+
+
+def top_spans(tree: ast.Module, lines: list[str]) -> tuple[Span, ...]:
+    """The lines of each top-level statement, a decorated definition's from its first ``@``."""
+    spans = []
+    for node in tree.body:
+        decorators = getattr(node, "decorator_list", None)
+        first = _decorator_line(lines, decorators[0]) if decorators else node.lineno
+        spans.append((first, node.end_lineno or node.lineno))
+    return tuple(spans)
 
 
 def is_public(name: str, classes: tuple[str, ...], exported: set[str] | None, *, is_class: bool,

@@ -125,3 +125,10 @@ def test_a_key_in_a_tracked_file_is_warned_about(tmp_path: Path, where: str, tra
     warned = "sets api_key and is tracked by git" in done.stderr
     assert done.returncode == 0 and warned is tracked
     assert "sk-committed" not in done.stdout and '"***"' in done.stdout
+
+
+def test_the_base_url_flag_lists_several_servers_with_commas(tmp_path: Path) -> None:
+    repo = project(tmp_path)
+    done = docbot(repo, "config", "--show", "--json", "--base-url", "http://gpu-a:11434, http://gpu-b:11434")
+    shown = json.loads(done.stdout)
+    assert shown["base_url"] == {"value": ["http://gpu-a:11434", "http://gpu-b:11434"], "source": "flag"}

@@ -13,7 +13,7 @@ import pytest
 from docbot.config_show import show_json, show_lines
 from docbot.config_sources import Level, config_layer, env_layers, load_local, pyproject_layer
 from docbot.errors import ConfigError
-from docbot.settings import settings_schema
+from docbot.settings import servers_in, settings_schema
 from tests.support.git_repo import GitRepo
 
 ROOT = Path(__file__).parents[1]
@@ -54,13 +54,22 @@ def test_docs_dir_precedence(tmp_path: Path, given: dict[str, str], expected: tu
     ({"config": "http://c:2"}, {"OLLAMA_HOST": "e:3", "DOCBOT_BASE_URL": "http://d:4"}, None,
      ("http://d:4", "env DOCBOT_BASE_URL")),
     ({"config": "http://c:2"}, {"OLLAMA_HOST": "e:3"}, "http://f:5", ("http://f:5", "flag")),
+    # A variable or a flag lists several servers with commas, as a config file does with a JSON list.
+    ({}, {"DOCBOT_BASE_URL": "http://a:1, http://b:2"}, None, (["http://a:1", "http://b:2"], "env DOCBOT_BASE_URL")),
+    ({}, {"DOCBOT_BASE_URL": "http://a:1"}, "http://f:5,http://g:6", (["http://f:5", "http://g:6"], "flag")),
 ])
 def test_base_url_precedence_through_the_environment(tmp_path: Path, sources: dict[str, str], env: dict[str, str],
                                                      flag: str | None, expected: tuple[str, str]) -> None:
     root = files(tmp_path, {"base_url": sources["pyproject"]} if "pyproject" in sources else None,
                  {"base_url": sources["config"]} if "config" in sources else None)
-    loaded = load_local(root, None, {"base_url": flag}, env)
+    loaded = load_local(root, None, {"base_url": None if flag is None else servers_in(flag)}, env)
     assert (loaded.settings.base_url, loaded.origins["base_url"]) == expected
+
+
+@pytest.mark.parametrize("value", ["http://a:1,,http://b:2", "http://a:1,http://a:1", "http://a:1,"])
+def test_a_bad_list_of_servers_in_the_environment_is_named(tmp_path: Path, value: str) -> None:
+    with pytest.raises(ConfigError, match="DOCBOT_BASE_URL"):
+        load_local(tmp_path, None, {}, {"DOCBOT_BASE_URL": value})
 
 
 @pytest.mark.parametrize("env, expected", [

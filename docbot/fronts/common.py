@@ -89,7 +89,7 @@ def loaded_from(args: argparse.Namespace, root: Path, extra: dict[str, Any] | No
     """The settings and where each came from: [tool.docbot] of ``root``'s pyproject.toml, ``--config``
     (else config.json at ``root``), the environment, then the flags (``--backend``, ``--replay``...)."""
     overrides: dict[str, Any] = {"backend": getattr(args, "backend", None),
-                                 "base_url": getattr(args, "base_url", None),
+                                 "base_url": _servers(getattr(args, "base_url", None)),
                                  "record": getattr(args, "record", None), "replay": getattr(args, "replay", None),
                                  **(extra or {})}
     if overrides["replay"] and not overrides["backend"]:
@@ -100,6 +100,12 @@ def loaded_from(args: argparse.Namespace, root: Path, extra: dict[str, Any] | No
 
     config = Path(args.config) if getattr(args, "config", None) else None
     return load_local(root, config, overrides, os.environ)
+
+
+def _servers(flag: str | None) -> str | list[str] | None:
+    from docbot.settings import servers_in  # the settings module imports pydantic: only when loading them
+
+    return None if flag is None else servers_in(flag)
 
 
 def read_source(path: Path, *, parse: bool = False) -> str:

@@ -29,7 +29,8 @@ def output_options(parser: argparse.ArgumentParser) -> None:
 def model_options(parser: argparse.ArgumentParser) -> None:
     output_options(parser)
     parser.add_argument("--backend", choices=BACKEND_NAMES, help="model server kind (default: ollama)")
-    parser.add_argument("--base-url", help="model server URL (default: OLLAMA_HOST or http://127.0.0.1:11434)")
+    parser.add_argument("--base-url", help="model server URL, or several separated by commas "
+                        "(default: OLLAMA_HOST or http://127.0.0.1:11434)")
     parser.add_argument("--record", metavar="FILE", help="write every model exchange to FILE (JSON lines)")
     parser.add_argument("--replay", metavar="FILE", help="answer every model call from FILE (no server)")
     parser.add_argument("--no-examples", action="store_true", help="do not execute the docs' examples")
