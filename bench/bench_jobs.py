@@ -12,7 +12,9 @@ be byte-identical to the first one's.
 
 The second part counts the model calls per function and role (from ``--json``'s ``tokens``): a first run,
 a rerun with docs/api deleted, after ``ruff format`` of the module, and after ``git mv`` to another
-module; the cache (``.docbot/cache``) makes the last three 0.
+module; the cache (``.docbot/cache``) makes the last three 0. A last first run with ``adjudicate:
+when_needed`` shows the adjudicator call it saves when round 1 is approved with nothing left to fix
+(the fake critic approves everything; ``bench.bench_tokens`` measures both settings on a real model).
 """
 
 from __future__ import annotations
@@ -109,6 +111,9 @@ def cache_part(server: SlowOllama) -> dict[str, dict[str, float]]:
         git(folder, "mv", "pkg/m.py", "pkg/moved.py")
         git(folder, "commit", "-qm", "move")
         figures["after a move to another module"] = calls(docbot_run(folder))
+        shutil.rmtree(folder)
+        make_repo(folder, server.base_url, cache=False, adjudicate="when_needed")
+        figures["first run, `adjudicate: when_needed` (round 1 approved, nothing left)"] = calls(docbot_run(folder))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return figures

@@ -16,7 +16,7 @@ from docbot.errors import ModelServerError
 from docbot.models.factory import build_models
 from docbot.models.resilience import ResilientChatModel, classify
 from docbot.settings import Settings
-from tests.support.faulty_server import INVALID_TEXT, OK_TEXT, FaultyServer
+from tests.support.faulty_server import CUT_TEXT, INVALID_TEXT, OK_TEXT, FaultyServer
 from tests.support.smol import SMOL_MODELS, smol_settings
 
 MESSAGES = [HumanMessage("Document def f(): pass")]
@@ -120,6 +120,21 @@ def test_invalid_json_goes_to_the_parsing_error_path_without_retry(backend: str)
     assert out["raw"].text == INVALID_TEXT
     assert out["raw"].usage_metadata["input_tokens"] == 12  # tokens were spent; the loop records them
     assert server.bodies[0].get("format") or server.bodies[0].get("response_format")  # the schema went out
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_answer_cut_at_the_token_limit_is_an_answer_not_an_error(backend: str) -> None:
+    # The OpenAI client raises LengthFinishReasonError on a cut structured answer; docbot hands the loop
+    # the cut answer instead, so the parse-retry rule re-asks (and its tokens are counted), as on Ollama.
+    with FaultyServer("cut") as server:
+        critic = build_models(_settings(backend, server)).critic
+        out = critic.with_structured_output(Verdict, include_raw=True).invoke(MESSAGES)
+
+    assert server.chat_requests == 1  # the transport does not retry it either
+    assert out["raw"].text == CUT_TEXT
+    meta = out["raw"].response_metadata
+    assert "length" in (meta.get("finish_reason"), meta.get("done_reason"))
+    assert out["raw"].usage_metadata["output_tokens"] == 7
 
 
 def test_retries_zero_means_one_attempt() -> None:

@@ -10,6 +10,11 @@ server take ``{"type": "json_schema", ...}``; llama-cpp-python's server only tak
 ``{"type": "json_object", "schema": ...}`` and answers the standard shape with a validation error
 (HTTP 500 in llama-cpp-python 0.3.36, not 4xx). The model sends the standard shape first and, when the
 server rejects it naming ``response_format``, switches to the other shape for good.
+
+A structured answer stopped at ``max_tokens`` makes the OpenAI client raise ``LengthFinishReasonError``
+(it refuses to parse it). That is not a transport failure: the model answered, and the tokens were
+spent. The cut answer is returned as it came (``finish_reason`` "length"), so the loop's parse-retry
+rule re-asks for a shorter one and records the call, as it does on Ollama (docs/design.md#parse-failures).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatResult
 from langchain_openai.chat_models.base import BaseChatOpenAI
+from openai import LengthFinishReasonError
 from pydantic import SecretStr
 
 from docbot.models.resilience import status_code
@@ -56,14 +62,20 @@ class OpenAICompatibleChat(BaseChatOpenAI):
         if schema is None or schema == "":
             return super()._generate(messages, stop, run_manager, **kwargs)
         try:
-            return super()._generate(messages, stop, run_manager,
-                                     response_format=response_format(schema, self.schema_dialect), **kwargs)
+            return self._structured(messages, stop, run_manager, schema, **kwargs)
         except Exception as err:
             if self.schema_dialect != "json_schema" or not _refuses_json_schema(err):
                 raise
         self.schema_dialect = "json_object"  # remembered: one refused request per model, not per call
-        return super()._generate(messages, stop, run_manager,
-                                 response_format=response_format(schema, self.schema_dialect), **kwargs)
+        return self._structured(messages, stop, run_manager, schema, **kwargs)
+
+    def _structured(self, messages: list[BaseMessage], stop: list[str] | None,
+                    run_manager: CallbackManagerForLLMRun | None, schema: Any, **kwargs: Any) -> ChatResult:
+        try:
+            return super()._generate(messages, stop, run_manager,
+                                     response_format=response_format(schema, self.schema_dialect), **kwargs)
+        except LengthFinishReasonError as err:  # the answer, cut: the loop re-asks (module docstring)
+            return self._create_chat_result(err.completion, {})
 
 
 def build_openai_chat(settings: Settings, role: str, server: str) -> BaseChatModel:

@@ -7,6 +7,8 @@ One server speaks just enough of both protocols (Ollama ``POST /api/chat``, Open
 * ``error500``: HTTP 500 with Ollama's ``{"error": ...}`` body;
 * ``stall``: answer nothing until well past any sane client timeout;
 * ``invalid_json``: a well-formed answer whose content is not JSON (for a structured call);
+* ``cut``: a well-formed answer stopped at the token limit (``finish_reason``/``done_reason``
+  "length"), its JSON unfinished;
 * ``missing``: HTTP 404 ``model 'x' not found`` (a model unloaded or removed mid-run);
 * ``refuse``: HTTP 400 (a request the server will never accept);
 * ``ok``: a well-formed answer.
@@ -25,10 +27,11 @@ from typing import Any, Literal, Self
 
 from tests.support.loopback import LoopbackServer
 
-Fault = Literal["drop", "error500", "stall", "invalid_json", "missing", "refuse", "ok"]
+Fault = Literal["drop", "error500", "stall", "invalid_json", "cut", "missing", "refuse", "ok"]
 CHAT_PATHS = ("/api/chat", "/v1/chat/completions")
 OK_TEXT = '{"answer": "fine"}'
 INVALID_TEXT = "Sure! Here is the critique you asked for: score 80, looks {good"
+CUT_TEXT = '{"score": 80, "verdict": "revi'
 
 
 class FaultyServer:
@@ -102,18 +105,20 @@ class _FaultyHandler(BaseHTTPRequestHandler):
             self._error(404, f"model '{model}' not found")
         elif fault == "refuse":
             self._error(400, f'"{model}" does not support thinking')
+        elif fault == "cut":
+            self._answer(body, model, CUT_TEXT, "length")
         else:
             self._answer(body, model, OK_TEXT if fault == "ok" else INVALID_TEXT)
 
-    def _answer(self, body: dict[str, Any], model: str, text: str) -> None:
+    def _answer(self, body: dict[str, Any], model: str, text: str, stop: str = "stop") -> None:
         if self.path == "/v1/chat/completions":
-            self._send(200, _openai_answer(model, text))
+            self._send(200, _openai_answer(model, text, stop))
         elif body.get("stream", True):
             lines = [{"model": model, "message": {"role": "assistant", "content": text}, "done": False},
-                     _ollama_final(model, "")]
+                     _ollama_final(model, "", stop)]
             self._send_raw(200, "".join(json.dumps(line) + "\n" for line in lines), "application/x-ndjson")
         else:
-            self._send(200, _ollama_final(model, text))
+            self._send(200, _ollama_final(model, text, stop))
 
     def _error(self, status: int, text: str) -> None:
         """An error in the protocol's own shape: Ollama's {"error": "..."}, OpenAI's {"error": {...}}."""
@@ -134,15 +139,15 @@ class _FaultyHandler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
-def _ollama_final(model: str, content: str) -> dict[str, Any]:
+def _ollama_final(model: str, content: str, stop: str = "stop") -> dict[str, Any]:
     return {"model": model, "created_at": "2026-11-30T00:00:00Z",
-            "message": {"role": "assistant", "content": content}, "done": True, "done_reason": "stop",
+            "message": {"role": "assistant", "content": content}, "done": True, "done_reason": stop,
             "total_duration": 1_000_000, "load_duration": 0, "prompt_eval_count": 12,
             "prompt_eval_duration": 400_000, "eval_count": 7, "eval_duration": 600_000}
 
 
-def _openai_answer(model: str, text: str) -> dict[str, Any]:
+def _openai_answer(model: str, text: str, stop: str = "stop") -> dict[str, Any]:
     return {"id": "chatcmpl-faulty", "object": "chat.completion", "created": 1796000000, "model": model,
             "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                         "finish_reason": "stop"}],
+                         "finish_reason": stop}],
             "usage": {"prompt_tokens": 12, "completion_tokens": 7, "total_tokens": 19}}
