@@ -119,8 +119,8 @@ def spliced(layout: Layout, new_lines: list[str], pieces: Sequence[Piece], old_l
     gone = sorted(line for low, high in removed for line in range(low, high + 1))
     new = sorted(line for low, high in added for line in range(low, high + 1))
     kept = _kept(layout.tops, gone, new, old_lines)
-    changed = [top for top in layout.tops if top not in dict(kept)]
-    if any("__all__" in "\n".join(new_lines[a - 1:b]) for a, b in changed):
+    unchanged = {top for top, _ in kept}
+    if any("__all__" in "\n".join(new_lines[a - 1:b]) for a, b in layout.tops if (a, b) not in unchanged):
         return None  # the module's __all__ may differ between the sides
     found: Found = []
     cursor = 1  # the first old line not yet accounted for
