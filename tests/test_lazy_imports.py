@@ -124,3 +124,15 @@ def test_verify_runs_the_examples_without_secrets_tempfile_or_the_event_types(do
 def test_verify_without_examples_never_imports_doctest(documented: Path) -> None:
     exit_code, imported = probe(documented, "cli", ["verify", "--no-examples", "geo.py", "geo.md"], NOT_ON_VERIFY)
     assert (exit_code, imported) == (0, [])  # 0: the only finding left is a gap (no return documented)
+
+
+def test_the_sandbox_child_starts_without_typing_or_socket() -> None:
+    # Every verify starts one child, and its CPU is paid on every doc: annotations need no typing at run
+    # time, and the guard needs only the AF_UNIX constant, not the socket module and its enums.
+    from docbot.verify.sandbox import _BOOTSTRAP
+
+    setup = _BOOTSTRAP.rsplit("main()", 1)[0]  # the child's own start, up to reading its plan
+    show = "import json; print(json.dumps(sorted(m for m in ('typing', 'socket', 'ast') if m in sys.modules)))"
+    done = subprocess.run([sys.executable, "-s", "-B", "-P", "-c", setup + show], capture_output=True, text=True,
+                          timeout=120, env={"PATH": "/usr/bin:/bin"})
+    assert json.loads(done.stdout) == ["ast"], done.stderr  # ast: the probe sees what the child does import
