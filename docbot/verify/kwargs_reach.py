@@ -33,12 +33,16 @@ NOTHING = Carried({}, False)
 
 def carried_keywords(module_source: str, function_source: str) -> Carried:
     """What ``**kwargs`` of the function in ``function_source`` carries, within ``module_source``."""
+    # The function first: most take no **kwargs, and for those the whole module need not be parsed again.
     try:
-        module = ast.parse(module_source)
         function = ast.parse(textwrap.dedent(function_source)).body[0]
     except (SyntaxError, IndexError):
         return NOTHING
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or function.args.kwarg is None:
+        return NOTHING
+    try:
+        module = ast.parse(module_source)
+    except SyntaxError:
         return NOTHING
     name = function.args.kwarg.arg
     targets = {n.name: n for n in module.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
