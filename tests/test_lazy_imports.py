@@ -98,3 +98,41 @@ def test_the_nothing_to_do_screen_never_asks_libcst(repo: GitRepo) -> None:
     repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).stage("pkg/geo.py")
     done = subprocess.run([sys.executable, "-c", SCREEN, str(repo.root)], capture_output=True, text=True, timeout=120)
     assert done.stdout.split() == ["False", "False"], done.stderr
+
+
+# `docbot verify` pays for what it uses only: the sandbox's nonce is os.urandom, not secrets (hmac and
+# OpenSSL's hashlib); under bwrap there is no host folder to make (tempfile); verify emits no events
+# (docbot.events is the sinks' and the loop's); doctest is read only for `>>>` examples that will run.
+NOT_ON_VERIFY = ("secrets", "hashlib", "tempfile", "docbot.events", "doctest")
+GEO = 'def area(w, h):\n    """The area."""\n    return w * h\n'
+GEO_DOC = "# geo\n\n## `area`\n\nThe area of a `w` by `h` rectangle.\n\n>>> area(2, 3)\n7\n"
+
+
+@pytest.fixture
+def documented(tmp_path: Path) -> Path:
+    (tmp_path / "geo.py").write_text(GEO, encoding="utf-8")
+    (tmp_path / "geo.md").write_text(GEO_DOC, encoding="utf-8")
+    return tmp_path
+
+
+def test_verify_runs_the_examples_without_secrets_tempfile_or_the_event_types(documented: Path) -> None:
+    exit_code, imported = probe(documented, "cli", ["verify", "geo.py", "geo.md"], NOT_ON_VERIFY)
+    # 1: the example really ran in the sandbox (area(2, 3) is 6, the doc says 7); doctest read it (the control)
+    assert (exit_code, imported) == (1, ["doctest"])
+
+
+def test_verify_without_examples_never_imports_doctest(documented: Path) -> None:
+    exit_code, imported = probe(documented, "cli", ["verify", "--no-examples", "geo.py", "geo.md"], NOT_ON_VERIFY)
+    assert (exit_code, imported) == (0, [])  # 0: the only finding left is a gap (no return documented)
+
+
+def test_the_sandbox_child_starts_without_typing_or_socket() -> None:
+    # Every verify starts one child, and its CPU is paid on every doc: annotations need no typing at run
+    # time, and the guard needs only the AF_UNIX constant, not the socket module and its enums.
+    from docbot.verify.sandbox import _BOOTSTRAP
+
+    setup = _BOOTSTRAP.rsplit("main()", 1)[0]  # the child's own start, up to reading its plan
+    show = "import json; print(json.dumps(sorted(m for m in ('typing', 'socket', 'ast') if m in sys.modules)))"
+    done = subprocess.run([sys.executable, "-s", "-B", "-P", "-c", setup + show], capture_output=True, text=True,
+                          timeout=120, env={"PATH": "/usr/bin:/bin"})
+    assert json.loads(done.stdout) == ["ast"], done.stderr  # ast: the probe sees what the child does import

@@ -9,12 +9,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from docbot import events
 from docbot.errors import ConfigError
 from docbot.choices import BACKEND_NAMES
 from docbot.fronts.common import EXIT_CODES
+
+if TYPE_CHECKING:  # the event types are loaded by the commands that emit events, not by verify or config
+    from docbot import events
 
 
 def output_options(parser: argparse.ArgumentParser) -> None:
@@ -47,7 +49,9 @@ def diff_options(parser: argparse.ArgumentParser) -> None:
 
 def sink_for(args: argparse.Namespace) -> events.EventSink:
     if getattr(args, "json", False):
-        return events.JsonLinesSink(sys.stderr)
+        from docbot.events import JsonLinesSink
+
+        return JsonLinesSink(sys.stderr)
     return console_sink(verbose=getattr(args, "verbose", False), quiet=getattr(args, "quiet", False))
 
 

@@ -34,7 +34,10 @@ import ast
 import math
 import operator
 import re
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing, which the sandbox child need not load
+if TYPE_CHECKING:
+    from typing import Any
 
 _NUMBER = r"(?<![\w.])[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?(?![\w])"
 _PIECES = re.compile(rf"""(?P<str>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|(?P<num>{_NUMBER})""")

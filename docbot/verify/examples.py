@@ -19,15 +19,17 @@ an exception, so they are not part of the stated message (tests/test_examples.py
 from __future__ import annotations
 
 import ast
-import doctest
 import re
 import textwrap
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docbot.verify.comment_claims import EXCEPTION, EXCEPTION_ANY, claim, comment_texts, is_print, marked_statements
 from docbot.verify.compare import literal
 from docbot.verify.markdown import CodeBlock, code_blocks
+
+if TYPE_CHECKING:  # doctest (with the pdb and unittest it imports) is loaded only for a doc with `>>>` examples
+    import doctest
 
 _PYTHON_LANGS = {"python", "py", "python3", "pycon", "doctest", "ipython", ""}
 _OUTPUT_LANGS = {"text", "txt", "output", "plaintext", "plain", "console", "stdout", "out", "none"}
@@ -126,6 +128,8 @@ def _is_output_block(code: CodeBlock, candidate: CodeBlock, lines: list[str]) ->
 
 def _doctest_examples(text: str) -> list[doctest.Example]:
     """doctest's own reading; where one example breaks its rules, the others are still read."""
+    import doctest  # here, not at the top: pdb and unittest come with it, and only `>>>` examples need it
+
     text = re.sub(r"^(\s*(?:>>>|\.\.\.))(?=[^\s.])", r"\1 ", _dedent_prompts(text), flags=re.MULTILINE)
     try:
         return doctest.DocTestParser().get_examples(text)
@@ -141,6 +145,8 @@ def _doctest_examples(text: str) -> list[doctest.Example]:
 
 
 def _doctest_steps(text: str) -> list[Step]:
+    import doctest  # loaded by _doctest_examples just above; only the option flags are read here
+
     examples = _doctest_examples(text)
     steps = []
     for example in examples:

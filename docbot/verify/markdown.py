@@ -123,13 +123,18 @@ def prose(markdown: str) -> str:
 
 def headings(markdown: str) -> list[Heading]:
     """ATX and setext headings outside code, with their inline text as written (backticks kept)."""
+    return list(_headings(markdown))
+
+
+@lru_cache(maxsize=256)  # as tokens(): verify looks every function's section up in the same doc
+def _headings(markdown: str) -> tuple[Heading, ...]:
     found = []
     stream = tokens(markdown)
     for index, token in enumerate(stream):
         if token.type == "heading_open" and token.map and index + 1 < len(stream):
             found.append(Heading(int(token.tag[1]), stream[index + 1].content.strip(), token.map[0],
                                  token.map[1] - token.map[0]))
-    return found
+    return tuple(found)
 
 
 def label_of(text: str) -> str | None:

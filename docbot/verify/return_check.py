@@ -74,7 +74,10 @@ def stated_type(phrase: str) -> str | None:
 
 def return_type_claims(section: str, name: str = "") -> list[tuple[str, str]]:
     """(type word, the doc text) for each statement of the own return type of the function called ``name``."""
-    active = re.compile(_ACTIVE.replace("{name}", re.escape(name) if name else "(?!)"))
+    # The subject `name()` can match only where the section writes it. In a section that does not, "(?!)" finds
+    # the same claims, and that one pattern comes from re's cache: no compile per function (~0.2 ms each).
+    named = re.escape(name) if name and f"{name}()" in section else "(?!)"
+    active = re.compile(_ACTIVE.replace("{name}", named))
     claims: list[tuple[str, str]] = []
     returns_parts = [p.text for p in parts_labelled(section, "returns")]
     for text in returns_parts:

@@ -14,10 +14,8 @@ import contextlib
 import json
 import math
 import os
-import secrets
 import signal
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -68,7 +66,9 @@ def run_steps(steps: list[Step], module: str, name: str, sys_path: tuple[str, ..
     boundary = boundary_for(sandbox, bwrap)
     if boundary.not_run is not None:
         return SandboxRun(not_run=boundary.not_run)
-    nonce = f"@@docbot-{secrets.token_hex(8)}@@"
+    # What secrets.token_hex(8) returns (os.urandom, hex), without importing secrets: its hmac and hashlib
+    # (OpenSSL) imports cost verify more than the nonce itself.
+    nonce = f"@@docbot-{os.urandom(8).hex()}@@"
     paths = tuple(os.path.abspath(p) for p in sys_path)
     plan = {"nonce": nonce, "module": module, "name": name, "sys_path": list(paths),
             "steps": [s.to_json() for s in steps], "memory_mb": memory_mb, "cpu_s": math.ceil(timeout_s) + 1,
@@ -94,6 +94,8 @@ def _folder(boundary: Boundary) -> Iterator[str]:
     if boundary.bwrap is not None:
         yield WORKDIR
         return
+    import tempfile  # only the guard alone needs a host folder; under bwrap, verify never loads tempfile (and random)
+
     with tempfile.TemporaryDirectory(prefix="docbot-example-") as folder:
         yield folder
 

@@ -9,6 +9,7 @@ a heading that names its class).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from docbot.verify.markdown import Heading, headings, label_of
 
@@ -19,6 +20,7 @@ _NAME_IN_HEADING = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)  # pure; verify asks it of every heading of the doc once per function
 def heading_name(text: str) -> str | None:
     """The dotted name a heading stands for, or None for prose headings (``## Parameters``)."""
     plain = re.sub(r"[`*]", "", text).strip()
@@ -41,12 +43,17 @@ def _names_function(name: str, qualname: str) -> bool:
 
 def marked_sections(markdown: str) -> dict[str, tuple[int, int]]:
     """docbot's own sections: qualname -> (marker line, end line), each running to the next marker."""
+    return dict(_marked_sections(markdown))
+
+
+@lru_cache(maxsize=8)  # verify looks every function up in the same doc: its lines are read once
+def _marked_sections(markdown: str) -> tuple[tuple[str, tuple[int, int]], ...]:
     lines = markdown.splitlines()
     starts = [(i, m.group(1)) for i, line in enumerate(lines) if (m := _MARKER.match(line))]
     spans: dict[str, tuple[int, int]] = {}
     for (line, qualname), (end, _) in zip(starts, [*starts[1:], (len(lines), "")]):
         spans.setdefault(qualname, (line, end))
-    return spans
+    return tuple(spans.items())
 
 
 def locate_section(markdown: str, name: str, others: frozenset[str] = frozenset()) -> tuple[int, int] | None:
