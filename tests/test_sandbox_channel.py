@@ -141,7 +141,7 @@ def test_an_unknown_sandbox_value_is_a_config_error(tmp_path: Path) -> None:
 def test_a_forged_or_cut_result_line_is_read_strictly() -> None:
     from docbot.verify.sandbox import _read_results
 
-    nonce = "@@n@@"
+    nonce, started = "@@n@@", b'@@n@@{"started": true}\n'
     for data, results, untrusted in [
         (b'@@n@@{"ready": true}\n@@n@@{"index": 0, "status": "ok"}\n@@n@@{"index": 1, "st', 1, None),
         (b'@@n@@{"ready": true}\n@@n@@{"index": 1, "status": "ok"}\n', 0, "a result out of order"),
@@ -151,21 +151,69 @@ def test_a_forged_or_cut_result_line_is_read_strictly() -> None:
         (b'@@n@@{"ready": true}\n{"index": 0, "status": "ok"}\n', 0, "a line without docbot's mark"),
         (b'@@n@@{"ready": true}\n@@n@@{"index": 0\n', 0, "a malformed result line"),
         (b'@@n@@{"import_error": "E"}\n@@n@@{"ready": true}\n', 0, "a result after the end"),
+        (b'@@n@@{"started": true}\n', 0, "a result before the module was imported"),  # started twice
     ]:
         run = SandboxRun()
-        _read_results(data, nonce, 2, run)
-        assert (len(run.results), run.untrusted) == (results, untrusted), data
+        _read_results(started + data, nonce, 2, run)
+        assert (len(run.results), run.untrusted, run.started) == (results, untrusted, True), data
+    run = SandboxRun()  # the runner's first word is that it started; anything else before it is forged
+    _read_results(b'@@n@@{"ready": true}\n', nonce, 2, run)
+    assert (run.started, run.ready, run.untrusted) == (False, False, "a result before the child started")
 
 
-def test_a_bwrap_that_cannot_run_gives_way_to_the_next(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def fresh_set_aside(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    from docbot.verify import boundary
+
+    aside: dict[str, str] = {}
+    monkeypatch.setattr(boundary, "_SET_ASIDE", aside)
+    return aside
+
+
+def test_a_bwrap_that_cannot_run_gives_way_to_the_next(monkeypatch: pytest.MonkeyPatch, module_dir: Path,
+                                                       fresh_set_aside: dict[str, str]) -> None:
+    # No probe first: the run itself finds that a bwrap cannot start the child, sets it aside and runs
+    # the examples behind the next one, once; the one set aside is not tried again in this process.
     from docbot.verify import boundary
 
     working = bwrap_candidates()[0]
     monkeypatch.setattr(boundary, "bwrap_candidates", lambda: [NO_BWRAP, working])
+    steps = extract_steps(block(">>> import os\n>>> os.getuid()\n65534"))
+    run = run_steps(steps, "money", "compound", (str(module_dir),))
+    assert [r["status"] for r in run.results] == ["ok", "ok"]  # uid 65534: behind the working bwrap
+    assert list(fresh_set_aside) == [NO_BWRAP] and fresh_set_aside[NO_BWRAP].startswith(f"cannot run {NO_BWRAP}")
     assert boundary.boundary_for("os") == boundary.Boundary(bwrap=working)
     monkeypatch.setattr(boundary, "bwrap_candidates", lambda: [])
     assert "no bwrap executable" in (boundary.boundary_for("os").not_run or "")
     assert boundary.boundary_for("allow-guard") == boundary.Boundary()
+
+
+def test_a_bwrap_that_fails_to_set_up_is_named_and_the_guard_decides(tmp_path: Path, module_dir: Path,
+                                                                      fresh_set_aside: dict[str, str]) -> None:
+    broken = tmp_path / "bwrap"  # answers --version, then fails the way bwrap fails without user namespaces
+    broken.write_text('#!/bin/sh\n[ "$1" = --version ] && echo "bubblewrap 0.11.0" && exit 0\n'
+                      'echo "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n')
+    broken.chmod(0o755)
+    steps = extract_steps(block(">>> compound(1, 1)\n2"))
+    refused = run_steps(steps, "money", "compound", (str(module_dir),), bwrap=str(broken))
+    assert refused.results == [] and refused.not_run is not None
+    assert "bwrap failed: bwrap: setting up uid map: Permission denied" in refused.not_run
+    allowed = run_steps(steps, "money", "compound", (str(module_dir),), sandbox="allow-guard", bwrap=str(broken))
+    assert [r["status"] for r in allowed.results] == ["ok"] and allowed.started
+
+
+def test_a_module_that_fails_like_bwrap_does_not_get_the_guard_alone(tmp_path: Path,
+                                                                      fresh_set_aside: dict[str, str]) -> None:
+    # Attack: the module's own code, running behind bwrap, prints bwrap's words and exits before docbot's
+    # runner reports it imported. Had docbot taken that for a bwrap that cannot start, it would have run
+    # the module again under the weaker guard alone. The runner said it started first, so it is the
+    # module's failure, reported as such, and the bwrap stays in use.
+    (tmp_path / "evil.py").write_text('import os, sys\nsys.stderr.write("bwrap: setting up uid map: denied\\n")\n'
+                                      "sys.stderr.flush()\nos._exit(1)\ndef f():\n    return 1\n")
+    steps = extract_steps(block(">>> f()\n1"))
+    run = run_steps(steps, "evil", "f", (str(tmp_path),), sandbox="allow-guard")
+    assert run.started and not run.ready and run.exit_code == 1 and run.results == []
+    assert fresh_set_aside == {}
 
 
 @pytest.mark.parametrize(("version", "sized"), [("0.9.0", False), ("0.10.0", True), ("0.11.1", True)])

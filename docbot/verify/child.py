@@ -39,6 +39,9 @@ _CO_COROUTINE = 0x80  # inspect.CO_COROUTINE, without importing inspect (slow) i
 def main() -> None:
     plan = json.loads(sys.stdin.read())
     results = _result_channel(plan["result_fd"], plan["parent_pid"])
+    # Before any of the module's code: the parent knows the boundary held up to here, so a run that
+    # never says this failed to start (bwrap could not be set up) and can be retried without risk.
+    _emit(results, plan["nonce"], {"started": True})
     _limit(plan["memory_mb"], plan["cpu_s"], plan["nproc"])
     sys.path[:0] = plan["sys_path"]
     _install_guard(os.getcwd())

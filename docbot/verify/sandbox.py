@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from docbot.choices import ExampleSandbox
-from docbot.verify.boundary import WORKDIR, Boundary, boundary_for, bwrap_command
+from docbot.verify.boundary import WORKDIR, Boundary, boundary_for, bwrap_command, set_aside
 from docbot.verify.examples import Step
 from docbot.verify.supervise import sigterm_unwinds, supervise
 
@@ -46,6 +46,7 @@ class SandboxRun:
     """What came back: one result per step that finished, and why the rest did not."""
 
     results: list[dict[str, Any]] = field(default_factory=list)
+    started: bool = False  # the child ran docbot's runner: no code of the module's had run before this
     ready: bool = False  # the documented object was imported; failures after this are the examples'
     import_error: str | None = None
     timed_out: bool = False
@@ -63,9 +64,19 @@ def run_steps(steps: list[Step], module: str, name: str, sys_path: tuple[str, ..
     ``sandbox`` says whether the in-process guard alone is allowed where no OS boundary can be made;
     ``bwrap`` names the bubblewrap executable instead of looking for one.
     """
-    boundary = boundary_for(sandbox, bwrap)
-    if boundary.not_run is not None:
-        return SandboxRun(not_run=boundary.not_run)
+    while True:  # each bwrap that cannot start the child is set aside; at worst the fallback decides
+        boundary = boundary_for(sandbox, bwrap)
+        if boundary.not_run is not None:
+            return SandboxRun(not_run=boundary.not_run)
+        run = _run_behind(boundary, steps, module, name, sys_path, timeout_s, memory_mb)
+        if boundary.bwrap is None or run.started:
+            return run
+        set_aside(boundary.bwrap, _why_not_started(run))
+
+
+def _run_behind(boundary: Boundary, steps: list[Step], module: str, name: str, sys_path: tuple[str, ...],
+                timeout_s: float, memory_mb: int) -> SandboxRun:
+    """One run of the child behind ``boundary``; a bwrap that cannot be started is a run not started."""
     # What secrets.token_hex(8) returns (os.urandom, hex), without importing secrets: its hmac and hashlib
     # (OpenSSL) imports cost verify more than the nonce itself.
     nonce = f"@@docbot-{os.urandom(8).hex()}@@"
@@ -78,13 +89,29 @@ def run_steps(steps: list[Step], module: str, name: str, sys_path: tuple[str, ..
         env = _scrubbed_env(folder)
         if boundary.bwrap is not None:  # bwrap itself gets nothing: it is PID 1 inside, /proc/1/environ
             command, env = bwrap_command(boundary.bwrap, paths, env) + command, {}
-        transcript = supervise(command, env, "/" if boundary.bwrap else folder, plan, timeout_s,
-                               (len(steps) + 2) * _RESULT_LINE_BYTES)
+        try:
+            transcript = supervise(command, env, "/" if boundary.bwrap else folder, plan, timeout_s,
+                                   (len(steps) + 3) * _RESULT_LINE_BYTES)
+        except OSError as error:
+            if boundary.bwrap is None:
+                raise
+            return SandboxRun(stderr_tail=f"cannot run {boundary.bwrap}: {error}")
     run = SandboxRun(timed_out=transcript.timed_out, overflow=transcript.overflow,
                      exit_code=_as_signal(transcript.exit_code, boundary),
                      stderr_tail=transcript.output_tail.decode("utf-8", "replace").strip()[-500:])
     _read_results(transcript.results, nonce, len(steps), run)
     return run
+
+
+def _why_not_started(run: SandboxRun) -> str:
+    """Why a bwrap did not start the child, in bwrap's own last words where it said any."""
+    if run.stderr_tail.startswith("cannot run "):
+        return run.stderr_tail
+    said = run.stderr_tail.strip().splitlines()
+    if said:
+        return f"bwrap failed: {said[-1]}"
+    how = "in time" if run.timed_out else f"({describe_exit(run.exit_code)})"
+    return f"bwrap failed: the child did not start {how}"
 
 
 @contextlib.contextmanager
@@ -141,6 +168,11 @@ def _accept(line: str, nonce: str, step_count: int, run: SandboxRun) -> str | No
         return "a malformed result line"
     if not isinstance(payload, dict) or run.import_error is not None:
         return "a result after the end"
+    if not run.started:
+        if payload != {"started": True}:
+            return "a result before the child started"
+        run.started = True
+        return None
     if not run.ready:
         if isinstance(payload.get("import_error"), str):
             run.import_error = payload["import_error"]
