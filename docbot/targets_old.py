@@ -25,10 +25,13 @@ import ast
 import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from docbot import targets_ast
-from docbot.git_diff import LineRange
 from docbot.targets_ast import Found, Span
+
+if TYPE_CHECKING:
+    from docbot.git_diff import LineRange
 
 Piece = tuple[str, Span]  # a public function's qualified name and one piece's lines on the new side
 
