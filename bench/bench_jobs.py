@@ -212,7 +212,8 @@ LlamaRow = tuple[str, dict[str, float], dict[str, list[int]], set[str], bool]
 def _llama_runs(repo: Path, logs: list[Path], rounds: int) -> tuple[dict[str, float], dict[str, list[int]], set[str],
                                                                      bool]:
     """Interleaved --jobs 1 / --jobs 2 runs: median wall per jobs, chat calls per server, the runs' outcomes
-    and whether every run wrote the same doc file. A function the small model fails (exit 1) is work done too."""
+    and whether every run wrote the same doc file. A function the small model fails (exit 1) or leaves
+    unapproved (exit 6) is work done too."""
     calls: dict[str, list[int]] = {}
     docs: set[bytes] = set()
     outcomes: set[str] = set()
@@ -221,7 +222,7 @@ def _llama_runs(repo: Path, logs: list[Path], rounds: int) -> tuple[dict[str, fl
         def action() -> Sample:
             before = [_chats(log) for log in logs]
             sample = docbot_run(repo, "--jobs", jobs)
-            assert sample.returncode in (0, 1), sample.stdout[-2000:]
+            assert sample.returncode in (0, 1, 6), sample.stdout[-2000:]  # 6: written, unapproved
             calls[jobs] = [_chats(log) - b for log, b in zip(logs, before)]
             outcomes.add(json.loads(sample.stdout)["summary"].split(": ", 1)[1])
             docs.add((repo / DOC).read_bytes() if (repo / DOC).exists() else b"")
