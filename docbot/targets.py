@@ -150,16 +150,15 @@ def _spliced_old(old_source: str, new_source: str, change: FileChange, path: str
                  include_dunder: bool) -> tuple[_Definition, ...] | None:
     """``targets_old.spliced`` for this change: the old side read only where the diff changed it;
     None when the whole old side has to be parsed."""
-    layout = _parse(new_source, path, include_dunder).layout
-    if layout is None:  # libcst read the new side: no ast statements to splice around
+    parsed = _parse(new_source, path, include_dunder)
+    if parsed.layout is None:  # libcst read the new side: no ast statements to splice around
         return None
     try:
         old_lines = _prepare(old_source, change.old_path or path).split("\n")
     except SourceParseError:
         return None
-    pieces = sorted(((d.qualname, span) for d in _parse(new_source, path, include_dunder).defs for span in d.spans),
-                    key=lambda piece: piece[1])
-    found = targets_old.spliced(layout, _prepare(new_source, path).split("\n"), pieces, old_lines,
+    pieces = sorted(((d.qualname, span) for d in parsed.defs for span in d.spans), key=lambda piece: piece[1])
+    found = targets_old.spliced(parsed.layout, _prepare(new_source, path).split("\n"), pieces, old_lines,
                                 change.old_ranges, change.new_ranges, include_dunder)
     return None if found is None else _group(found, old_lines)
 
