@@ -145,11 +145,8 @@ _CONTINUATIONS = ("else", "elif", "except", "finally")
 def _kept(tops: Sequence[Span], gone: list[int], new: list[int], old_lines: list[str]) -> list[tuple[Span, int]]:
     """The unchanged top-level statements and their old first lines, less any whose old side goes on
     after it (a deleted last method, an ``else:``): that statement is re-read with the lines after it."""
-    kept: list[tuple[Span, int]] = []
-    for top in tops:
-        old_first = _unchanged_at(top, gone, new)
-        if old_first is not None and (not kept or old_first > kept[-1][1] + kept[-1][0][1] - kept[-1][0][0]):
-            kept.append((top, old_first))  # (a statement sharing its line with the one before: no function)
+    # Statements sharing a line ("import a; import b") are kept or changed together and hold no function.
+    kept = [(top, old_first) for top in tops if (old_first := _unchanged_at(top, gone, new)) is not None]
     return [(top, first) for index, (top, first) in enumerate(kept)
             if not _continues(old_lines, first + top[1] - top[0] + 1,
                               kept[index + 1][1] if index + 1 < len(kept) else len(old_lines) + 1)]
