@@ -10,6 +10,8 @@ from docbot.repo import DiffSpec
 from docbot.loop.runner import documenter_for
 from docbot.run import run_docs
 from docbot.config_sources import load_settings
+from docbot.settings import Settings
+from tests.support.fakes import critique, doc, scripted_models
 from tests.support.faulty_server import FaultyServer
 from tests.support.git_repo import GitRepo
 
@@ -38,3 +40,17 @@ def test_server_errors_fail_each_function_and_keep_the_old_docs(tmp_path: Path) 
     assert seen == 4  # each function's first call, tried twice (call_retries=1), then given up
     assert repo.read("docs/api/m.md") == OLD_DOC  # the old section of f is kept, nothing half-written
     assert report.written == ["docs/api/index.md"]  # the first run since the index exists: it lists f
+
+
+def test_a_function_that_fails_mid_loop_reports_the_calls_it_made(tmp_path: Path) -> None:
+    # Round 1 is written and scored, the reviser answers, then the critic's server is gone (the script
+    # runs out): the function fails, and the three calls its finished steps made are still counted.
+    repo = GitRepo(tmp_path).write("m.py", "def f(x):\n    return x\n").commit("start")
+    models = scripted_models([doc("f"), doc("f", "Returns x.")], [critique(60, 60)], [])
+    documenter = documenter_for(models, Settings(run_examples=False), repo.root, events.discard)
+    report = run_docs(Settings(run_examples=False), repo.root, DiffSpec(all=True), (), events.discard,
+                      documenter_factory=lambda: documenter)
+    [result] = report.results
+    assert (result.status, "script exhausted" in result.reason) == ("failed", True)
+    assert {role: spent["calls"] for role, spent in result.tokens.items()} == {"GENERATOR": 2, "CRITIC": 1}
+    assert result.tokens["GENERATOR"]["in"] > 0

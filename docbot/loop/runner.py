@@ -55,8 +55,10 @@ def initial_state(target: Target, examples: ExampleContext | None, current: str 
 
 
 def stream_loop(graph: Any, state: LoopState, settings: Settings, emit: events.EventSink,
-                callbacks: list[Any] | None = None) -> tuple[LoopState, list[str]]:
-    """Run the graph once; return the final state and the chain of nodes that ran."""
+                callbacks: list[Any] | None = None,
+                progress: list[LoopState] | None = None) -> tuple[LoopState, list[str]]:
+    """Run the graph once; return the final state and the chain of nodes that ran. ``progress``, when
+    given, holds the latest state as the loop goes, so a caller still has it if a node raises."""
     config = {"recursion_limit": recursion_limit(settings), "callbacks": callbacks or []}
     final: LoopState = state
     chain: list[str] = []
@@ -67,6 +69,8 @@ def stream_loop(graph: Any, state: LoopState, settings: Settings, emit: events.E
             chain.extend(chunk.keys())
         else:
             final = chunk
+            if progress is not None:
+                progress[:] = [chunk]
     return final, chain
 
 
@@ -100,9 +104,9 @@ def result_from_state(target: Target, final: LoopState, settings: Settings) -> F
 
 def document_target(graph: Any, target: Target, settings: Settings, emit: events.EventSink,
                     examples: ExampleContext | None = None, callbacks: list[Any] | None = None,
-                    current: str = "") -> tuple[FunctionResult, LoopState]:
+                    current: str = "", progress: list[LoopState] | None = None) -> tuple[FunctionResult, LoopState]:
     """Run the loop for one target; ``current`` is its section as it stands ("" when it has none)."""
-    final, _ = stream_loop(graph, initial_state(target, examples, current), settings, emit, callbacks)
+    final, _ = stream_loop(graph, initial_state(target, examples, current), settings, emit, callbacks, progress)
     result = result_from_state(target, final, settings)
     emit(events.SummaryEvent(result))
     return result, final
@@ -146,13 +150,16 @@ def documenter_for(models: RoleModels, settings: Settings, repo_root: Path, emit
 
     def document(target: Target, current: str = "") -> FunctionResult:
         examples = example_context(settings, repo_root, target.module)
+        progress: list[LoopState] = []
         try:
-            return document_target(graph, target, settings, emit, examples, callbacks, current)[0]
+            return document_target(graph, target, settings, emit, examples, callbacks, current, progress)[0]
         except DeadlineReached:
             raise
         except Exception as err:  # DocbotError or not: one bad function never loses the others' work
+            # The calls its finished steps made were spent all the same: the report counts them.
+            spent = tokens_by_role(progress[-1]["calls"]) if progress else {}
             return FunctionResult(module=target.module, qualname=target.qualname, status="failed",
                                   reason=str(err) or type(err).__name__, path=target.path,
-                                  bar=settings.quality_score_bar)
+                                  bar=settings.quality_score_bar, tokens=spent)
 
     return document
