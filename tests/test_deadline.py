@@ -63,4 +63,3 @@ def test_past_the_deadline_before_any_work_no_model_is_built(tmp_path: Path) -> 
     report = run_docs(Settings(time_budget_s=5, run_examples=False), repo.root, DiffSpec(all=True), (),
                       events.discard, clock=lambda: float(next(ticks)), documenter_factory=unreachable)
     assert [(r.qualname, r.status) for r in report.results] == [("f", "skipped")]
-
