@@ -95,7 +95,7 @@ def _run_behind(boundary: Boundary, steps: list[Step], module: str, name: str, s
         except OSError as error:
             if boundary.bwrap is None:
                 raise
-            return SandboxRun(stderr_tail=f"cannot run {boundary.bwrap}: {error}")
+            return SandboxRun(not_run=f"cannot run {boundary.bwrap}: {error}")  # not started: set aside
     run = SandboxRun(timed_out=transcript.timed_out, overflow=transcript.overflow,
                      exit_code=_as_signal(transcript.exit_code, boundary),
                      stderr_tail=transcript.output_tail.decode("utf-8", "replace").strip()[-500:])
@@ -105,8 +105,8 @@ def _run_behind(boundary: Boundary, steps: list[Step], module: str, name: str, s
 
 def _why_not_started(run: SandboxRun) -> str:
     """Why a bwrap did not start the child, in bwrap's own last words where it said any."""
-    if run.stderr_tail.startswith("cannot run "):
-        return run.stderr_tail
+    if run.not_run is not None:  # bwrap itself could not be executed
+        return run.not_run
     said = run.stderr_tail.strip().splitlines()
     if said:
         return f"bwrap failed: {said[-1]}"
