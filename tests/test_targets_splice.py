@@ -13,8 +13,7 @@ from docbot.git_diff import FileChange
 from docbot.targets import SourceParseError, changed_targets
 from docbot.targets_ast import Found
 from docbot.targets_old import spliced
-from tests.test_targets_equivalence import read, sample, stdlib_files
-from tests.test_targets_old import full, ranges
+from tests.test_targets_old import checked_edits, full, pieces_of, ranges
 
 
 def splice(old: str, new: str, include_dunder: bool = False) -> Found | None:
@@ -25,10 +24,9 @@ def splice(old: str, new: str, include_dunder: bool = False) -> Found | None:
     return spliced(parsed.layout, new.split("\n"), pieces, old.split("\n"), removed, added, include_dunder)
 
 
-def parsed_whole(old: str, include_dunder: bool = False) -> Found:
+def parsed_whole(old: str) -> Found:
     """The reference: the old side parsed whole, one (qualname, span) per piece, in source order."""
-    return sorted(((d.qualname, s) for d in targets._definitions(old, "m.py", include_dunder) for s in d.spans),
-                  key=lambda piece: piece[1])
+    return sorted(pieces_of(old), key=lambda piece: piece[1])
 
 
 F_G = "def f():\n    return 1\n\n\ndef g():\n    pass\n"
@@ -123,27 +121,12 @@ def top_edited(text: str, rng: random.Random) -> str | None:
 
 
 def test_top_level_edits_of_stdlib_files_give_the_targets_of_parsing_both_sides() -> None:
-    rng = random.Random(16)
     compared = answered = 0
-    for file in sample(stdlib_files(), 80):
-        old = read(file)
-        if old is None or len(old) > 200_000:
-            continue
-        for _ in range(4):
-            new = top_edited(old, rng)
-            if new is None:
-                continue
-            removed, added = ranges(old, new)
-            change = FileChange("m.py", "m.py", "modified", removed, added)
-            try:
-                expected = full(old, new, change)
-            except SourceParseError:
-                continue  # the new side does not parse: no targets to compare
-            assert changed_targets(old, new, change, "m", "m.py") == expected, (file, removed, added)
-            compared += 1
-            answer = splice(old, new)
-            if answer is not None:
-                assert answer == parsed_whole(old), (file, removed, added)
-                answered += 1
+    for old, new, removed, added in checked_edits(top_edited, 16, 80, 4):
+        compared += 1
+        answer = splice(old, new)
+        if answer is not None:
+            assert answer == parsed_whole(old), (removed, added)
+            answered += 1
     # Guards against a vacuous pass: many edits compared, and the splice both answered and refused often.
     assert compared > 100 and 0.2 * compared < answered < 0.95 * compared, (compared, answered)
