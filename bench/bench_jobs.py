@@ -33,7 +33,7 @@ from typing import Any
 
 import httpx
 
-from bench.common import Sample, git, interleaved, machine, median, run_child, write_section
+from bench.common import Sample, git, interleaved, machine, median, run_child, publish
 from bench.slow_ollama import SlowOllama
 
 SECTION = "## Functions in parallel and model calls per function (`bench/bench_jobs.py`)"
@@ -258,18 +258,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.llama:
         text = llama_part(args.rounds, args.functions, args.max_tokens)
-        print(text)
-        if not args.no_write:
-            write_section(text)
+        publish(text, not args.no_write)
         return 0
     with SlowOllama([MODEL], delay_s=args.delay) as server:
         jobs = jobs_part(server, args.rounds)
         server.delay_s = 0.05
         cache = cache_part(server)
     text = report(jobs, cache, args.delay)
-    print(text)
-    if not args.no_write:
-        write_section(text)
+    publish(text, not args.no_write)
     return 0
 
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.bench_targets import FLOOR_CHILD, build_repo, stdlib_sources
-from bench.common import GIT_ENV, git, machine, median, write_section
+from bench.common import GIT_ENV, git, machine, median, publish
 
 SECTION = "## Speed against peers and floors (`bench/bench_speed.py`)"
 BIN = Path(sys.executable).parent
@@ -338,9 +338,7 @@ def main(argv: list[str] | None = None) -> int:
             notes += said
             print("\n".join(report(found, said, args.rounds).splitlines()[5:]), flush=True)
     text = report(rows, notes, args.rounds)
-    print(text)
-    if not args.no_write:
-        write_section(text)
+    publish(text, not args.no_write)
     return 0
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.bench_speed import RELEASES, release_repo
-from bench.common import machine, write_section
+from bench.common import machine, publish
 
 SECTION = "## The old-side splice on release diffs (`bench/bench_splice.py`)"
 MORE = (("flask", "2.3.3", "3.0.0", "src"), ("attrs", "23.1.0", "23.2.0", "src"),
@@ -89,9 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             shutil.rmtree(folder, ignore_errors=True)
     text = report(rows)
-    print(text)
-    if not args.no_write:
-        write_section(text)
+    publish(text, not args.no_write)
     return 0 if all(row[2] for row in rows) else 1
 
 

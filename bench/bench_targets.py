@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import ast
 import os
-import platform
 import resource
 import shutil
 import subprocess
@@ -32,11 +31,11 @@ import tokenize
 from collections.abc import Callable
 from pathlib import Path
 
+from bench.common import machine, publish
 from docbot import targets_cst
 from docbot.docs_api import source_hash
 from docbot.targets import Parser, SourceParseError, clear_caches, public_functions
 
-RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 SECTION = "## Scanner: finding public functions vs the ast.parse floor"
 FLOOR_CHILD = """\
 import ast, os, sys, tokenize
@@ -144,13 +143,6 @@ def table(figures: dict[str, float], floor: str) -> list[str]:
     return rows
 
 
-def machine() -> str:
-    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                  if line.startswith("model name")), platform.processor() or "unknown CPU")
-    return (f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
-            f"Python {platform.python_version()}")
-
-
 def report(files: int, finders: dict[str, float], commands: dict[str, float] | None) -> str:
     lines = [SECTION, "",
              f"Command: `{' '.join(['python -m bench.bench_targets', *sys.argv[1:]])}`. Machine: {machine()}.",
@@ -163,18 +155,6 @@ def report(files: int, finders: dict[str, float], commands: dict[str, float] | N
                   *table(commands, "ast.parse floor (child)")]
     lines += ["", "Issue 15 targets: `check --all` cold ≤ 3× the floor; the libcst finder alone measured 37×."]
     return "\n".join(lines) + "\n"
-
-
-def write_section(text: str, path: Path = RESULTS) -> None:
-    """Replace this benchmark's section of RESULTS.md (up to the next ``## ``), keeping the others."""
-    old = path.read_text(encoding="utf-8") if path.exists() else "# Benchmark results\n"
-    start = old.find(SECTION)
-    if start < 0:
-        new = old.rstrip("\n") + "\n\n" + text
-    else:
-        end = old.find("\n## ", start + len(SECTION))
-        new = old[:start] + text + ("\n" + old[end + 1:] if end >= 0 else "")
-    path.write_text(new, encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -195,9 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             shutil.rmtree(folder, ignore_errors=True)
     text = report(len(sources), finders, commands)
-    print(text)
-    if not args.no_write:
-        write_section(text)
+    publish(text, not args.no_write)
     return 0
 
 

@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 from bench.bench_jobs import ALIAS, ROLES, docbot_run, llama_servers, make_repo
-from bench.common import Sample, git, machine, write_section
+from bench.common import Sample, git, machine, publish
 
 SECTION = "## Model calls and tokens per function and role, SmolLM2 (`bench/bench_tokens.py`)"
 MODES = ("always", "when_needed")
@@ -90,9 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     with llama_servers(1, 2, folder) as servers:
         rows = {mode: mode_rows(servers[0][0], mode, args.functions, args.max_tokens) for mode in MODES}
     text = report(rows, args.functions, args.max_tokens)
-    print(text)
-    if not args.no_write:
-        write_section(text)
+    publish(text, not args.no_write)
     return 0
 
 

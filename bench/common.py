@@ -77,3 +77,10 @@ def write_section(text: str, path: Path = RESULTS) -> None:
         end = old.find("\n## ", start + len(heading))
         new = old[:start] + text + ("\n" + old[end + 1:] if end >= 0 else "")
     path.write_text(new, encoding="utf-8")
+
+
+def publish(text: str, write: bool) -> None:
+    """Print a benchmark's section and, unless ``--no-write`` was given, put it in RESULTS.md."""
+    print(text)
+    if write:
+        write_section(text)

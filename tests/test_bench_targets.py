@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bench.bench_targets import SECTION, report, table, write_section
+from bench.bench_targets import SECTION, report, table
+from bench.common import write_section
 
 
 def test_write_section_replaces_only_its_own_section(tmp_path: Path) -> None:
