@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bench.bench_targets import FLOOR_CHILD, build_repo, stdlib_sources
-from bench.common import GIT_ENV, git, machine, median, publish
+from bench.common import GIT_ENV, git, interleaved, machine, median, publish
 
 SECTION = "## Speed against peers and floors (`bench/bench_speed.py`)"
 BIN = Path(sys.executable).parent
@@ -81,12 +81,7 @@ def tool(name: str) -> str | None:
 
 
 def rounds_of(commands: dict[str, Callable[[], Cost]], rounds: int) -> dict[str, Cost]:
-    names = list(commands)
-    seen: dict[str, list[Cost]] = {name: [] for name in names}
-    for index in range(rounds):
-        shift = index % len(names)
-        for name in names[shift:] + names[:shift]:
-            seen[name].append(commands[name]())
+    seen = interleaved(commands, rounds)
     return {name: Cost(median([c.cpu for c in costs]), median([c.peak_mb for c in costs]))
             for name, costs in seen.items()}
 

@@ -10,7 +10,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
+T = TypeVar("T")  # what one run of an action gives back (a Sample, a Cost)
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 GIT_ENV = {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "bench",
            "GIT_AUTHOR_EMAIL": "bench@example.invalid", "GIT_COMMITTER_NAME": "bench",
@@ -43,10 +45,10 @@ def run_child(command: Sequence[str], cwd: Path, env: dict[str, str] | None = No
     return Sample(cpu, wall, done.returncode, done.stdout)
 
 
-def interleaved(actions: dict[str, Callable[[], Sample]], rounds: int) -> dict[str, list[Sample]]:
+def interleaved(actions: dict[str, Callable[[], T]], rounds: int) -> dict[str, list[T]]:
     """Each action once per round, the order rotated every round, so load drifts hit all alike."""
     names = list(actions)
-    samples: dict[str, list[Sample]] = {name: [] for name in names}
+    samples: dict[str, list[T]] = {name: [] for name in names}
     for index in range(rounds):
         shift = index % len(names)
         for name in names[shift:] + names[:shift]:
