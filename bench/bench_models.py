@@ -16,12 +16,12 @@ import argparse
 import time
 from typing import Any
 
-from docbot.facts import extract_facts
+from docbot.facts.function import extract_facts
 from docbot.loop import prompts
 from docbot.loop.state import Critique
 from docbot.models.factory import build_models
-from docbot.config_sources import load_settings
-from docbot.settings import ROLES
+from docbot.config.sources import load_settings
+from docbot.config.settings import ROLES
 
 SAMPLE = '''\
 def chunked(items: list[str], size: int = 100, *, drop_empty: bool = True, sep: str | None = None) -> list[list[str]]:
@@ -94,7 +94,7 @@ def main() -> None:
     overrides: dict[str, Any] = {"backend": args.backend, "base_url": args.base_url,
                                  "max_tokens": args.max_tokens, "num_ctx": args.num_ctx}
     if registry:
-        from docbot.settings import DEFAULT_MODELS
+        from docbot.config.settings import DEFAULT_MODELS
         overrides["model_registry"] = {**DEFAULT_MODELS, **registry}
     settings = load_settings(None, overrides=overrides)
     started = time.perf_counter()

@@ -225,7 +225,7 @@ def _release_rows(rounds: int, sdists: Path, name: str, versions: tuple[str, str
 SCAN_CHILD = """\
 import json, os, resource, time
 from pathlib import Path
-from docbot.repo import DiffSpec, scan
+from docbot.scan.repo import DiffSpec, scan
 start, kids = time.process_time(), resource.getrusage(resource.RUSAGE_CHILDREN)
 scan(Path('.'), {spec})
 after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -235,7 +235,7 @@ print(json.dumps([cpu, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def scan_only(folder: Path, spec: str) -> Cost:
-    """One scan's CPU inside a child that has already imported docbot.repo: what a diff's reading costs
+    """One scan's CPU inside a child that has already imported docbot.scan.repo: what a diff's reading costs
     against a whole tree's, without the interpreter and imports both pay."""
     done = subprocess.run([sys.executable, "-P", "-c", SCAN_CHILD.format(spec=spec)], cwd=folder, check=True,
                           capture_output=True, text=True, env={**os.environ, **GIT_ENV})

@@ -32,8 +32,8 @@ Row = tuple[str, int, bool, int, int, float, float]  # what, targets, equal, ans
 
 
 def compare(folder: Path) -> tuple[int, bool, int, int, float, float]:
-    from docbot import targets
-    from docbot.repo import DiffSpec, scan
+    from docbot.scan import targets
+    from docbot.scan.repo import DiffSpec, scan
 
     shipped = targets._spliced_old
     counts = {"answered": 0, "refused": 0}

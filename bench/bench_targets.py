@@ -32,9 +32,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench.common import machine, publish
-from docbot import targets_cst
-from docbot.docs_api import source_hash
-from docbot.targets import Parser, SourceParseError, clear_caches, public_functions
+from docbot.scan import cst_finder
+from docbot.apidocs.pages import source_hash
+from docbot.scan.targets import Parser, SourceParseError, clear_caches, public_functions
 
 SECTION = "## Scanner: finding public functions vs the ast.parse floor"
 FLOOR_CHILD = """\
@@ -70,7 +70,7 @@ def cpu_of(action: Callable[[str, str], object], text: str, path: str) -> float:
     start = time.process_time()
     try:
         action(text, path)
-    except (SyntaxError, targets_cst.ParserSyntaxError, SourceParseError, RecursionError, MemoryError, ValueError):
+    except (SyntaxError, cst_finder.ParserSyntaxError, SourceParseError, RecursionError, MemoryError, ValueError):
         pass  # a file one side cannot parse still costs what it cost
     return time.process_time() - start
 
@@ -84,7 +84,7 @@ def ast_pass(text: str, path: str) -> None:
 def finder_variants() -> dict[str, Callable[[str, str], object]]:
     return {"ast.parse floor": lambda text, path: ast.parse(text),
             "docbot ast pass (find + hash)": ast_pass,
-            "libcst finder (the old pass)": lambda text, path: targets_cst.find(text, False)}
+            "libcst finder (the old pass)": lambda text, path: cst_finder.find(text, False)}
 
 
 def measure_finders(sources: dict[str, str], repeats: int) -> dict[str, float]:

@@ -19,12 +19,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from docbot import api_index, doc_files, docs_api
+from docbot.apidocs import index as api_index
+from docbot.apidocs import disk
+from docbot.apidocs import pages
 from docbot.events import EventSink, WarningEvent, discard
 from docbot.plan import ModuleDocs, plan_modules
-from docbot.repo import DiffSpec, scan
+from docbot.scan.repo import DiffSpec, scan
 from docbot.results import SectionStatus, Target
-from docbot.settings import Settings
+from docbot.config.settings import Settings
 
 StaleStatus = Literal["missing", "stale", "orphaned"]
 
@@ -111,13 +113,13 @@ def check_report(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Seq
     stale: list[StaleEntry] = []
     unapproved: list[UnapprovedEntry] = []
     for module in plan_modules(found, settings, repo_root, spec, paths, docs_from_index=spec.staged):
-        for notice in doc_files.duplicate_notices(module.doc_rel, module.existing):
+        for notice in disk.duplicate_notices(module.doc_rel, module.existing):
             emit(WarningEvent.about(notice))
         stale += _stale_in_module(module)
         unapproved += _unapproved_in_module(module)
     state = None
     if index:
-        read = doc_files.read_staged_text if spec.staged else doc_files.read_text
+        read = disk.read_staged_text if spec.staged else disk.read_text
         state = api_index.index_state(repo_root, settings.docs_dir, read)
     return CheckReport(stale, unapproved, state if state is not None and state.stale else None)
 
@@ -129,7 +131,7 @@ def _unapproved_in_module(module: ModuleDocs) -> list[UnapprovedEntry]:
     for target in module.targets:
         section = sections.get(target.qualname)
         if (target.kind != "deleted" and section is not None and section.status is SectionStatus.UNAPPROVED
-                and section.hash == docs_api.source_hash(target.source)):
+                and section.hash == pages.source_hash(target.source)):
             found.append(UnapprovedEntry(target.module, target.qualname, target.path, target.lineno,
                                          section.score, module.doc_rel))
     return found
@@ -145,7 +147,7 @@ def _stale_in_module(module: ModuleDocs) -> list[StaleEntry]:
             continue  # reported below, with every other section whose function is gone
         if section is None:
             entries.append(_entry(target, "missing", rel))
-        elif section.hash != docs_api.source_hash(target.source):
+        elif section.hash != pages.source_hash(target.source):
             entries.append(_entry(target, "stale", rel))
     if module.order is None:  # the module's code could not be read: its other sections cannot be judged
         return entries

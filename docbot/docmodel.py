@@ -1,7 +1,7 @@
 """The typed doc model: what the writing models fill in, and docbot renders.
 
 The models never write Markdown structure. They fill this schema; the heading, the signature, the
-types and the defaults come from the code, and ``docbot.render`` turns the two into a section. The
+types and the defaults come from the code, and ``docbot.apidocs.render`` turns the two into a section. The
 field descriptions travel to the model as its instructions, so they are short and concrete.
 
 The schema sent to a model (``doc_model_schema``) is deliberately plain: every field required, no

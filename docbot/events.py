@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Callable, ClassVar, TextIO
 
-from docbot.records import TrajectoryEntry
+from docbot.results import TrajectoryEntry
 from docbot.results import DocNotice, FunctionResult, ScanError
 
 

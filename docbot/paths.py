@@ -11,6 +11,8 @@ never needed, and telling the two apart is where such checks go wrong.
 from __future__ import annotations
 
 import os
+import tempfile
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
 from docbot.errors import ConfigError
@@ -67,3 +69,46 @@ def read_bytes_no_follow(path: Path, rel: str) -> bytes | None:
         raise
     with os.fdopen(fd, "rb") as stream:
         return stream.read()
+
+
+def write_atomic(path: Path, text: str | None, *, unchanged: Callable[[], bool] | None = None) -> bool:
+    """Replace ``path`` with ``text`` (UTF-8, LF) in one step, or remove it when ``text`` is None: docbot's one
+atomic writer, for docs, docstrings and caches alike.
+
+    The text goes to a temporary file in the same folder and is renamed over the old file, so a
+    crash or a full disk mid-write leaves the old file intact and no partial file behind.
+    ``unchanged`` is asked last, just before the rename: when it says the file was edited meanwhile,
+    nothing is written and the result is False (a person's edit always wins over docbot's).
+    """
+    if text is None:
+        if unchanged is not None and not unchanged():
+            return False
+        path.unlink(missing_ok=True)
+        return True
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # The one file mode decision for everything docbot writes (docs, docstrings, caches): mkstemp makes
+    # 0600 files, but a rewritten file keeps its own mode, and a new one gets 0644 as a checkout's files
+    # do. Nothing docbot writes is secret: all of it is derived from the repository.
+    mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
+    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(text.encode("utf-8"))
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temp_name, mode)
+        if unchanged is not None and not unchanged():
+            Path(temp_name).unlink()
+            return False
+        os.replace(temp_name, path)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise
+    return True
+
+
+def ignored_by_git(folder: Path) -> None:
+    """``folder/.gitignore`` ignoring everything: ``.docbot/`` is local state, never committed."""
+    marker = folder / ".gitignore"
+    if not marker.exists():
+        write_atomic(marker, "# docbot's local cache (docs/design.md#cache)\n*\n")

@@ -12,12 +12,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from docbot import doc_files, docs_api
-from docbot.docs_api import DocFile
-from docbot.repo import DiffSpec, Scan
+from docbot.apidocs import disk as doc_files
+from docbot.apidocs import pages as docs_api
+from docbot.apidocs.disk import documented_modules
+from docbot.apidocs.pages import DocFile
+from docbot.scan.repo import DiffSpec, Scan
 from docbot.results import Target
-from docbot.settings import Settings
-from docbot.targets import SourceParseError, module_name, public_functions
+from docbot.config.settings import Settings
+from docbot.scan.targets import SourceParseError, module_name, public_functions
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ def plan_modules(found: Scan, settings: Settings, repo_root: Path, spec: DiffSpe
                  paths: Sequence[str], *, docs_from_index: bool = False) -> list[ModuleDocs]:
     """Every module in scope for this scan, in scan order, with its doc file read once: from the
     working tree, or with ``docs_from_index`` as the index holds it (what a commit being checked takes)."""
-    read = doc_files.read_staged_text if docs_from_index else read_doc_text
+    read = doc_files.read_staged_text if docs_from_index else doc_files.read_text
     code = CodeNow.from_scan(found, include_dunder=settings.include_dunder, every=spec.all)
     by_module = group_by_module(found.targets)
     modules = []
@@ -123,24 +125,3 @@ class CodeNow:
             if text:
                 chosen = path, text
         return chosen
-
-
-def documented_modules(repo_root: Path, docs_dir: str, exclude: set[str]) -> list[str]:
-    """Modules not in ``exclude`` with a docbot-written file in the docs folder (files a person
-    wrote, without section markers, are ignored). Excluded files are not even read, nor symlinks."""
-    folder = doc_files.docs_folder(repo_root, docs_dir)
-    if not folder.is_dir():
-        return []
-    modules = []
-    for file in sorted(folder.glob("*.md")):
-        if file.name[: -len(".md")] in exclude or file.is_symlink():
-            continue
-        text = read_doc_text(repo_root, docs_api.doc_path(docs_dir, file.name[: -len(".md")]))
-        if text is not None and "<!-- docbot:section " in text and docs_api.parse_doc_file(text).sections:
-            modules.append(file.name[: -len(".md")])
-    return modules
-
-
-def read_doc_text(repo_root: Path, rel: str) -> str | None:
-    """A doc file's text with LF line ends, or None when it does not exist (never through a symlink)."""
-    return doc_files.read_text(repo_root, rel)

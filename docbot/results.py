@@ -2,19 +2,49 @@
 
 Data flows one way: diff -> targets -> facts -> loop -> results -> writers. These types
 (``Target``, ``ScanError``, ``FunctionResult``, ``RunReport``, ``DocNotice``) are the contract between
-the stages, so they live apart from any one of them.
+the stages, so they live apart from any one of them. So do the loop's records (``CallRecord``,
+``TrajectoryEntry``): TypedDicts, not classes, because they travel as JSON exactly as they are.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from docbot import errors
 
 if TYPE_CHECKING:  # pydantic stays out of the paths that never build a doc (docs/design.md#speed)
     from docbot.docmodel import DocModel
+
+# What the loop records: one entry per critique (the trajectory) and one per model call.
+
+
+class CallRecord(TypedDict):
+    """One model call: who answered, in which round, what it cost."""
+
+    role: str
+    round: int
+    tokens_in: int
+    tokens_out: int
+    seconds: float
+
+
+class TrajectoryEntry(TypedDict):
+    """One critique of one draft, and the calls that produced the draft and the critique."""
+
+    round: int
+    accuracy: int
+    completeness: int
+    score: int
+    issues: list[str]
+    fatal_issues: list[str]
+    critical_fix: str
+    parsed: bool
+    draft_chars: int
+    draft_head: str
+    calls: list[CallRecord]
+
 
 ChangeKind = Literal["added", "modified", "deleted", "unchanged"]
 Status = Literal["updated", "unchanged", "skipped", "failed"]
@@ -64,6 +94,20 @@ class ScanError:
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}"
+
+
+class SourceParseError(ValueError):
+    """A file that cannot be parsed. Callers report it (``skipped``) and carry on with the other files."""
+
+    def __init__(self, path: str, line: int, message: str) -> None:
+        super().__init__(f"{path}: cannot parse (line {line}): {message}")
+        self.path = path
+        self.line = line
+        self.message = message
+
+    @property
+    def skipped(self) -> ScanError:
+        return ScanError(self.path, f"cannot parse (line {self.line}): {self.message}")
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from docbot.docmodel import DocModel, ParameterDoc
-from docbot.docs_api import marker_line, source_hash
+from docbot.apidocs.pages import marker_line, source_hash
 from docbot.fronts.action import run_action
 from docbot.github.review import REVIEW_MARKER
 from docbot.results import FunctionResult, RunReport, SectionStatus
@@ -61,8 +61,8 @@ def repo(tmp_path: Path) -> dict[str, Any]:
 
 
 def area(**fields: Any) -> FunctionResult:
-    from docbot.facts import extract_facts
-    from docbot.render import render_section
+    from docbot.facts.function import extract_facts
+    from docbot.apidocs.render import render_section
 
     markdown = render_section(MODEL, extract_facts(AREA_HEAD, "area"), "pkg.geometry")
     return FunctionResult(**{"module": "pkg.geometry", "qualname": "area", "status": "updated",

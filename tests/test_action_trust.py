@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from docbot.fronts import action
-from docbot.settings import Settings
+from docbot.config.settings import Settings
 from tests.support.action_env import PR, REPO, canned, git, pr_event, runner_env, write
 from tests.support.fake_github import FakeGitHub
 from tests.support.git_repo import GitRepo

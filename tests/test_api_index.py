@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from docbot import api_index
+from docbot.apidocs import index as api_index
 from docbot.check import check_report
 from docbot.events import EventKind
-from docbot.repo import DiffSpec
-from docbot.run import run_docs
-from docbot.settings import Settings
+from docbot.scan.repo import DiffSpec
+from docbot.run.pipeline import run_docs
+from docbot.config.settings import Settings
 from tests.support.events import CollectingSink
 from tests.support.git_repo import GitRepo
 from tests.support.samples import GEO

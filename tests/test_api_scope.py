@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from docbot.api_scope import PrivatePart, in_api, merge_moves, private_part, reexported
+from docbot.scan.publicity import PrivatePart, in_api, merge_moves, private_part, reexported
 from docbot.results import ChangeKind, Target
 
 

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from docbot import cache as cache_module
-from docbot.cache import ResultCache, cache_key, decode, encode, facts_of, function_shape, moved
-from docbot.docs_api import parse_doc_file, source_hash
-from docbot.repo import DiffSpec
+from docbot.run import cache as cache_module
+from docbot.run.cache import ResultCache, cache_key, decode, encode, facts_of, function_shape, moved
+from docbot.apidocs.pages import parse_doc_file, source_hash
+from docbot.scan.repo import DiffSpec
 from docbot.docmodel import DocModel, Example
 from docbot.results import FunctionResult, RunReport, SectionStatus, Target
-from docbot.run import run_docs
-from docbot.settings import Settings
+from docbot.run.pipeline import run_docs
+from docbot.config.settings import Settings
 from tests.support.events import CollectingSink
 from tests.support.git_repo import GitRepo
 from tests.test_run import GEO, FakeDocumenter

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from docbot.check import StaleEntry, check_docs
-from docbot.docs_api import render_doc_file, source_hash
+from docbot.apidocs.pages import render_doc_file, source_hash
 from docbot.events import EventKind
-from docbot.repo import DiffSpec
-from docbot.settings import Settings
-from docbot.targets import public_functions
+from docbot.scan.repo import DiffSpec
+from docbot.config.settings import Settings
+from docbot.scan.targets import public_functions
 from tests.support.events import CollectingSink
 from tests.support.git_repo import GitRepo
 from tests.support.samples import GEO

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from docbot import run as run_module
-from docbot.docs_api import render_doc_file, source_hash
+from docbot.run import pipeline as run_module
+from docbot.apidocs.pages import render_doc_file, source_hash
 from docbot.errors import FINDINGS, UNAPPROVED
 from docbot.fronts.cli import main
 from docbot.results import FunctionResult, RunReport, SectionStatus
-from docbot.targets import public_functions
+from docbot.scan.targets import public_functions
 from tests.support.git_repo import GitRepo
 from tests.support.samples import GEO
 from tests.support.scripted import Scripted

@@ -12,7 +12,7 @@ import pytest
 
 from docbot.errors import ConfigError
 from docbot.fronts import cli
-from docbot.config_sources import load_settings
+from docbot.config.sources import load_settings
 from tests.support.git_repo import GitRepo
 
 LATIN1_SOURCE = '# -*- coding: latin-1 -*-\ndef greet(name):\n    """Grüße."""\n    return "Grüße " + name\n'

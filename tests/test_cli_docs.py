@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from docbot.repo import DiffSpec
+from docbot.scan.repo import DiffSpec
 from tests.support.fakes import critique
 from tests.support.git_repo import GitRepo
 from tests.support.recording import record_answers

@@ -1,10 +1,10 @@
-"""The comparison rules of docbot/verify/compare.py, one table per rule: each row fails on a wrong rule."""
+"""The comparison rules of docbot/sandbox/compare.py, one table per rule: each row fails on a wrong rule."""
 
 from __future__ import annotations
 
 import pytest
 
-from docbot.verify.compare import line_matches, literal, output_matches, value_matches, values_equal
+from docbot.sandbox.compare import line_matches, literal, output_matches, value_matches, values_equal
 
 # Rule 1: exact text after trailing-whitespace normalisation; inner whitespace and lines count.
 TEXT = [

@@ -10,10 +10,10 @@ from typing import Any
 import jsonschema
 import pytest
 
-from docbot.config_show import show_json, show_lines
-from docbot.config_sources import Level, config_layer, env_layers, load_local, pyproject_layer
+from docbot.config.show import show_json, show_lines
+from docbot.config.sources import Level, config_layer, env_layers, load_local, pyproject_layer
 from docbot.errors import ConfigError
-from docbot.settings import servers_in, settings_schema
+from docbot.config.settings import servers_in, settings_schema
 from tests.support.git_repo import GitRepo
 
 ROOT = Path(__file__).parents[1]

@@ -13,10 +13,10 @@ from docbot.loop.graph import build_graph
 from docbot.loop.runner import document_target, initial_state, stream_loop, tokens_by_role
 from docbot.loop.state import LoopState, new_state
 from docbot.plan import CodeNow
-from docbot.records import CallRecord, TrajectoryEntry
-from docbot.repo import Scan
+from docbot.results import CallRecord, TrajectoryEntry
+from docbot.scan.repo import Scan
 from docbot.results import FunctionResult, RunReport, ScanError, SectionStatus, Target
-from docbot.settings import Role, Settings
+from docbot.config.settings import Role, Settings
 from tests.support.events import CollectingSink
 from tests.support.fakes import critique, doc, scripted_models
 

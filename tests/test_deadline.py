@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from docbot import events
-from docbot.deadline import Deadline, DeadlineReached
+from docbot.config.deadline import Deadline, DeadlineReached
 from docbot.loop.runner import DeadlineCallback, documenter_for
-from docbot.repo import DiffSpec
-from docbot.run import run_docs
-from docbot.settings import Settings
+from docbot.scan.repo import DiffSpec
+from docbot.run.pipeline import run_docs
+from docbot.config.settings import Settings
 from tests.support.fakes import critique, doc, scripted_models
 from tests.support.git_repo import GitRepo
 

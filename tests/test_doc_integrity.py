@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from docbot.check import check_docs
-from docbot.docs_api import parse_doc_file
+from docbot.apidocs.pages import parse_doc_file
 from docbot.events import Event, EventKind
-from docbot.repo import DiffSpec
+from docbot.scan.repo import DiffSpec
 from docbot.results import DocNotice, FunctionResult, NoticeKind, RunReport, Target
-from docbot.run import run_docs
-from docbot.settings import Settings
+from docbot.run.pipeline import run_docs
+from docbot.config.settings import Settings
 from tests.support.git_repo import GitRepo
 from tests.support.samples import GEO
 

@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from docbot import paths
 from docbot.check import check_docs
 from docbot.errors import ConfigError
 from docbot.paths import inside_repo, read_bytes_no_follow
-from docbot.repo import DiffSpec
+from docbot.scan.repo import DiffSpec
 from docbot.results import FunctionResult, Target
-from docbot.run import run_docs
-from docbot.settings import Settings
+from docbot.run.pipeline import run_docs
+from docbot.config.settings import Settings
 from tests.support.git_repo import GitRepo
 from tests.support.samples import GEO
 
@@ -152,3 +153,67 @@ def test_a_symlink_swapped_in_after_the_check_is_still_not_read(tmp_path: Path, 
         read_bytes_no_follow(link, "docs/api/m.md")
     assert read_bytes_no_follow(tmp_path / "absent.md", "absent.md") is None
     assert read_bytes_no_follow(secret, "id_rsa") == SECRET.encode()
+
+
+def test_write_atomic_creates_replaces_and_removes(tmp_path: Path) -> None:
+    target = tmp_path / "docs" / "api" / "m.md"
+    paths.write_atomic(target, "# m\n")
+    assert target.read_bytes() == b"# m\n"
+    assert oct(target.stat().st_mode & 0o777) == oct(0o644)
+    paths.write_atomic(target, "# m\n\nnew – ünïcode\n")
+    assert target.read_bytes() == "# m\n\nnew – ünïcode\n".encode()
+    paths.write_atomic(target, None)
+    assert not target.exists()
+    paths.write_atomic(target, None)  # removing an absent file is fine
+    assert sorted(p.name for p in target.parent.iterdir()) == []
+
+
+def test_write_atomic_crash_mid_write_leaves_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "m.md"
+    target.write_bytes(b"# m\n\nold\n")
+    seen_temp: list[str] = []
+
+    def crash(src: str, dst: object) -> None:
+        # The new text is complete in the temp file at this point; the rename never happens.
+        seen_temp.append(src)
+        assert Path(src).read_bytes() == b"# m\n\nnew\n" and Path(src).parent == tmp_path
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(OSError, match="No space left"):
+        paths.write_atomic(target, "# m\n\nnew\n")
+    assert len(seen_temp) == 1
+    assert target.read_bytes() == b"# m\n\nold\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["m.md"]
+
+
+def test_write_atomic_crash_while_writing_leaves_no_partial_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "m.md"
+    target.write_bytes(b"old\n")
+
+    def crash(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", crash)
+    with pytest.raises(OSError, match="Input/output"):
+        paths.write_atomic(target, "new\n")
+    assert target.read_bytes() == b"old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["m.md"]
+
+
+@pytest.mark.parametrize("text", ["# m\n\nnew\n", None], ids=["replace", "remove"])
+def test_write_atomic_writes_nothing_when_the_file_changed_meanwhile(tmp_path: Path, text: str | None) -> None:
+    target = tmp_path / "m.md"
+    target.write_bytes(b"# m\n\nedited by a person\n")
+    asked: list[bool] = []
+
+    def unchanged() -> bool:
+        asked.append(True)
+        return False
+
+    assert paths.write_atomic(target, text, unchanged=unchanged) is False
+    assert asked == [True] and target.read_bytes() == b"# m\n\nedited by a person\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["m.md"]  # no temp file left
+    assert paths.write_atomic(target, text, unchanged=lambda: True) is True
+    assert (target.read_text() if text else None) == text

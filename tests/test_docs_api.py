@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 
 import pytest
 
-from docbot import docs_api
-from docbot.docs_api import (DocFile, Section, doc_path, marker_line, merge, parse_doc_file, render_doc_file,
+from docbot.apidocs.pages import (DocFile, Section, doc_path, marker_line, merge, parse_doc_file, render_doc_file,
                              source_hash)
 from docbot.results import SectionStatus
 
@@ -190,70 +187,6 @@ def test_merge_removing_the_last_section_means_no_file(order: list[str], removal
 ])
 def test_doc_path(docs_dir: str, module: str, expected: str) -> None:
     assert doc_path(docs_dir, module) == expected
-
-
-def test_write_atomic_creates_replaces_and_removes(tmp_path: Path) -> None:
-    target = tmp_path / "docs" / "api" / "m.md"
-    docs_api.write_atomic(target, "# m\n")
-    assert target.read_bytes() == b"# m\n"
-    assert oct(target.stat().st_mode & 0o777) == oct(0o644)
-    docs_api.write_atomic(target, "# m\n\nnew – ünïcode\n")
-    assert target.read_bytes() == "# m\n\nnew – ünïcode\n".encode()
-    docs_api.write_atomic(target, None)
-    assert not target.exists()
-    docs_api.write_atomic(target, None)  # removing an absent file is fine
-    assert sorted(p.name for p in target.parent.iterdir()) == []
-
-
-def test_write_atomic_crash_mid_write_leaves_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    target = tmp_path / "m.md"
-    target.write_bytes(b"# m\n\nold\n")
-    seen_temp: list[str] = []
-
-    def crash(src: str, dst: object) -> None:
-        # The new text is complete in the temp file at this point; the rename never happens.
-        seen_temp.append(src)
-        assert Path(src).read_bytes() == b"# m\n\nnew\n" and Path(src).parent == tmp_path
-        raise OSError(28, "No space left on device")
-
-    monkeypatch.setattr(os, "replace", crash)
-    with pytest.raises(OSError, match="No space left"):
-        docs_api.write_atomic(target, "# m\n\nnew\n")
-    assert len(seen_temp) == 1
-    assert target.read_bytes() == b"# m\n\nold\n"
-    assert [p.name for p in tmp_path.iterdir()] == ["m.md"]
-
-
-def test_write_atomic_crash_while_writing_leaves_no_partial_file(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    target = tmp_path / "m.md"
-    target.write_bytes(b"old\n")
-
-    def crash(fd: int) -> None:
-        raise OSError(5, "Input/output error")
-
-    monkeypatch.setattr(os, "fsync", crash)
-    with pytest.raises(OSError, match="Input/output"):
-        docs_api.write_atomic(target, "new\n")
-    assert target.read_bytes() == b"old\n"
-    assert [p.name for p in tmp_path.iterdir()] == ["m.md"]
-
-
-@pytest.mark.parametrize("text", ["# m\n\nnew\n", None], ids=["replace", "remove"])
-def test_write_atomic_writes_nothing_when_the_file_changed_meanwhile(tmp_path: Path, text: str | None) -> None:
-    target = tmp_path / "m.md"
-    target.write_bytes(b"# m\n\nedited by a person\n")
-    asked: list[bool] = []
-
-    def unchanged() -> bool:
-        asked.append(True)
-        return False
-
-    assert docs_api.write_atomic(target, text, unchanged=unchanged) is False
-    assert asked == [True] and target.read_bytes() == b"# m\n\nedited by a person\n"
-    assert [p.name for p in tmp_path.iterdir()] == ["m.md"]  # no temp file left
-    assert docs_api.write_atomic(target, text, unchanged=lambda: True) is True
-    assert (target.read_text() if text else None) == text
 
 
 @pytest.mark.parametrize("marker, status, score", [

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from docbot.docs_api import keep_if_same, merge, parse_doc_file
+from docbot.apidocs.pages import keep_if_same, merge, parse_doc_file
 
 
 def sec(qualname: str, hash_: str, body: str = "") -> str:

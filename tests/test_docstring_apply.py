@@ -12,17 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from docbot import run as run_module
+from docbot.run import pipeline as run_module
 from docbot.check import check_docs
-from docbot.docstring_apply import apply_docstrings
-from docbot.docstring_text import DocstringStyle, render_docstring
-from docbot.facts import extract_facts
+from docbot.docstrings.apply import apply_docstrings
+from docbot.docstrings.text import DocstringStyle, render_docstring
+from docbot.facts.function import extract_facts
 from docbot.fronts import hook
-from docbot.repo import DiffSpec
+from docbot.scan.repo import DiffSpec
 from docbot.results import RunReport
-from docbot.run import run_docs
-from docbot.settings import Settings
-from docbot.targets import public_functions
+from docbot.run.pipeline import run_docs
+from docbot.config.settings import Settings
+from docbot.scan.targets import public_functions
 from tests.support.events import CollectingSink
 from tests.support.git_repo import GitRepo
 from tests.support.samples import GEO
@@ -158,7 +158,7 @@ def test_an_unreadable_or_vanished_source_is_left_alone(tmp_path: Path) -> None:
 def test_a_source_edited_during_the_write_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     repo = GitRepo(tmp_path / "repo").write("pkg/__init__.py", "").write("pkg/geo.py", GEO).commit("geo")
     report = _documented(repo, Scripted())
-    from docbot import docstring_apply
+    from docbot.docstrings import apply as docstring_apply
 
     real = docstring_apply.write_docstring
 

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
-from docbot.docstring_text import DocstringStyle, doctest_lines, render_docstring
-from docbot.docstrings import detect_style, docstring_literal, set_docstring, write_docstring
-from docbot.facts import Facts, extract_facts
+from docbot.docstrings.text import DocstringStyle, doctest_lines, render_docstring
+from docbot.docstrings.writer import detect_style, docstring_literal, set_docstring, write_docstring
+from docbot.facts.function import Facts, extract_facts
 from tests.support.docmodel_samples import deposit, good_deposit
 
 Def = ast.FunctionDef | ast.AsyncFunctionDef

@@ -14,7 +14,7 @@ from docbot import events
 from docbot.events import EventKind
 from docbot.fronts.action import log_sink
 from docbot.fronts.console import ConsoleSink
-from docbot.records import CallRecord, TrajectoryEntry
+from docbot.results import CallRecord, TrajectoryEntry
 from docbot.results import DocNotice, FunctionResult, NoticeKind, ScanError, SectionStatus
 
 CALL = CallRecord(role="CRITIC", round=2, tokens_in=10, tokens_out=5, seconds=0.5)
@@ -147,7 +147,7 @@ def test_an_unapproved_result_says_so_with_its_repairs(result: FunctionResult, s
 
 
 def test_a_single_file_marks_an_unapproved_section_under_its_heading() -> None:
-    from docbot.single_file import with_status
+    from docbot.run.single_file import with_status
 
     body = '<a id="m.area"></a>\n\n## `area`\n\nArea of a circle.\n'
     shown = with_status(replace(UNAPPROVED, markdown=body, bar=95)).split("\n")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from docbot.verify import ExampleContext, Finding, FindingKind
-from docbot.verify.compare import numbers_equal, output_matches, value_matches
+from docbot.sandbox.compare import numbers_equal, output_matches, value_matches
 from docbot.verify.example_check import check_examples
 from docbot.verify.examples import extract_steps
 

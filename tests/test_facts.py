@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from docbot.facts import Facts, extract_facts
+from docbot.facts.function import Facts, extract_facts
 
 
 def facts_of(source: str, qualname: str = "f") -> Facts:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from docbot.errors import RepoError
-from docbot.git_blobs import BlobReader
+from docbot.git.blobs import BlobReader
 from tests.support.git_repo import GitRepo
 
 

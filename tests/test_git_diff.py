@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from docbot.git_diff import DIFF_FLAGS, DiffShapeError, FileChange, parse_git_diff, to_ranges
+from docbot.git.diff import DIFF_FLAGS, DiffShapeError, FileChange, parse_git_diff, to_ranges
 from tests.support.git_repo import GitRepo
 
 LONG = "".join(f"v{i} = {i}\n" for i in range(10))  # ten lines, so renames and copies are recognised

@@ -14,7 +14,7 @@ from markdown_it.token import Token
 from docbot.docmodel import DocModel, ParameterDoc
 from docbot.github.details import doc_diff, fit_details, renderable, utf8_size, whole_body
 from docbot.github.report import render_comment
-from docbot.render import render_section
+from docbot.apidocs.render import render_section
 from docbot.results import FunctionResult, RunReport, SectionStatus
 from tests.support.docmodel_samples import interest
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from docbot.docstrings import set_docstring
+from docbot.docstrings.writer import set_docstring
 from docbot.github.review import REVIEW_MARKER, Suggestion, _changed_span
 
 CASES = [

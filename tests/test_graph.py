@@ -7,13 +7,13 @@ from typing import Any
 
 from docbot import events
 from docbot.docmodel import DocModel, doc_model_schema
-from docbot.facts import Facts, extract_facts
+from docbot.facts.function import Facts, extract_facts
 from docbot.loop.graph import build_graph
 from docbot.loop.runner import stream_loop
 from docbot.loop.scoring import GENERIC_FIX
 from docbot.loop.state import new_state
-from docbot.render import render_section
-from docbot.settings import Settings
+from docbot.apidocs.render import render_section
+from docbot.config.settings import Settings
 from docbot.verify import ExampleContext
 from docbot.verify.model_check import FindingKind, ModelFinding, check_model
 from tests.support.docmodel_samples import FakeRunner

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from docbot.events import discard
-from docbot.repo import DiffSpec
+from docbot.scan.repo import DiffSpec
 from docbot.results import FunctionResult, Target
-from docbot.run import run_docs
-from docbot.settings import Settings
+from docbot.run.pipeline import run_docs
+from docbot.config.settings import Settings
 from tests.support.git_repo import GitRepo
 from tests.support.manifests import ROOT, load_yaml
 from tests.test_hook_precommit import PRE_COMMIT, hook_repository

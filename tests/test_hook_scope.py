@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from docbot.fronts.hook import hook_scope
-from docbot.repo import DiffSpec, changed_python_paths
+from docbot.scan.repo import DiffSpec, changed_python_paths
 from tests.support.git_repo import GitRepo
 from tests.test_hook_precommit import PRE_COMMIT, hook_repository
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.import_graph import cycles, front_violations, import_graph, imports_of
+from tests.support.import_graph import (cycles, front_violations, import_graph, imports_of, modules_under,
+                                        room_graph, starts_git)
 
 DOCBOT = Path(__file__).parents[1] / "docbot"
 GRAPH = import_graph(DOCBOT)
@@ -16,9 +17,9 @@ GRAPH = import_graph(DOCBOT)
 
 def test_the_graph_is_read() -> None:
     # Guards the tests below against passing on an empty or misread graph.
-    assert {"docbot.plan", "docbot.repo"} <= GRAPH["docbot.run"]
+    assert {"docbot.plan", "docbot.scan.repo"} <= GRAPH["docbot.run.pipeline"]
     assert "docbot.fronts.common" in GRAPH["docbot.fronts.hook"]
-    assert "docbot.facts" in GRAPH["docbot.loop.runner"]  # a late import, inside a function
+    assert "docbot.facts.function" in GRAPH["docbot.loop.runner"]  # a late import, inside a function
 
 
 def test_docbot_has_no_import_cycles() -> None:
@@ -29,28 +30,58 @@ def test_fronts_sit_on_top_and_apart() -> None:
     assert front_violations(GRAPH) == []
 
 
+def test_rooms_have_no_import_cycles() -> None:
+    """Folders along the data path: no folder (or loose module) imports one that imports it back."""
+    rooms = room_graph(GRAPH)
+    assert {"docbot.git", "docbot.scan", "docbot.sandbox", "docbot.apidocs"} <= set(rooms)  # read, not empty
+    assert cycles(rooms) == []
+
+
+def test_at_most_eight_loose_modules() -> None:
+    """The loose modules at ``docbot/`` are the shared vocabulary; everything else lives in a folder."""
+    loose = sorted(p.name for p in DOCBOT.glob("*.py") if p.name != "__init__.py")
+    assert 0 < len(loose) <= 8, loose
+
+
+def test_only_the_git_folder_starts_git() -> None:
+    starting = {name: lines for name, file in modules_under(DOCBOT).items()
+                if (lines := starts_git(file.read_text(encoding="utf-8"))) and not name.startswith("docbot.git.")}
+    assert starting == {}
+    assert starts_git((DOCBOT / "git" / "runner.py").read_text(encoding="utf-8"))  # the rule sees the runner
+
+
+@pytest.mark.parametrize("source, expected", [
+    ('subprocess.run(["git", "status"])', [1]),
+    ('subprocess.run(("git", *args), cwd=root)', [1]),
+    ('run = ["gitk", "x"]\nlabel = "git"', []),  # another program; the word alone
+    ('run_git(top, "status")', []),  # through the runner
+])
+def test_git_command_lines_are_seen(source: str, expected: list[int]) -> None:
+    assert starts_git(source) == expected
+
+
 def test_use_cases_do_not_import_each_other() -> None:
-    assert "docbot.check" not in GRAPH["docbot.run"] and "docbot.run" not in GRAPH["docbot.check"]
+    assert "docbot.check" not in GRAPH["docbot.run.pipeline"] and "docbot.run.pipeline" not in GRAPH["docbot.check"]
 
 
-KNOWN = ["docbot", "docbot.run", "docbot.plan", "docbot.fronts", "docbot.fronts.cli", "docbot.fronts.common",
+KNOWN = ["docbot", "docbot.check", "docbot.plan", "docbot.fronts", "docbot.fronts.cli", "docbot.fronts.common",
          "docbot.verify", "docbot.verify.check"]
 
 
 @pytest.mark.parametrize("source, module, expected", [
-    ("import docbot.plan", "docbot.run", {"docbot.plan"}),
-    ("from docbot import plan", "docbot.run", {"docbot.plan"}),
-    ("from docbot.plan import ModuleDocs", "docbot.run", {"docbot.plan"}),
-    ("from docbot.fronts import cli", "docbot.run", {"docbot.fronts.cli"}),
-    ("from docbot.fronts.cli import main", "docbot.run", {"docbot.fronts.cli"}),
-    ("def f():\n    from docbot.fronts.cli import main\n", "docbot.run", {"docbot.fronts.cli"}),
-    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from docbot.plan import X\n", "docbot.run",
+    ("import docbot.plan", "docbot.check", {"docbot.plan"}),
+    ("from docbot import plan", "docbot.check", {"docbot.plan"}),
+    ("from docbot.plan import ModuleDocs", "docbot.check", {"docbot.plan"}),
+    ("from docbot.fronts import cli", "docbot.check", {"docbot.fronts.cli"}),
+    ("from docbot.fronts.cli import main", "docbot.check", {"docbot.fronts.cli"}),
+    ("def f():\n    from docbot.fronts.cli import main\n", "docbot.check", {"docbot.fronts.cli"}),
+    ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from docbot.plan import X\n", "docbot.check",
      {"docbot.plan"}),
     ("from .check import check_doc", "docbot.verify", {"docbot.verify.check"}),  # relative, in a package
-    ("from . import plan", "docbot.run", {"docbot.plan"}),
+    ("from . import plan", "docbot.check", {"docbot.plan"}),
     ("from .common import guarded", "docbot.fronts.cli", {"docbot.fronts.common"}),
-    ("import json\nfrom pathlib import Path", "docbot.run", set()),  # not ours
-    ("from docbot.run import x", "docbot.run", set()),  # itself
+    ("import json\nfrom pathlib import Path", "docbot.check", set()),  # not ours
+    ("from docbot.check import x", "docbot.check", set()),  # itself
 ])
 def test_imports_are_resolved_to_modules(source: str, module: str, expected: set[str]) -> None:
     assert imports_of(source, module, KNOWN, is_package=module in ("docbot", "docbot.verify")) == expected
@@ -69,10 +100,12 @@ def test_cycles_are_found(graph: dict[str, set[str]], expected: list[list[str]])
 
 
 @pytest.mark.parametrize("graph, expected", [
-    ({"docbot.run": {"docbot.plan"}, "docbot.fronts.cli": {"docbot.run", "docbot.fronts.common"}}, []),
+    ({"docbot.run.pipeline": {"docbot.plan"},
+      "docbot.fronts.cli": {"docbot.run.pipeline", "docbot.fronts.common"}}, []),
     ({"docbot.fronts.hook": {"docbot.fronts.common", "docbot.fronts.console"}}, []),
-    ({"docbot.run": {"docbot.fronts.console"}}, ["docbot.run imports the front docbot.fronts.console"]),
-    ({"docbot.run": {"docbot.fronts.cli"}}, ["docbot.run imports the front docbot.fronts.cli"]),
+    ({"docbot.run.pipeline": {"docbot.fronts.console"}},
+     ["docbot.run.pipeline imports the front docbot.fronts.console"]),
+    ({"docbot.run.pipeline": {"docbot.fronts.cli"}}, ["docbot.run.pipeline imports the front docbot.fronts.cli"]),
     ({"docbot.fronts.hook": {"docbot.fronts.cli"}}, ["docbot.fronts.hook imports the front docbot.fronts.cli"]),
     ({"docbot.fronts.console": {"docbot.fronts.action"}},
      ["docbot.fronts.console imports the front docbot.fronts.action"]),
@@ -84,9 +117,10 @@ def test_front_rules(graph: dict[str, set[str]], expected: list[str]) -> None:
 
 
 @pytest.mark.parametrize("file, line, rule", [
-    ("run.py", "from docbot.fronts import cli", "front"),
+    ("run/pipeline.py", "from docbot.fronts import cli", "front"),
     ("fronts/hook.py", "from docbot.fronts.cli import settings_from", "front"),
-    ("plan.py", "from docbot import run", "cycle"),
+    ("plan.py", "from docbot.run import pipeline", "cycle"),
+    ("git/runner.py", "from docbot.scan import targets", "room cycle"),
 ])
 def test_one_added_import_breaks_the_layout(tmp_path: Path, file: str, line: str, rule: str) -> None:
     copy = tmp_path / "docbot"
@@ -94,5 +128,7 @@ def test_one_added_import_breaks_the_layout(tmp_path: Path, file: str, line: str
     with open(copy / file, "a", encoding="utf-8") as handle:
         handle.write(f"\n{line}\n")
     graph = import_graph(copy)
-    assert front_violations(graph) if rule == "front" else cycles(graph)
-    assert front_violations(import_graph(DOCBOT)) == [] and cycles(import_graph(DOCBOT)) == []  # the original
+    found = {"front": front_violations, "cycle": cycles, "room cycle": lambda g: cycles(room_graph(g))}[rule](graph)
+    assert found
+    original = import_graph(DOCBOT)
+    assert front_violations(original) == [] and cycles(original) == [] and cycles(room_graph(original)) == []

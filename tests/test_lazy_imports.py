@@ -88,7 +88,7 @@ def test_control_a_public_edit_loads_the_settings(repo: GitRepo, front: str, arg
 SCREEN = """
 import sys
 from pathlib import Path
-from docbot.repo import DiffSpec, touches_nothing_public
+from docbot.scan.repo import DiffSpec, touches_nothing_public
 print(touches_nothing_public(Path(sys.argv[1]), DiffSpec(staged=True)), "libcst" in sys.modules)
 """
 
@@ -104,7 +104,7 @@ def test_the_nothing_to_do_screen_never_asks_libcst(repo: GitRepo) -> None:
 # OpenSSL's hashlib); under bwrap there is no host folder to make (tempfile); verify emits no events
 # (docbot.events is the sinks' and the loop's); doctest is read only for `>>>` examples that will run;
 # git's diff reader is a diff's (the scanner names its types for the type checker only).
-NOT_ON_VERIFY = ("secrets", "hashlib", "tempfile", "docbot.events", "doctest", "docbot.git_diff")
+NOT_ON_VERIFY = ("secrets", "hashlib", "tempfile", "docbot.events", "doctest", "docbot.git.diff")
 GEO = 'def area(w, h):\n    """The area."""\n    return w * h\n'
 GEO_DOC = "# geo\n\n## `area`\n\nThe area of a `w` by `h` rectangle.\n\n>>> area(2, 3)\n7\n"
 
@@ -130,7 +130,7 @@ def test_verify_without_examples_never_imports_doctest(documented: Path) -> None
 def test_the_sandbox_child_starts_without_typing_or_socket() -> None:
     # Every verify starts one child, and its CPU is paid on every doc: annotations need no typing at run
     # time, and the guard needs only the AF_UNIX constant, not the socket module and its enums.
-    from docbot.verify.sandbox import _BOOTSTRAP
+    from docbot.sandbox.runner import _BOOTSTRAP
 
     setup = _BOOTSTRAP.rsplit("main()", 1)[0]  # the child's own start, up to reading its plan
     show = "import json; print(json.dumps(sorted(m for m in ('typing', 'socket', 'ast') if m in sys.modules)))"

@@ -8,9 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from docbot.repo import DiffSpec
-from docbot.run import run_docs
-from docbot.settings import Settings
+from docbot.scan.repo import DiffSpec
+from docbot.run.pipeline import run_docs
+from docbot.config.settings import Settings
 from tests.support.events import CollectingSink
 from tests.support.git_repo import GitRepo
 from tests.support.samples import GEO

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import pytest
 
 from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
-from docbot.facts import Facts
+from docbot.facts.function import Facts
 from docbot.verify.model_check import (
     ExampleOutcome,
     ExampleVerdict,

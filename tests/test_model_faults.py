@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from docbot.errors import ModelServerError
 from docbot.models.factory import build_models
 from docbot.models.resilience import ResilientChatModel, classify
-from docbot.settings import Settings
+from docbot.config.settings import Settings
 from tests.support.faulty_server import CUT_TEXT, INVALID_TEXT, OK_TEXT, FaultyServer
 from tests.support.smol import SMOL_MODELS, smol_settings
 

@@ -20,7 +20,7 @@ from docbot.models.factory import build_models
 from docbot.models.ollama import build_ollama_chat
 from docbot.models.replay import MODEL_KEY, ROLE_KEY, ROUND_KEY, Recorder
 from docbot.models.resilience import ResilientChatModel
-from docbot.config_sources import load_settings
+from docbot.config.sources import load_settings
 from tests.support.ollama_server import OllamaFake
 from tests.support.smol import MAX_TOKENS, MESSAGES, N_CTX, SMOL_MODELS, Verdict, smol_settings
 

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from docbot.docs_api import render_doc_file
-from docbot.plan import documented_modules, group_by_module, modules_in_scope
-from docbot.repo import DiffSpec
+from docbot.apidocs.pages import render_doc_file
+from docbot.apidocs.disk import documented_modules
+from docbot.plan import group_by_module, modules_in_scope
+from docbot.scan.repo import DiffSpec
 from docbot.results import ChangeKind, Target
 
 

@@ -9,7 +9,7 @@ import pytest
 from docbot.errors import ModelServerError
 from docbot.models.checks import missing_models, ollama_name
 from docbot.models.preflight import preflight, same_model_warnings
-from docbot.config_sources import load_settings
+from docbot.config.sources import load_settings
 from tests.support.ollama_server import OllamaFake
 from tests.support.smol import N_CTX, SMOL_MODELS, free_port, smol_settings
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from docbot.render import render_section
+from docbot.apidocs.render import render_section
 from docbot.verify.quotes import Claim, ClaimVerdict, quoted_claims_hold
 from tests.support.docmodel_samples import deposit, good_deposit
 

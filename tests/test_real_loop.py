@@ -17,7 +17,7 @@ import pytest
 
 from docbot.fronts import cli
 from docbot.results import FunctionResult, SectionStatus
-from docbot.single_file import with_status
+from docbot.run.single_file import with_status
 from tests.support.smol import N_CTX, OPENAI_ALIAS, SMOL_MODELS
 
 pytest_plugins = ["tests.support.fixtures"]  # smollm_path, ollama_server, ...: one per session

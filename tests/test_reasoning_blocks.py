@@ -10,7 +10,7 @@ from langchain_core.messages import AIMessage
 from docbot import events
 from docbot.loop.state import Critique
 from docbot.models.structured import parse_structured, strip_think, without_reasoning
-from docbot.settings import Settings
+from docbot.config.settings import Settings
 from tests.support.fakes import critique, doc, scripted_models
 from tests.test_graph import run
 

@@ -15,8 +15,8 @@ from docbot.fronts import cli
 from docbot.loop.graph import build_graph
 from docbot.loop.runner import document_target, example_context
 from docbot.models.replay import Recorder
-from docbot.config_sources import load_settings
-from docbot.targets import public_functions
+from docbot.config.sources import load_settings
+from docbot.scan.targets import public_functions
 from tests.support.fakes import critique, scripted_models
 
 REPO = Path(__file__).parents[1]

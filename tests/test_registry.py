@@ -18,7 +18,7 @@ from docbot.models.factory import build_models, build_role_model
 from docbot.models.preflight import preflight, role_identities
 from docbot.models.registry import BACKENDS, BackendSpec
 from docbot.models.resilience import ResilientChatModel
-from docbot.settings import BACKEND_NAMES, DEFAULT_MODELS, ROLES, Role, RoleModel, Settings
+from docbot.config.settings import BACKEND_NAMES, DEFAULT_MODELS, ROLES, Role, RoleModel, Settings
 
 pytest_plugins = ["tests.support.fixtures"]  # smollm_path
 

@@ -14,9 +14,9 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
-from docbot.docs_api import marker_line, parse_doc_file, render_doc_file
-from docbot.facts import extract_facts
-from docbot.render import IndexEntry, SectionStatus, anchor, render_index, render_section
+from docbot.apidocs.pages import marker_line, parse_doc_file, render_doc_file
+from docbot.facts.function import extract_facts
+from docbot.apidocs.render import IndexEntry, SectionStatus, anchor, render_index, render_section
 from tests.support.docmodel_samples import deposit, good_deposit, interest
 
 GFM = MarkdownIt("commonmark").enable("table")

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
-from docbot.docs_api import render_doc_file
-from docbot.render import IndexEntry, SectionStatus, render_index, render_section
+from docbot.apidocs.pages import render_doc_file
+from docbot.apidocs.render import IndexEntry, SectionStatus, render_index, render_section
 from tests.support.docmodel_samples import deposit, good_deposit, interest
 
 MKDOCS_YML = """site_name: docbot render test

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
-from docbot.facts import Facts
-from docbot.repair import DroppedExample, DroppedParameter, DroppedRaise, Repaired, ReplacedRaise, repair
+from docbot.facts.function import Facts
+from docbot.loop.repair import DroppedExample, DroppedParameter, DroppedRaise, Repaired, ReplacedRaise, repair
 from docbot.verify.model_check import FindingKind, check_model, example_outcomes
 from tests.support.docmodel_samples import FakeRunner, deposit, good_deposit, interest, log
 

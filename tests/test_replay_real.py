@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from docbot.docmodel import DocModel
-from docbot.facts import extract_facts
+from docbot.facts.function import extract_facts
 from docbot.fronts import cli
 from docbot.loop.truth import check_with_sandbox
 from docbot.verify import ExampleContext

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from docbot.errors import ConfigError, RepoError
-from docbot.repo import DiffSpec, Scan, open_repo, read_worktree, scan, tracked_python_files
+from docbot.scan.repo import DiffSpec, Scan, open_repo, read_worktree, scan, tracked_python_files
 from tests.support.git_repo import GitRepo
 
 BASE = """\
@@ -309,7 +309,7 @@ def test_diffspec_rejects_conflicting_choices(fields: dict[str, object]) -> None
 
 
 def test_exclude_globs_leave_test_files_out(tmp_path: Path) -> None:
-    from docbot.settings import DEFAULT_EXCLUDE
+    from docbot.config.settings import DEFAULT_EXCLUDE
 
     repo = GitRepo(tmp_path / "r")
     repo.write("pkg/m.py", "def f():\n    return 1\n").write("tests/test_m.py", "def test_f():\n    pass\n")

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from docbot import repo as repo_module
+from docbot.scan import repo as repo_module
 from docbot.plan import CodeNow
-from docbot.repo import DiffSpec, WorktreeTexts, scan, touches_nothing_public
-from docbot.targets import changed_targets
+from docbot.scan.repo import DiffSpec, WorktreeTexts, scan, touches_nothing_public
+from docbot.scan.targets import changed_targets
 from tests.support.git_repo import GitRepo
 
 

@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from docbot.facts import extract_facts
+from docbot.facts.function import extract_facts
 from docbot.verify import check_doc
 from docbot.verify.return_check import check_return_type, return_type_claims, stated_type
 from docbot.verify.return_types import returned_types

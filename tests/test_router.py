@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from docbot.loop.router import route_after_critic
-from docbot.settings import Settings
+from docbot.config.settings import Settings
 
 
 def state(score: int, *, revise_count: int = 0, fatal: list[str] | None = None,

@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from docbot import events
-from docbot.docs_api import parse_doc_file, source_hash
+from docbot.apidocs.pages import parse_doc_file, source_hash
 from docbot.errors import ConfigError, ModelServerError
 from docbot.events import EventKind
-from docbot.repo import DiffSpec
+from docbot.scan.repo import DiffSpec
 from docbot.results import FunctionResult, RunReport, SectionStatus, Target
-from docbot.run import run_docs
-from docbot.settings import Settings
+from docbot.run.pipeline import run_docs
+from docbot.config.settings import Settings
 from tests.support.events import CollectingSink
 from tests.support.git_repo import GitRepo
 from tests.support.samples import GEO as SHAPES
@@ -345,9 +345,9 @@ LAZY_SCRIPT = """
 import sys
 from pathlib import Path
 from docbot.events import discard
-from docbot.repo import DiffSpec
-from docbot.run import run_docs
-from docbot.settings import Settings
+from docbot.scan.repo import DiffSpec
+from docbot.run.pipeline import run_docs
+from docbot.config.settings import Settings
 report = run_docs(Settings(base_url="http://127.0.0.1:9"), Path(sys.argv[1]), DiffSpec(base="HEAD~1"), (), discard)
 assert report.results == [], report
 heavy = sorted(m for m in sys.modules if m.split(".")[0] in ("langgraph", "langchain_core", "langchain_ollama")

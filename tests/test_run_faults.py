@@ -6,11 +6,11 @@ from pathlib import Path
 
 from docbot import events
 from docbot.models.factory import build_models
-from docbot.repo import DiffSpec
+from docbot.scan.repo import DiffSpec
 from docbot.loop.runner import documenter_for
-from docbot.run import run_docs
-from docbot.config_sources import load_settings
-from docbot.settings import Settings
+from docbot.run.pipeline import run_docs
+from docbot.config.sources import load_settings
+from docbot.config.settings import Settings
 from tests.support.fakes import critique, doc, scripted_models
 from tests.support.faulty_server import FaultyServer
 from tests.support.git_repo import GitRepo

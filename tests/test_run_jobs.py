@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from docbot.repo import DiffSpec
+from docbot.scan.repo import DiffSpec
 from docbot.results import FunctionResult, RunReport, Target
-from docbot.run import run_docs
-from docbot.run_jobs import Slots
-from docbot.settings import Settings
+from docbot.run.pipeline import run_docs
+from docbot.run.jobs import Slots
+from docbot.config.settings import Settings
 from tests.support.events import CollectingSink
 from tests.support.git_repo import GitRepo
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from bench.slow_ollama import SlowOllama
 from docbot.events import discard
-from docbot.repo import DiffSpec
-from docbot.run import run_docs
-from docbot.settings import ROLES, Settings
+from docbot.scan.repo import DiffSpec
+from docbot.run.pipeline import run_docs
+from docbot.config.settings import ROLES, Settings
 from tests.support.git_repo import GitRepo
 
 NAMES = [f"f{i}" for i in range(6)]

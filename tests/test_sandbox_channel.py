@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from docbot.errors import ConfigError
-from docbot.config_sources import load_settings
-from docbot.verify.boundary import boundary_for, bwrap_candidates, bwrap_command, read_only_paths
+from docbot.config.sources import load_settings
+from docbot.sandbox.boundary import boundary_for, bwrap_candidates, bwrap_command, read_only_paths
 from docbot.verify.example_check import check_examples, findings_from_run
 from docbot.verify.examples import extract_steps
 from docbot.verify.findings import ExampleContext
-from docbot.verify.sandbox import SandboxRun, run_steps
-from docbot.verify.supervise import OUTPUT_CAP
+from docbot.sandbox.runner import SandboxRun, run_steps
+from docbot.sandbox.supervise import OUTPUT_CAP
 from tests.support.sandboxing import NO_BWRAP, RUN_STEPS, block, sandboxed, write_module
 
 TOKEN = "ghs_FAKE0token0planted0by0the0test0000"
@@ -139,7 +139,7 @@ def test_an_unknown_sandbox_value_is_a_config_error(tmp_path: Path) -> None:
 
 
 def test_a_forged_or_cut_result_line_is_read_strictly() -> None:
-    from docbot.verify.sandbox import _read_results
+    from docbot.sandbox.runner import _read_results
 
     nonce, started = "@@n@@", b'@@n@@{"started": true}\n'
     for data, results, untrusted in [
@@ -163,7 +163,7 @@ def test_a_forged_or_cut_result_line_is_read_strictly() -> None:
 
 @pytest.fixture
 def fresh_set_aside(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    from docbot.verify import boundary
+    from docbot.sandbox import boundary
 
     aside: dict[str, str] = {}
     monkeypatch.setattr(boundary, "_SET_ASIDE", aside)
@@ -174,7 +174,7 @@ def test_a_bwrap_that_cannot_run_gives_way_to_the_next(monkeypatch: pytest.Monke
                                                        fresh_set_aside: dict[str, str]) -> None:
     # No probe first: the run itself finds that a bwrap cannot start the child, sets it aside and runs
     # the examples behind the next one, once; the one set aside is not tried again in this process.
-    from docbot.verify import boundary
+    from docbot.sandbox import boundary
 
     working = bwrap_candidates()[0]
     monkeypatch.setattr(boundary, "bwrap_candidates", lambda: [NO_BWRAP, working])

@@ -39,7 +39,7 @@ def touch_all(targets: list[Path], call: str) -> str:
 @pytest.mark.parametrize(("setup", "call"), [
     pytest.param(">>> import ctypes", "os.waitstatus_to_exitcode(ctypes.CDLL(None).system(TOUCH.encode()))",
                  id="ctypes.CDLL(None).system"),
-    pytest.param(">>> import sys, os\n>>> sys.modules['docbot.verify.child']._REFUSED.clear()",
+    pytest.param(">>> import sys, os\n>>> sys.modules['docbot.sandbox.child']._REFUSED.clear()",
                  "os.waitstatus_to_exitcode(os.system(TOUCH))", id="_REFUSED.clear() then os.system"),
     pytest.param(">>> import _posixsubprocess, os\n"
                  ">>> def spawn(command):\n"

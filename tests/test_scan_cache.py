@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from docbot import repo as repo_module
-from docbot import scan_cache
-from docbot.repo import SCAN_CACHE, DiffSpec, scan
-from docbot.scan_cache import blob_id
+from docbot.scan import repo as repo_module
+from docbot.scan import cache as scan_cache
+from docbot.scan.repo import SCAN_CACHE, DiffSpec, scan
+from docbot.scan.cache import blob_id
 from tests.support.git_repo import GitRepo
 from tests.support.samples import GEO
 

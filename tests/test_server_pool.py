@@ -16,10 +16,10 @@ from docbot.events import discard
 from docbot.models.factory import build_models
 from docbot.models.pool import PooledChatModel, ServerLoad
 from docbot.models.preflight import preflight
-from docbot.repo import DiffSpec
-from docbot.run import run_docs
-from docbot.run_jobs import Slots
-from docbot.settings import ROLES, Settings
+from docbot.scan.repo import DiffSpec
+from docbot.run.pipeline import run_docs
+from docbot.run.jobs import Slots
+from docbot.config.settings import ROLES, Settings
 from tests.support.git_repo import GitRepo
 from tests.support.smol import free_port
 

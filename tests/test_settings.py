@@ -9,7 +9,7 @@ import pytest
 from pydantic import ValidationError
 
 from docbot.errors import ConfigError
-from docbot.config_sources import load_settings
+from docbot.config.sources import load_settings
 
 
 def write(tmp_path: Path, text: str) -> Path:

@@ -10,11 +10,11 @@ import pytest
 
 from docbot.errors import ConfigError
 from docbot.fronts.cli import main
-from docbot.repo import DiffSpec
+from docbot.scan.repo import DiffSpec
 from docbot.results import FunctionResult, Target
-from docbot.run import run_docs
-from docbot.settings import Settings
-from docbot.shards import Shard, merge_reports, parse_shard
+from docbot.run.pipeline import run_docs
+from docbot.config.settings import Settings
+from docbot.run.shards import Shard, merge_reports, parse_shard
 from tests.support.events import CollectingSink
 from tests.support.git_repo import GitRepo
 

@@ -13,13 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
-from docbot.facts import Facts
+from docbot.facts.function import Facts
 from docbot.loop.graph import build_graph
 from docbot.loop.nodes import facts_of
 from docbot.loop.runner import stream_loop
 from docbot.loop.state import new_state
-from docbot.render import render_section
-from docbot.settings import Settings
+from docbot.apidocs.render import render_section
+from docbot.config.settings import Settings
 from docbot.verify import ExampleContext
 from docbot.verify.model_check import ModelFinding, check_model
 from tests.support.docmodel_samples import DEPOSIT_SOURCE, FakeRunner

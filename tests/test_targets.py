@@ -8,8 +8,8 @@ import textwrap
 
 import pytest
 
-from docbot.git_diff import FileChange
-from docbot.targets import Parser, SourceParseError, changed_targets, module_name, public_functions
+from docbot.git.diff import FileChange
+from docbot.scan.targets import Parser, SourceParseError, changed_targets, module_name, public_functions
 
 
 def src(text: str) -> str:
@@ -367,7 +367,7 @@ def test_binary_change_marks_every_function() -> None:
 
 
 def test_a_huge_file_is_reported_not_parsed() -> None:
-    from docbot.targets import MAX_SOURCE_CHARS
+    from docbot.scan.targets import MAX_SOURCE_CHARS
 
     huge = "def f():\n    return 1\n" + "x = 1\n" * (MAX_SOURCE_CHARS // 6 + 1)
     with pytest.raises(SourceParseError, match="skipped as generated code"):
@@ -391,7 +391,7 @@ def _in_child(code: str) -> subprocess.CompletedProcess[str]:
 ])
 @pytest.mark.parametrize("parser", list(Parser))
 def test_deep_nesting_is_reported_not_a_crash(source: str, parser: Parser) -> None:
-    code = (f"from docbot.targets import Parser, SourceParseError, public_functions\n"
+    code = (f"from docbot.scan.targets import Parser, SourceParseError, public_functions\n"
             f"try:\n    public_functions({source!r}, 'm', 'pkg/deep.py', parser=Parser.{parser.name})\n"
             f"except SourceParseError as err:\n    print(err.skipped)\n")
     done = _in_child(code)
@@ -404,7 +404,7 @@ def test_grammar_the_running_ast_rejects_falls_back_to_libcst(monkeypatch: pytes
     def newer_grammar(text: str) -> None:
         raise SyntaxError("invalid syntax", ("m.py", 1, 1, text, 1, 2))
 
-    monkeypatch.setattr("docbot.targets.ast.parse", newer_grammar)
+    monkeypatch.setattr("docbot.scan.targets.ast.parse", newer_grammar)
     (target,) = public_functions("@dec\ndef f():\n    return 1\ndef _g(): pass\n", "m", "m.py")
     assert (target.qualname, target.lineno, target.end_lineno) == ("f", 1, 3)
 
@@ -429,8 +429,8 @@ def test_unparsable_file_is_a_skipped_file(source: str, message: str) -> None:
 
 
 def test_the_fast_path_never_imports_libcst() -> None:
-    code = ("import sys\nfrom docbot.git_diff import FileChange\n"
-            "from docbot.targets import changed_targets, public_functions\n"
+    code = ("import sys\nfrom docbot.git.diff import FileChange\n"
+            "from docbot.scan.targets import changed_targets, public_functions\n"
             "old = 'def f():\\n    return 1\\n\\nx = 1\\n'\n"
             "assert [t.qualname for t in public_functions(old, 'm', 'm.py')] == ['f']\n"
             "change = FileChange('m.py', 'm.py', 'modified', [(4, 4)], [(4, 4)])\n"
@@ -443,8 +443,8 @@ def test_the_fast_path_never_imports_libcst() -> None:
 def test_a_diff_that_touches_a_public_def_is_read_by_ast_alone() -> None:
     # ast is the authority for a diff too (docs/design.md#scanner): a touched public def gets its target
     # without libcst being imported; the equivalence test is what lets ast decide alone.
-    code = ("import sys\nfrom docbot.git_diff import FileChange\n"
-            "from docbot.targets import changed_targets\n"
+    code = ("import sys\nfrom docbot.git.diff import FileChange\n"
+            "from docbot.scan.targets import changed_targets\n"
             "old = 'def f():\\n    return 1\\n'\n"
             "change = FileChange('m.py', 'm.py', 'modified', [(2, 2)], [(2, 2)])\n"
             "found = changed_targets(old, old.replace('1', '2'), change, 'm', 'm.py')\n"

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from docbot.docs_api import source_hash
+from docbot.apidocs.pages import source_hash
 from docbot.results import Target
-from docbot.targets import Parser, SourceParseError, public_functions
+from docbot.scan.targets import Parser, SourceParseError, public_functions
 
 SAMPLE_SIZE = 150
 

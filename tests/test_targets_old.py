@@ -1,4 +1,4 @@
-"""The old side of a diff read from the new side (docbot.targets_old): exact cases, then a property
+"""The old side of a diff read from the new side (docbot.scan.old_side): exact cases, then a property
 over edits of stdlib files (code we did not write): the targets equal those of parsing both sides."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from docbot import targets
-from docbot.git_diff import FileChange, LineRange
+from docbot.scan import targets
+from docbot.git.diff import FileChange, LineRange
 from docbot.results import Target
-from docbot.targets import SourceParseError, changed_targets
-from docbot.targets_old import old_touched
+from docbot.scan.targets import SourceParseError, changed_targets
+from docbot.scan.old_side import old_touched
 from tests.test_targets_equivalence import read, sample, stdlib_files
 
 

@@ -1,5 +1,5 @@
 """The old side of a diff spliced from the new side's unchanged top-level statements
-(docbot.targets_old.spliced): exact cases, then a property over top-level edits of stdlib files (code we
+(docbot.scan.old_side.spliced): exact cases, then a property over top-level edits of stdlib files (code we
 did not write): whenever the splice answers, it answers what parsing the whole old side answers."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from docbot import targets
-from docbot.git_diff import FileChange
-from docbot.targets import changed_targets
-from docbot.targets_ast import Found
-from docbot.targets_old import spliced
+from docbot.scan import targets
+from docbot.git.diff import FileChange
+from docbot.scan.targets import changed_targets
+from docbot.scan.ast_finder import Found
+from docbot.scan.old_side import spliced
 from tests.test_targets_old import checked, checked_edits, pieces_of, ranges
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from docbot.facts import Raise
+from docbot.facts.function import Raise
 
 LABEL = re.compile(
     r"^\s*(?:#{1,6}\s*|\*\*|__)?`?(Parameters|Params|Args|Arguments|Returns?|Yields?|Raises|Examples?|Signature)"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from bench.truth.doctext import entry_span, find_part, longest_part, param_entry, prose_lines
 from bench.truth.mutate_examples import example_raises, invented_return, wrong_example_output
-from docbot.facts import Facts, Parameter
+from docbot.facts.function import Facts, Parameter
 
 CLASSES = (
     "wrong_exception_type", "misquoted_message", "missing_raise", "invented_parameter", "missing_parameter",

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 
 from bench.truth.doctext import LABEL, find_part, in_code, prose_lines
-from docbot.facts import Facts
+from docbot.facts.function import Facts
 
 
 def _stated_outputs(lines: list[str]) -> list[tuple[int, int, int]]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.truth.mutate import CLASSES, Mutation, mutations
-from docbot.facts import extract_facts
+from docbot.facts.function import extract_facts
 from docbot.verify import ExampleContext, Finding, FindingKind, check_doc
 from docbot.verify.sections import find_section
 from docbot.verify.source_doc import public_functions, section_names

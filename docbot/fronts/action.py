@@ -38,10 +38,10 @@ from docbot.github.publish import (
 from docbot.github.stages import StageOptions, read_run_report, write_run_report
 from docbot.github.trust import load_base_settings, trusted_settings
 from docbot.results import RunReport, Target
-from docbot.settings import Settings
+from docbot.config.settings import Settings
 
 if TYPE_CHECKING:
-    from docbot.repo import DiffSpec
+    from docbot.scan.repo import DiffSpec
 
 RunPr = Callable[[Settings, Path, str, str, Mode], RunReport]
 
@@ -164,7 +164,7 @@ def parse_bool(value: str, name: str) -> bool:
 
 def default_run_pr(settings: Settings, repo_root: Path, base: str, head: str, mode: Mode) -> RunReport:
     """The real run: ``docbot run`` on base...head, or the no-model staleness check in check mode."""
-    from docbot.repo import DiffSpec  # imported late: git and the loop are not needed to parse inputs
+    from docbot.scan.repo import DiffSpec  # imported late: git and the loop are not needed to parse inputs
 
     spec = DiffSpec(base=base, head=head)
     if mode == "check":
@@ -172,7 +172,7 @@ def default_run_pr(settings: Settings, repo_root: Path, base: str, head: str, mo
 
         entries = check_docs(settings, repo_root, spec, (), emit=log_sink(sys.stdout))
         return stale_report(entries, base, head, in_scope(settings, repo_root, spec))
-    from docbot.run import run_docs
+    from docbot.run.pipeline import run_docs
 
     return run_docs(settings, repo_root, spec, (), log_sink(sys.stdout))
 
@@ -181,7 +181,7 @@ def in_scope(settings: Settings, repo_root: Path, spec: DiffSpec) -> list[Target
     """The functions ``docbot check`` judged: those in scope that still exist (so the check's comment
     counts the current ones too, not only the stale)."""
     from docbot.plan import plan_modules
-    from docbot.repo import scan
+    from docbot.scan.repo import scan
 
     found = scan(repo_root, spec, (), include_dunder=settings.include_dunder, exclude=settings.exclude)
     return [t for module in plan_modules(found, settings, repo_root, spec, ()) for t in module.targets

@@ -21,9 +21,9 @@ from docbot.fronts.single import reflexion, reflexion_parser, run_demo
 from docbot.results import plural
 
 if TYPE_CHECKING:
-    from docbot.docstring_apply import DocstringReport
+    from docbot.docstrings.apply import DocstringReport
     from docbot.results import RunReport
-    from docbot.settings import Settings
+    from docbot.config.settings import Settings
 
 DESCRIPTION = ("Write the API docs of a Python code base into docs/api with a loop of local models, and keep "
                "them true to the code.")
@@ -32,8 +32,8 @@ SCOPE_NOTE = ("Scope: the staged changes by default (what a commit brings), or e
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from docbot.run import run_docs
-    from docbot.shards import parse_shard
+    from docbot.run.pipeline import run_docs
+    from docbot.run.shards import parse_shard
 
     root = repo_root_of(Path.cwd())
     settings = settings_from(args, root, {"time_budget_s": args.time_budget, "jobs": args.jobs,
@@ -57,7 +57,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _write_docstrings(settings: Settings, root: Path, report: RunReport) -> DocstringReport:
-    from docbot.docstring_apply import apply_docstrings  # libcst: only when asked for
+    from docbot.docstrings.apply import apply_docstrings  # libcst: only when asked for
 
     return apply_docstrings(root, settings.docs_dir, report.results)
 
@@ -65,13 +65,13 @@ def _write_docstrings(settings: Settings, root: Path, report: RunReport) -> Docs
 def _nothing_public(args: argparse.Namespace, root: Path, spec: Any) -> bool:
     """A diff that gives no target whatever the settings, in a checkout without a config file to
     validate: the command is done before loading the settings (docs/design.md#lazy-imports)."""
-    from docbot.repo import touches_nothing_public
+    from docbot.scan.repo import touches_nothing_public
 
     return not has_config_file(args, root) and bool(touches_nothing_public(root, spec, args.paths))
 
 
 def cmd_targets(args: argparse.Namespace) -> int:
-    from docbot.repo import Scan, scan
+    from docbot.scan.repo import Scan, scan
 
     root = repo_root_of(Path.cwd())
     spec = diff_spec(args)
@@ -181,8 +181,8 @@ def _config_parser(sub: Any) -> None:
 
 
 def cmd_config(args: argparse.Namespace) -> int:
-    from docbot.config_show import show_lines, show_json
-    from docbot.settings import settings_schema
+    from docbot.config.show import show_lines, show_json
+    from docbot.config.settings import settings_schema
 
     if args.schema:
         print(json.dumps(settings_schema(), indent=2))

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from docbot.choices import DEFAULT_EXAMPLE_SANDBOX
+from docbot.config.choices import DEFAULT_EXAMPLE_SANDBOX
 from docbot.errors import ConfigError
 from docbot.fronts.common import has_config_file, json_document, read_doc, read_source, settings_from
 from docbot.fronts.options import command, output_options
@@ -19,7 +19,7 @@ from docbot.results import plural
 
 def importable_as(source: Path) -> tuple[str, tuple[str, ...]]:
     """The dotted module and import path for a file: from its package root, so relative imports work."""
-    from docbot.targets import module_name
+    from docbot.scan.targets import module_name
 
     root = source.parent
     while (root / "__init__.py").exists():
@@ -82,7 +82,7 @@ def add_verify(sub: Any) -> None:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    from docbot.shards import merge_reports
+    from docbot.run.shards import merge_reports
 
     reports = []
     for name in args.reports:

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 from docbot.errors import ConfigError, DocbotError
 
 if TYPE_CHECKING:  # pydantic is imported only once settings are really loaded (docs/design.md#lazy-imports)
-    from docbot.config_sources import Loaded
-    from docbot.settings import Settings
+    from docbot.config.sources import Loaded
+    from docbot.config.settings import Settings
 
 INTERRUPTED = 130  # what a shell reports for a process stopped by Ctrl-C (128 + SIGINT)
 JSON_SCHEMA_VERSION = 1  # of every --json document; raised when a key changes meaning or goes away
@@ -96,14 +96,14 @@ def loaded_from(args: argparse.Namespace, root: Path, extra: dict[str, Any] | No
         overrides["backend"] = "replay"
     if getattr(args, "no_examples", False):
         overrides["run_examples"] = False
-    from docbot.config_sources import load_local
+    from docbot.config.sources import load_local
 
     config = Path(args.config) if getattr(args, "config", None) else None
     return load_local(root, config, overrides, os.environ)
 
 
 def _servers(flag: str | None) -> str | list[str] | None:
-    from docbot.settings import servers_in  # the settings module imports pydantic: only when loading them
+    from docbot.config.settings import servers_in  # the settings module imports pydantic: only when loading them
 
     return None if flag is None else servers_in(flag)
 

@@ -21,9 +21,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Sequence, TextIO
 
-from docbot.choices import BACKEND_NAMES
+from docbot.config.choices import BACKEND_NAMES
 from docbot.fronts.common import guarded, settings_from
-from docbot.repo import DiffSpec, touches_nothing_public
+from docbot.scan.repo import DiffSpec, touches_nothing_public
 from docbot.results import RunReport, plural
 
 Changed = Callable[[DiffSpec], tuple[set[str], set[str]]]  # the spec's changed paths: (still there, gone)
@@ -65,7 +65,7 @@ def hook_scope(env: Mapping[str, str], filenames: Sequence[str],
 def _scope(args: argparse.Namespace, root: Path) -> tuple[DiffSpec, tuple[str, ...]] | None:
     """The hook's scope; None when there is nothing to do. Decided before the settings are loaded, so a
     commit that touches no public function never imports pydantic, rich or libcst (docs/design.md#lazy-imports)."""
-    from docbot.repo import changed_python_paths
+    from docbot.scan.repo import changed_python_paths
 
     scope = hook_scope(os.environ, args.filenames, lambda spec: changed_python_paths(root, spec))
     if scope is None or touches_nothing_public(root, *scope):
@@ -114,7 +114,7 @@ def _document_to(args: argparse.Namespace, root: Path, scope: tuple[DiffSpec, tu
                  tty: TextIO | None) -> int:
     from docbot.errors import ModelServerError
     from docbot.fronts.console import ConsoleSink, TtyProgress, tee
-    from docbot.run import run_docs
+    from docbot.run.pipeline import run_docs
 
     settings = settings_from(args, root, {"time_budget_s": args.time_budget})
     spec, paths = scope
@@ -128,7 +128,7 @@ def _document_to(args: argparse.Namespace, root: Path, scope: tuple[DiffSpec, tu
         return 0
     sources: list[str] = []
     if settings.write_docstrings:
-        from docbot.docstring_apply import apply_docstrings
+        from docbot.docstrings.apply import apply_docstrings
 
         written = apply_docstrings(root, settings.docs_dir, report.results)
         # The doc files whose markers now carry the new source hashes are to be staged too.

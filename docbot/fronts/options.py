@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docbot.errors import ConfigError
-from docbot.choices import BACKEND_NAMES
+from docbot.config.choices import BACKEND_NAMES
 from docbot.fronts.common import EXIT_CODES
 
 if TYPE_CHECKING:  # the event types are loaded by the commands that emit events, not by verify or config
@@ -78,7 +78,7 @@ def say(args: argparse.Namespace, line: str) -> None:
 def diff_spec(args: argparse.Namespace, *, default_all: bool = False) -> Any:
     """What to look at; without a flag: the staged changes, or everything when paths are named
     (``check`` always defaults to everything: it is the CI gate)."""
-    from docbot.repo import DiffSpec
+    from docbot.scan.repo import DiffSpec
 
     if args.head and not args.base:
         raise ConfigError("--head needs --base REV.")
@@ -88,7 +88,7 @@ def diff_spec(args: argparse.Namespace, *, default_all: bool = False) -> Any:
 
 
 def repo_root_of(start: Path) -> Path:
-    from docbot.repo import open_repo
+    from docbot.scan.repo import open_repo
 
     return open_repo(start).top
 

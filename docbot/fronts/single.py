@@ -37,7 +37,7 @@ def output_for(source: Path, output: Path, many: bool) -> Path:
 
 def reflexion(args: argparse.Namespace, extra: dict[str, Any] | None = None) -> int:
     from docbot.loop.runner import make_documenter
-    from docbot.single_file import document_file
+    from docbot.run.single_file import document_file
 
     given = Path(args.input)
     sources = sorted(given.glob("*.py")) if given.is_dir() else [given]

@@ -6,14 +6,12 @@ Plain git plumbing with a private index and identity: clearer here than through 
 from __future__ import annotations
 
 import base64
-import os
-import re
-import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from docbot.errors import RepoError
+from docbot.git.runner import run_git
 
 BOT_NAME = "github-actions[bot]"
 BOT_EMAIL = "41898282+github-actions[bot]@users.noreply.github.com"
@@ -98,13 +96,6 @@ def docs_at(repo_root: Path, ref: str, doc_paths: set[str]) -> frozenset[str]:
 
 
 def _git(repo_root: Path, *args: str, env: Mapping[str, str] | None = None, strip: bool = True) -> str:
-    # Plumbing with a private index and identity is clearer as plain git than through GitPython.
-    try:
-        done = subprocess.run(["git", *args], cwd=repo_root, capture_output=True, text=True,
-                              env={**os.environ, **(env or {})}, check=False)
-    except OSError as err:  # no git on the runner, or the workspace is missing
-        raise RepoError(f"cannot run git in {repo_root}: {err.strerror}") from err
-    if done.returncode != 0:
-        said = re.sub(r"://[^/@\s]+@", "://***@", done.stderr.strip() or done.stdout.strip())  # URL credentials
-        raise RepoError(f"git {args[0]} failed: {said}")
-    return done.stdout.strip() if strip else done.stdout
+    # Plumbing with a private index and identity, through docbot's one git runner.
+    out = run_git(repo_root, *args, env=env).decode("utf-8", "surrogateescape")
+    return out.strip() if strip else out

@@ -1,6 +1,6 @@
 """The collapsible block of each function's final doc in the PR comment (pure).
 
-A doc docbot rendered from its typed model (``docbot.render``) is shown **rendered**: its model text
+A doc docbot rendered from its typed model (``docbot.apidocs.render``) is shown **rendered**: its model text
 went through ``docbot.mdtext`` and cannot open HTML, forge a marker or leave a fence open. Anything
 else (a doc from before the typed model, or one that fails :func:`renderable`) is shown as source in
 a fence longer than any backtick run inside it. Below the doc: the gate's verdict, what deterministic

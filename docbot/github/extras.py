@@ -9,7 +9,7 @@ import html
 from collections.abc import Callable
 from pathlib import Path
 
-from docbot.docs_api import Section, parse_doc_file
+from docbot.apidocs.pages import Section, parse_doc_file
 from docbot.errors import RepoError
 from docbot.github.commit import docs_patch
 from docbot.github.details import fence_for, utf8_size

@@ -17,7 +17,7 @@ from typing import Literal
 from urllib.parse import quote
 
 from docbot.github.details import MAX_CELL_CHARS, escape_cell, fence_for, fit_details, utf8_size
-from docbot.render import anchor
+from docbot.apidocs.render import anchor
 from docbot.results import FunctionResult, RunReport, ScanError, plural, score_curve
 
 __all__ = ["COMMENT_LIMIT", "MARKER", "MAX_CELL_CHARS", "Extras", "Links", "escape_cell", "fence_for",

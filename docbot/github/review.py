@@ -16,9 +16,9 @@ import difflib
 import html
 from dataclasses import dataclass
 
-from docbot.docstring_text import render_docstring
-from docbot.docstrings import detect_style, docstring_literal, set_docstring
-from docbot.facts import extract_facts
+from docbot.docstrings.text import render_docstring
+from docbot.docstrings.writer import detect_style, docstring_literal, set_docstring
+from docbot.facts.function import extract_facts
 from docbot.github.annotate import approval
 from docbot.github.details import fence_for
 from docbot.github.sources import PrSources, within

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import ast
 import re
-import subprocess
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from docbot.git_diff import DIFF_FLAGS, LineRange, parse_git_diff
+from docbot.git.runner import git_ok
+from docbot.git.diff import DIFF_FLAGS, LineRange, parse_git_diff
 from docbot.results import Target
-from docbot.targets import public_functions
+from docbot.scan.targets import public_functions
 
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(?P<start>\d+)(?:,(?P<count>\d+))? @@", re.M)
 
@@ -48,7 +48,7 @@ class PrSources:
 
     def changed_lines(self, path: str) -> tuple[LineRange, ...]:
         """The lines of ``path`` the PR added or changed (no context lines)."""
-        output = _git(self.root, "diff", f"{self.base}...{self.head}", *DIFF_FLAGS, "--", path)
+        output = git_ok(self.root, "diff", f"{self.base}...{self.head}", *DIFF_FLAGS, "--", path)
         if output is None:
             return ()
         return tuple(r for change in parse_git_diff(output) if change.new_path == path for r in change.new_ranges)
@@ -56,7 +56,7 @@ class PrSources:
     def hunks(self, path: str) -> tuple[LineRange, ...]:
         """The head-side line ranges of the PR's diff hunks as GitHub shows them (3 lines of context):
         a review comment can only sit on one of these lines."""
-        output = _git(self.root, "diff", f"{self.base}...{self.head}", "--no-color", "--no-ext-diff", "-U3",
+        output = git_ok(self.root, "diff", f"{self.base}...{self.head}", "--no-color", "--no-ext-diff", "-U3",
                       "--", path)
         ranges = []
         for match in _HUNK.finditer((output or b"").decode("utf-8", "replace")):
@@ -97,14 +97,6 @@ def within(ranges: tuple[LineRange, ...], first: int, last: int) -> bool:
 
 
 def _show(root: Path, ref: str, path: str) -> str | None:
-    data = _git(root, "show", f"{ref}:{path}")
+    data = git_ok(root, "show", f"{ref}:{path}")
     return None if data is None else data.decode("utf-8", "replace")
 
-
-def _git(root: Path, *args: str) -> bytes | None:
-    """git's output, or None when git fails (no such file, no such commit, no git): nothing to show."""
-    try:
-        done = subprocess.run(["git", *args], cwd=root, capture_output=True, check=False)
-    except OSError:
-        return None
-    return done.stdout if done.returncode == 0 else None

@@ -9,21 +9,21 @@ table of the base's pyproject.toml and its config file, both shown from the base
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from docbot.errors import ConfigError, RepoError
-from docbot.config_sources import (Layer, Level, Note, config_layer, env_layers, pyproject_layer, resolve,
+from docbot.git.runner import git_ok
+from docbot.config.sources import (Layer, Level, Note, config_layer, env_layers, pyproject_layer, resolve,
                                    secret_note)
-from docbot.settings import Settings
+from docbot.config.settings import Settings
 
 
 def base_config(workspace: Path, base: str, config: str, *, named: bool = False) -> tuple[list[Layer], list[Note]]:
     """The base commit's configuration layers: the ``[tool.docbot]`` table of its pyproject.toml, then
     ``config`` (repo-relative), with their notes. Every file of a commit is tracked, so an API key in
     either is warned about. A named ``config`` the base lacks is an error; an unnamed one means none."""
-    if _git(workspace, "cat-file", "-e", f"{base}^{{commit}}").returncode != 0:
+    if git_ok(workspace, "cat-file", "-e", f"{base}^{{commit}}") is None:
         raise RepoError(f"the base commit {base[:12]} is not in the checkout at {workspace}; check out with "
                         "`fetch-depth: 0` so docbot can read the base's configuration and diff.")
     layers: list[Layer] = []
@@ -43,11 +43,11 @@ def base_config(workspace: Path, base: str, config: str, *, named: bool = False)
 
 
 def _show(workspace: Path, base: str, path: str) -> str | None:
-    shown = _git(workspace, "show", f"{base}:{path}")
-    if shown.returncode != 0:
+    shown = git_ok(workspace, "show", f"{base}:{path}")
+    if shown is None:
         return None
     try:
-        return shown.stdout.decode("utf-8")
+        return shown.decode("utf-8")
     except UnicodeDecodeError as err:
         raise ConfigError(f"{path} at the base commit {base[:12]}: not UTF-8 (byte {err.start}); save the "
                           "config file as UTF-8.") from err
@@ -91,10 +91,3 @@ def _inside(workspace: Path, config: str) -> str:
     if ".." in path.parts:
         raise ConfigError(f"{config}: the config file must be inside the repository.")
     return path.as_posix()
-
-
-def _git(workspace: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
-    try:
-        return subprocess.run(["git", *args], cwd=workspace, capture_output=True, check=False)
-    except OSError as err:  # no git on the runner, or no workspace
-        raise RepoError(f"cannot run git in {workspace}: {err.strerror}") from err

@@ -21,8 +21,8 @@ from pydantic import BaseModel
 from docbot import events
 from docbot.models.replay import MODEL_KEY, ROLE_KEY, ROUND_KEY
 from docbot.models.structured import AnswerParser, without_reasoning
-from docbot.records import CallRecord
-from docbot.settings import Role, Settings
+from docbot.results import CallRecord
+from docbot.config.settings import Role, Settings
 
 EXCERPT_CHARS = 160  # of a failed answer, in the re-ask
 

@@ -6,7 +6,7 @@ docbot never ships a contradiction its checks found (docs/design.md#gate):
   have; then the base ships (the best clean draft, else the last one);
 - the section is approved only when the loop exited ``approved`` and nothing fatal stands: no
   contradiction in the shipped model, no quoted critic claim against the last draft;
-- anything else ships unapproved, after deterministic repair (docbot.repair) of every contradiction,
+- anything else ships unapproved, after deterministic repair (docbot.loop.repair) of every contradiction,
   with the changes listed.
 """
 
@@ -16,10 +16,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from docbot.docmodel import DocModel
-from docbot.facts import Facts
+from docbot.facts.function import Facts
 from docbot.loop.state import LoopState
 from docbot.loop.truth import outcomes_of
-from docbot.repair import repair
+from docbot.loop.repair import repair
 from docbot.results import SectionStatus
 from docbot.verify.model_check import ModelFinding
 

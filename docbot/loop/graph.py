@@ -15,7 +15,7 @@ from docbot.loop.nodes import Nodes
 from docbot.loop.state import LoopState
 from docbot.loop.truth import ModelChecker, check_with_sandbox
 from docbot.models import RoleModels
-from docbot.settings import Settings
+from docbot.config.settings import Settings
 
 
 def build_graph(models: RoleModels, settings: Settings, checker: ModelChecker | None = None) -> Any:

@@ -15,7 +15,7 @@ from typing import Any
 
 from docbot import events
 from docbot.docmodel import DocModel, doc_model_schema, parse_doc_model
-from docbot.facts import Facts, extract_facts
+from docbot.facts.function import Facts, extract_facts
 from docbot.loop import cleanup, prompts, scoring
 from docbot.loop.calls import Ask, emit, structured_call
 from docbot.loop.finish import contradictions, final_of, finding_text
@@ -23,9 +23,9 @@ from docbot.loop.router import route_after_critic
 from docbot.loop.state import Critique, LoopState, ModelData
 from docbot.loop.truth import ModelChecker
 from docbot.models import RoleModels
-from docbot.records import CallRecord, TrajectoryEntry
-from docbot.render import render_section
-from docbot.settings import Role, Settings
+from docbot.results import CallRecord, TrajectoryEntry
+from docbot.apidocs.render import render_section
+from docbot.config.settings import Role, Settings
 from docbot.verify import ExampleContext
 from docbot.verify.quotes import Claim, quoted_claims_hold
 

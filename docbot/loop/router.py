@@ -7,7 +7,7 @@ with fatal issues standing; a fatal issue forces a revision even at a passing sc
 from __future__ import annotations
 
 from docbot.loop.state import Decision, LoopState
-from docbot.settings import Settings
+from docbot.config.settings import Settings
 
 
 def previous_score(state: LoopState) -> int | None:

@@ -10,13 +10,13 @@ from typing import Any, Callable
 from langchain_core.callbacks import BaseCallbackHandler
 
 from docbot import events
-from docbot.deadline import Deadline, DeadlineReached
+from docbot.config.deadline import Deadline, DeadlineReached
 from docbot.loop.graph import build_graph, recursion_limit
 from docbot.loop.state import LoopState, new_state
 from docbot.models import RoleModels
-from docbot.records import CallRecord
+from docbot.results import CallRecord
 from docbot.results import FunctionResult, SectionStatus, Target
-from docbot.settings import Settings
+from docbot.config.settings import Settings
 from docbot.verify import ExampleContext
 
 
@@ -40,7 +40,7 @@ class DeadlineCallback(BaseCallbackHandler):
 
 
 def facts_for(source: str, qualname: str) -> str:
-    from docbot.facts import extract_facts  # pure, but only needed here
+    from docbot.facts.function import extract_facts  # pure, but only needed here
 
     return extract_facts(source, qualname).to_prompt()
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from pydantic import BaseModel, Field, field_validator
 
-from docbot.records import CallRecord, TrajectoryEntry
+from docbot.results import CallRecord, TrajectoryEntry
 
 # "finish" skips the adjudicator (``adjudicate: when_needed`` and a clean first round).
 Decision = Literal["revise", "adjudicate", "finish"]

@@ -13,10 +13,11 @@ from dataclasses import replace
 from typing import Callable
 
 from docbot.docmodel import DocModel, Example
-from docbot.facts import Facts
+from docbot.facts.function import Facts
 from docbot.mdtext import fence
 from docbot.verify.example_check import check_steps
-from docbot.verify.examples import Step, extract_steps
+from docbot.sandbox.step import Step
+from docbot.verify.examples import extract_steps
 from docbot.verify.findings import ExampleContext, Finding, FindingKind
 from docbot.verify.model_check import ExampleOutcome, ExampleRunner, ExampleVerdict, ModelFinding, check_model
 
@@ -25,7 +26,7 @@ ModelChecker = Callable[[DocModel, Facts, ExampleContext | None], list[ModelFind
 
 
 def example_markdown(example: Example) -> str:
-    """One example as the page shows it (docbot.render): the code, then the output it states."""
+    """One example as the page shows it (docbot.apidocs.render): the code, then the output it states."""
     shown = fence(example.code, "python")
     return shown + ("\n\nOutput:\n\n" + fence(example.output, "text") if example.output.strip() else "")
 

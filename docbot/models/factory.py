@@ -13,7 +13,7 @@ from docbot.models import RoleModels
 from docbot.models.pool import PooledChatModel, ServerLoad
 from docbot.models.registry import backend_of
 from docbot.models.servers import role_servers
-from docbot.settings import ROLES, Role, Settings
+from docbot.config.settings import ROLES, Role, Settings
 
 
 def build_models(settings: Settings) -> RoleModels:

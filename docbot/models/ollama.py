@@ -8,7 +8,7 @@ from __future__ import annotations
 from langchain_core.language_models import BaseChatModel
 
 from docbot.models.servers import request_timeout
-from docbot.settings import Settings
+from docbot.config.settings import Settings
 
 
 def build_ollama_chat(settings: Settings, role: str, server: str) -> BaseChatModel:

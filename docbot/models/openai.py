@@ -31,7 +31,7 @@ from pydantic import SecretStr
 
 from docbot.models.resilience import status_code
 from docbot.models.servers import openai_url, request_timeout
-from docbot.settings import Settings
+from docbot.config.settings import Settings
 
 Dialect = Literal["json_schema", "json_object"]
 _REFUSED_FORMAT = {400, 422, 500}

@@ -17,7 +17,7 @@ from docbot.errors import ModelServerError
 from docbot.models.checks import ollama_name
 from docbot.models.registry import BACKENDS, backend_of
 from docbot.models.servers import role_servers
-from docbot.settings import ROLES, Backend, Settings
+from docbot.config.settings import ROLES, Backend, Settings
 
 
 def preflight(settings: Settings) -> list[str]:

@@ -19,7 +19,7 @@ from docbot.errors import ConfigError
 from docbot.models import checks
 from docbot.models.resilience import ResilientChatModel
 from docbot.models.servers import openai_url, role_servers
-from docbot.settings import Backend, Settings
+from docbot.config.settings import Backend, Settings
 
 # (client, server, {role: model}, settings) -> problems, each with its fix
 Check = Callable[[httpx.Client, str, Mapping[str, str], Settings], list[str]]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import httpx
 
-from docbot.settings import Settings
+from docbot.config.settings import Settings
 
 DEFAULT_OLLAMA_URL = "http://127.0.0.1:11434"
 

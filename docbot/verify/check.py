@@ -9,7 +9,7 @@ gap (an omission) goes to the reviser but never blocks.
 
 from __future__ import annotations
 
-from docbot.facts import extract_facts
+from docbot.facts.function import extract_facts
 from docbot.verify.doccheck import check_parameters, check_returns
 from docbot.verify.docraises import check_raises
 from docbot.verify.example_check import check_examples

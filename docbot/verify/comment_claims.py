@@ -18,7 +18,7 @@ import io
 import re
 import tokenize
 
-from docbot.verify.compare import literal
+from docbot.sandbox.compare import literal
 
 _MARKER = re.compile(
     r"^\s*(?:(?:=>|->|→|==>)|(?i:output|out|prints?|printed|result|returns?|gives|yields?|displays?|shows?)\s*:?)"

@@ -20,7 +20,7 @@ import ast
 import re
 import textwrap
 
-from docbot.facts import Facts, Parameter
+from docbot.facts.function import Facts, Parameter
 from docbot.verify.docparams import DocParam, doc_signatures, documented_params, inline_default_items, same_default
 from docbot.verify.findings import Finding, FindingKind, gap
 from docbot.verify.kwargs_reach import NOTHING, Carried

@@ -19,7 +19,7 @@ import difflib
 import re
 from dataclasses import dataclass, field
 
-from docbot.facts import Facts, Raise
+from docbot.facts.function import Facts, Raise
 from docbot.verify.findings import Finding, FindingKind, gap
 from docbot.verify.markdown import entries, paragraphs, prose, split_parts
 from docbot.verify.raise_reach import may_be_subclass, only_passed_on, parameter_raises

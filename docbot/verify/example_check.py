@@ -9,9 +9,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from docbot.verify.examples import Step, extract_steps
+from docbot.sandbox.step import Step
+from docbot.verify.examples import extract_steps
 from docbot.verify.findings import ExampleContext, Finding, FindingKind, note
-from docbot.verify.sandbox import SandboxRun, describe_exit, run_steps
+from docbot.sandbox.runner import SandboxRun, describe_exit, run_steps
 
 # Errors that say the example cannot run *here* (no optional dependency, no data file, the sandbox
 # refusing network or writes), not that the doc is wrong.

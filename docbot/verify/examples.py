@@ -21,11 +21,12 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
-from dataclasses import asdict, dataclass, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from docbot.verify.comment_claims import EXCEPTION, EXCEPTION_ANY, claim, comment_texts, is_print, marked_statements
-from docbot.verify.compare import literal
+from docbot.sandbox.compare import literal
+from docbot.sandbox.step import Step
 from docbot.verify.markdown import CodeBlock, code_blocks
 
 if TYPE_CHECKING:  # doctest (with the pdb and unittest it imports) is loaded only for a doc with `>>>` examples
@@ -39,24 +40,6 @@ _SHOWS_FAILURE = re.compile(r"\b(rais\w*|throws?|fails?|error|exception|tracebac
 _WORDS = {"true": "True", "false": "False", "none": "None", "nothing": "None", "null": "None"}
 
 
-@dataclass(frozen=True)
-class Step:
-    """One thing to run and what the doc says should come of it."""
-
-    code: str
-    expect: str  # "none" | "output" (doctest) | "value" | "stdout" | "raises"
-    want: str = ""  # the stated output
-    exc_type: str = ""  # for "raises"
-    exc_message: str | None = None  # for "raises"; None when the doc states no message
-    target: str = ""  # for "value" on an assignment: the name whose value is compared
-    echo_last: bool = False  # a block followed by an output block: its last expression may be echoed
-    fatal: bool = True  # when it raises, the doc is wrong (it presented the example as working)
-    shown: str = ""  # the example as the doc shows it, for messages
-    line: int = 0  # the doc line of the example's block
-    loose_space: bool = False  # "# doctest: +NORMALIZE_WHITESPACE": runs of whitespace compare equal
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def extract_steps(section: str) -> list[Step]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from docbot.choices import ExampleSandbox
+from docbot.config.choices import ExampleSandbox
 
 
 class FindingKind(Enum):

@@ -20,7 +20,7 @@ import textwrap
 from dataclasses import dataclass
 from functools import lru_cache
 
-from docbot.facts import Parameter, extract_facts
+from docbot.facts.function import Parameter, extract_facts
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from docbot.docmodel import DocModel, Example, RaisesDoc, param_key
-from docbot.facts import Facts, Raise
+from docbot.facts.function import Facts, Raise
 
 __all__ = [
     "ExampleOutcome", "ExampleRunner", "ExampleVerdict", "FindingKind", "ModelFinding",

@@ -18,7 +18,7 @@ import re
 import textwrap
 from dataclasses import dataclass
 
-from docbot.facts_raises import Raise, collect_raises
+from docbot.facts.raises import Raise, collect_raises
 
 
 @dataclass(frozen=True)

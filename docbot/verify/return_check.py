@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from docbot.facts import Facts
+from docbot.facts.function import Facts
 from docbot.verify.findings import Finding
 from docbot.verify.markdown import parts_labelled, prose
 from docbot.verify.return_types import returned_types

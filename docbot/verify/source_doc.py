@@ -1,7 +1,7 @@
 """``docbot verify``'s core: check every public function of a source file against a doc.
 
 Works on any Markdown doc: each function's section is found by docbot's marker or by its heading. The source's public
-functions are found with the same rules ``docbot run`` uses (docbot.targets); it needs only two texts.
+functions are found with the same rules ``docbot run`` uses (docbot.scan.targets); it needs only two texts.
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from docbot import targets
+from docbot.scan import targets
 from docbot.errors import ConfigError
-from docbot.choices import ExampleSandbox
-from docbot.targets import SourceParseError
+from docbot.config.choices import ExampleSandbox
+from docbot.scan.targets import SourceParseError
 from docbot.verify.check import check_doc
 from docbot.verify.kwargs_reach import carried_keywords
 from docbot.verify.example_check import check_steps

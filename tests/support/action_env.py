@@ -16,7 +16,7 @@ from typing import Any
 
 from docbot.fronts.action import run_action
 from docbot.results import FunctionResult, RunReport
-from docbot.settings import Settings
+from docbot.config.settings import Settings
 from tests.support.fake_github import FakeGitHub
 
 TOKEN = "ghs_actionT0kenSecret99"

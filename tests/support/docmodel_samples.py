@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
-from docbot.facts import Facts, extract_facts
+from docbot.facts.function import Facts, extract_facts
 from docbot.verify.model_check import ExampleOutcome, ExampleVerdict
 
 DEPOSIT_SOURCE = '''

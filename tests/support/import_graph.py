@@ -122,3 +122,30 @@ def front_violations(graph: Graph) -> list[str]:
                 problems.append(f"{source} imports the front {target}; move what they share to "
                                 f"{FRONTS}.common")
     return problems
+
+
+def room_of(module: str) -> str:
+    """The room a module lives in: its folder under ``docbot`` (``docbot.scan``), or itself when loose."""
+    parts = module.split(".")
+    return ".".join(parts[:2])
+
+
+def room_graph(graph: Graph) -> dict[str, set[str]]:
+    """The import graph between rooms (folders and loose modules), arrows inside a room left out."""
+    rooms: dict[str, set[str]] = {}
+    for source, targets in graph.items():
+        here = room_of(source)
+        rooms.setdefault(here, set()).update(room_of(t) for t in targets if room_of(t) != here)
+    return rooms
+
+
+def starts_git(source: str) -> list[int]:
+    """Lines where ``source`` builds a command line that starts with ``"git"`` (``["git", ...]``,
+    ``("git", ...)``): the way every subprocess call of git is written."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.List, ast.Tuple)) and node.elts:
+            first = node.elts[0]
+            if isinstance(first, ast.Constant) and first.value == "git":
+                lines.append(node.lineno)
+    return lines

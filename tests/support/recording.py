@@ -13,10 +13,10 @@ from docbot import events
 from docbot.loop.graph import build_graph
 from docbot.loop.runner import document_target, example_context
 from docbot.models.replay import Recorder
-from docbot.repo import DiffSpec
+from docbot.scan.repo import DiffSpec
 from docbot.results import FunctionResult, Target
-from docbot.run import run_docs
-from docbot.config_sources import load_settings
+from docbot.run.pipeline import run_docs
+from docbot.config.sources import load_settings
 from tests.support.fakes import scripted_models
 
 

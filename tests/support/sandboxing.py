@@ -10,7 +10,7 @@ from pathlib import Path
 from docbot.verify import Finding
 from docbot.verify.example_check import findings_from_run
 from docbot.verify.examples import extract_steps
-from docbot.verify.sandbox import SandboxRun, run_steps
+from docbot.sandbox.runner import SandboxRun, run_steps
 
 FENCE = "```"
 NO_BWRAP = "/nonexistent/bwrap"  # no boundary can be made with this one
@@ -25,7 +25,7 @@ def block(body: str) -> str:
 RUN_STEPS = """
 import json, sys
 from docbot.verify.examples import extract_steps
-from docbot.verify.sandbox import run_steps
+from docbot.sandbox.runner import run_steps
 run = run_steps(extract_steps(sys.argv[2]), "money", "compound", (sys.argv[1],), timeout_s=300,
                 sandbox=sys.argv[3], bwrap=sys.argv[4] or None)
 print(json.dumps(run.results))

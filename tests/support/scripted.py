@@ -1,7 +1,7 @@
 """TEST SUPPORT: a scripted documenter that answers as the wired loop does (docs/design.md#gate).
 
 Each result carries a DocModel built from the function's facts, the section rendered from it by
-``docbot.render.render_section``, and the approval the script names for that qualname (approved by
+``docbot.apidocs.render.render_section``, and the approval the script names for that qualname (approved by
 default), so the fronts around the loop are tested against the contract, not against a model.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 
 from docbot.docmodel import DocModel, ParameterDoc
-from docbot.facts import extract_facts
-from docbot.render import render_section
+from docbot.facts.function import extract_facts
+from docbot.apidocs.render import render_section
 from docbot.results import FunctionResult, SectionStatus, Target
 
 

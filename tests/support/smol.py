@@ -8,8 +8,8 @@ from typing import Any, Literal
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel
 
-from docbot.config_sources import load_settings
-from docbot.settings import Settings
+from docbot.config.sources import load_settings
+from docbot.config.settings import Settings
 
 N_CTX = 2048
 MAX_TOKENS = 64  # short answers keep the suite fast; enough for a small JSON object

@@ -1,0 +1,17 @@
+"""The closed sets of values a setting or a flag chooses from, importable without pydantic.
+
+The fronts build their argument parsers from these before anything is validated, and a hook run that
+finds nothing to do never loads ``docbot.config.settings`` at all (docs/design.md#lazy-imports).
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+# The backends' names; docbot/models/registry.py maps each to its builder and preflight check.
+Backend = Literal["ollama", "openai", "embedded", "replay"]
+BACKEND_NAMES: tuple[Backend, ...] = get_args(Backend)
+# Where examples may run: "os" only behind the OS sandbox (docbot/sandbox/boundary.py); "allow-guard" also
+# under the in-process guard alone where no sandbox can be made, except in CI; "allow-guard-in-ci" there too.
+ExampleSandbox = Literal["os", "allow-guard", "allow-guard-in-ci"]
+DEFAULT_EXAMPLE_SANDBOX: ExampleSandbox = "os"

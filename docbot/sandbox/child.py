@@ -1,0 +1,264 @@
+"""The sandboxed side of example execution: runs in its own process, never imported by docbot itself.
+
+It reads a plan (JSON on stdin), tightens its own limits, installs an audit hook that refuses network,
+processes and writes outside its working folder, imports the documented object, runs each step and
+writes one result line per step to its own pipe (prefixed with a nonce, so an example's own prints
+cannot pass for results). Best effort by design: an audit hook cannot stop C code that makes raw
+syscalls; the OS boundary around this process (docbot/sandbox/boundary.py) is what holds.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import importlib
+import io
+import json
+import os
+import resource
+import sys
+import traceback
+from _socket import AF_UNIX  # the constant alone: the socket module's enums cost every child ~3 ms of CPU
+
+from docbot.sandbox.compare import output_matches, value_matches
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of CPU per child); mypy reads it as True
+if TYPE_CHECKING:
+    from typing import Any, TextIO
+
+_REFUSED = {"os.system", "os.exec", "os.fork", "os.forkpty", "os.posix_spawn", "os.spawn", "subprocess.Popen",
+            "os.kill", "os.killpg", "os.startfile", "resource.setrlimit", "resource.prlimit", "pty.spawn"}
+_PATH_EVENTS = {"os.remove": (0,), "os.rename": (0, 1), "os.replace": (0, 1), "os.rmdir": (0,), "os.mkdir": (0,),
+                "os.chmod": (0,), "os.chown": (0,), "os.symlink": (1,), "os.link": (1,), "os.truncate": (0,),
+                "os.utime": (0,), "shutil.rmtree": (0,), "os.chflags": (0,), "os.mkfifo": (0,)}
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
+_MAX_SHOWN = 2000
+_CO_COROUTINE = 0x80  # inspect.CO_COROUTINE, without importing inspect (slow) in every child
+
+
+def main() -> None:
+    plan = json.loads(sys.stdin.read())
+    results = _result_channel(plan["result_fd"], plan["parent_pid"])
+    # Before any of the module's code: the parent knows the boundary held up to here, so a run that
+    # never says this failed to start (bwrap could not be set up) and can be retried without risk.
+    _emit(results, plan["nonce"], {"started": True})
+    _limit(plan["memory_mb"], plan["cpu_s"], plan["nproc"])
+    sys.path[:0] = plan["sys_path"]
+    _install_guard(os.getcwd())
+    try:
+        module = importlib.import_module(plan["module"])
+        namespace = _namespace(module, plan["module"], plan["name"])
+    except BaseException as error:  # noqa: BLE001 - whatever the module does on import, report it
+        _emit(results, plan["nonce"], {"import_error": _last_line(error)})
+        return
+    _emit(results, plan["nonce"], {"ready": True})
+    documented = namespace[plan["name"]]
+    for index, step in enumerate(plan["steps"]):
+        result = _run_step(step, namespace)
+        if _rebound(plan["name"], documented, namespace, module):
+            # Whatever it prints now, it is not the documented object's: report it, trust nothing after.
+            _emit(results, plan["nonce"], {"index": index, "status": "rebound"})
+            return
+        _emit(results, plan["nonce"], {"index": index, **result})
+
+
+def _result_channel(fd: int, parent_pid: int | None) -> TextIO:
+    """Results go to their own pipe, not stdout: an example's prints and writes to fd 1 or 2 cannot pass
+    for them (the parent also checks each line's nonce and order). Not inherited by anything started."""
+    if parent_pid is not None:  # no OS boundary (whose bwrap dies with docbot): die with docbot ourselves
+        _die_with(parent_pid)
+    os.set_inheritable(fd, False)
+    return os.fdopen(fd, "w", encoding="utf-8")
+
+
+def _die_with(parent_pid: int) -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes  # only here: the guard-only mode is the rare one
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, 9)  # PR_SET_PDEATHSIG, SIGKILL (Linux)
+    if os.getppid() != parent_pid:
+        os._exit(1)  # docbot already died before the request took effect
+
+
+def _rebound(name: str, documented: Any, namespace: dict[str, Any], module: Any) -> bool:
+    """Did the example rebind the documented name (``add = lambda a, b: 999``), here or in its module?"""
+    return namespace.get(name) is not documented or getattr(module, name, None) is not documented
+
+
+def _namespace(module: Any, dotted: str, name: str) -> dict[str, Any]:
+    """Where the examples run: as the doc's reader runs them, with the module's names at hand.
+
+    A copy of the module's namespace (as doctest gives a docstring's examples), plus the module under
+    its own name and its top package (``mod.f(...)``, ``pkg.mod.f(...)``), unless the module defines
+    that name itself (``slugify.slugify`` stays the function).
+    """
+    namespace = dict(vars(module))
+    namespace["__name__"] = "__main__"  # a reader's snippet runs as a script; dataclasses look it up
+    namespace[name] = getattr(module, name)
+    namespace.setdefault(dotted.rsplit(".", 1)[-1], module)
+    namespace.setdefault(dotted.split(".")[0], sys.modules[dotted.split(".")[0]])
+    return namespace
+
+
+def _limit(memory_mb: int, cpu_s: int, nproc: int | None) -> None:
+    memory = memory_mb * 1024 * 1024
+    for limit, value in ((resource.RLIMIT_AS, memory), (resource.RLIMIT_CPU, cpu_s),
+                         (resource.RLIMIT_FSIZE, 64 * 1024 * 1024), (resource.RLIMIT_CORE, 0)):
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(limit, (value, value))
+    if nproc is not None:  # not enforced for root; the audit hook refuses fork/exec in any case
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+
+
+def _install_guard(folder: str) -> None:
+    root = os.path.realpath(folder)
+
+    def inside(path: Any) -> bool:
+        if isinstance(path, int):
+            return True  # an already open descriptor
+        if isinstance(path, bytes):
+            path = os.fsdecode(path)
+        real = os.path.realpath(os.path.abspath(str(path)))
+        return real == root or real.startswith(root + os.sep) or real == os.devnull
+
+    def guard(event: str, args: tuple[Any, ...]) -> None:
+        if event == "open":
+            path, mode, flags = args
+            writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or bool((flags or 0) & _WRITE_FLAGS)
+            if writes and path is not None and not inside(path):
+                raise PermissionError(f"the docbot sandbox refuses writing {path!r} outside the example folder")
+        elif event in _PATH_EVENTS:
+            if not all(inside(args[i]) for i in _PATH_EVENTS[event] if i < len(args)):
+                raise PermissionError(f"the docbot sandbox refuses {event} outside the example folder")
+        elif event.startswith("socket."):
+            if event == "socket.gethostname":
+                return  # reads the local name (libraries call it on import); no network involved
+            if event == "socket.__new__" and len(args) > 1 and args[1] == AF_UNIX:
+                return  # socketpair() for asyncio's own wake-up pipe, not network
+            raise PermissionError(f"the docbot sandbox refuses network access ({event})")
+        elif event in _REFUSED:
+            raise PermissionError(f"the docbot sandbox refuses {event} in examples")
+
+    sys.addaudithook(guard)
+
+
+def _run_step(step: dict[str, Any], namespace: dict[str, Any]) -> dict[str, Any]:
+    printed = io.StringIO()
+    echoed: list[tuple[Any, int]] = []  # (value, length of the printed text before its echo)
+    try:
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(io.StringIO()):
+            value = _execute(step, namespace, echoed)
+    except BaseException as error:  # noqa: BLE001 - SystemExit etc. from an example are results too
+        return _after_exception(step, error)
+    return _judge(step, value, printed.getvalue(), echoed, namespace)
+
+
+def _execute(step: dict[str, Any], namespace: dict[str, Any], echoed: list[tuple[Any, int]]) -> Any:
+    code = step["code"]
+    if step["expect"] == "value" and not step["target"]:
+        return _run(compile(code.strip(), "<example>", "eval", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
+                            dont_inherit=True), namespace)
+    tree = ast.parse(code, mode="exec")
+    # Like the interactive prompt, doctests echo a bare expression's value (None is not echoed); a block
+    # followed by an output block may echo its last expression, as a notebook cell would.
+    echo_all = step["expect"] in ("output", "raises")
+    for index, node in enumerate(tree.body):
+        echo = isinstance(node, ast.Expr) and (echo_all or (step["echo_last"] and index == len(tree.body) - 1))
+        source: Any = ast.Interactive([node]) if echo else ast.Module([node], [])
+        # dont_inherit: this file's `from __future__ import annotations` must not reach the example
+        compiled = compile(source, "<example>", "single" if echo else "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
+                           dont_inherit=True)
+        _run(compiled, namespace, echo=echoed if echo else None)
+    return namespace.get(step["target"]) if step["target"] else None
+
+
+def _run(code: Any, namespace: dict[str, Any], echo: list[tuple[Any, int]] | None = None) -> Any:
+    old_hook = sys.displayhook
+    if echo is not None:
+        sys.displayhook = lambda value: _echo(value, echo)
+    try:
+        result = eval(code, namespace)  # this process is the sandbox
+        if code.co_flags & _CO_COROUTINE:
+            import asyncio  # only now: importing it costs more than most examples take
+
+            result = asyncio.run(result)  # a top-level `await` in the example
+    finally:
+        sys.displayhook = old_hook
+    return result
+
+
+def _echo(value: Any, echoed: list[tuple[Any, int]]) -> None:
+    if value is not None:
+        stream = sys.stdout
+        echoed.append((value, len(stream.getvalue()) if isinstance(stream, io.StringIO) else 0))
+        print(_repr(value))
+
+
+def _judge(step: dict[str, Any], value: Any, printed: str, echoed: list[tuple[Any, int]],
+           namespace: dict[str, Any]) -> dict[str, Any]:
+    expect, want = step["expect"], step["want"]
+    if expect == "raises":
+        shown = _repr(echoed[-1][0]) if echoed else printed.strip() or "None"
+        return {"status": "no_exception", "got": _clip(shown)}
+    if expect == "none":
+        return {"status": "ok"}
+    if expect == "value":
+        ok = value_matches(value, want, namespace)
+        return {"status": "ok" if ok else "mismatch", "got": _clip(_repr(value))}
+    ok = output_matches(want, printed) or (bool(step.get("loose_space")) and want.split() == printed.split())
+    if not ok and echoed:
+        last, before = echoed[-1]
+        prints_only = printed[:before]
+        # The echo of a single value is compared as a value (0.50 vs 0.5, dict order, floats).
+        ok = (not prints_only.strip() and value_matches(last, want, namespace)) or (
+            step["echo_last"] and output_matches(want, prints_only))
+    if expect == "output" and not want.strip():
+        ok = True  # the doc shows no output: a value it does not show is not a contradiction
+    return {"status": "ok" if ok else "mismatch", "got": _clip(printed.rstrip("\n"))}
+
+
+def _after_exception(step: dict[str, Any], error: BaseException) -> dict[str, Any]:
+    line = _last_line(error)
+    if step["expect"] != "raises":
+        return {"status": "raised", "error": line}
+    stated = step["exc_type"].rsplit(".", 1)[-1]
+    names = {cls.__name__ for cls in type(error).__mro__}
+    if stated not in names:
+        return {"status": "wrong_exception", "error": line}
+    message = step["exc_message"]
+    if message is not None and not _same_message(message, str(error)):
+        return {"status": "wrong_exception", "error": line}
+    return {"status": "ok", "error": line}
+
+
+def _same_message(stated: str, actual: str) -> bool:
+    def bare(text: str) -> str:
+        text = " ".join(text.split())
+        return text[1:-1] if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'" else text
+
+    return bare(stated) == bare(actual) or output_matches(bare(stated), bare(actual))
+
+
+def _last_line(error: BaseException) -> str:
+    return _clip(traceback.format_exception_only(type(error), error)[-1].strip())
+
+
+def _repr(value: Any) -> str:
+    try:
+        return repr(value)
+    except Exception as error:  # noqa: BLE001 - a broken __repr__ is the example's business
+        return f"<unprintable {type(value).__name__}: {error}>"
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 1] + "…"
+
+
+def _emit(stream: TextIO, nonce: str, result: dict[str, Any]) -> None:
+    stream.write(nonce + json.dumps(result) + "\n")
+    stream.flush()
+
+
+if __name__ == "__main__":
+    main()

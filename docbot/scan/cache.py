@@ -1,0 +1,68 @@
+"""Where each file's public functions are, remembered by the file's git blob id (docs/design.md#cache).
+
+A warm ``check --all`` then reads each file and hashes it, but parses only the files that changed:
+parsing is most of a whole-tree scan. An entry is the finder's answer for one blob (each public
+qualified name and the line spans of its pieces), so the targets rebuilt from it are the ones a
+parse gives. The finder's own source is part of the file's identity: a docbot whose public-function
+rules differ ignores the whole file. One JSON file (``.docbot/cache/scan.json``), read once and
+replaced atomically when something was added; a file that does not read back is an empty cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from docbot.paths import ignored_by_git, write_atomic
+
+Spans = list[tuple[str, tuple[tuple[int, int], ...]]]  # (qualname, its pieces' first and last lines)
+_FINDER = [Path(__file__).parent / name for name in ("targets.py", "ast_finder.py")]
+
+
+def blob_id(data: bytes) -> str:
+    """git's (SHA-1) blob id of ``data``: the same bytes give the same id in every checkout."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+def finder_version() -> str:
+    digest = hashlib.sha256()
+    for path in _FINDER:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+class ScanCache:
+    """The remembered spans of ``path``'s entries; ``save`` writes what was added since ``load``."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.version = finder_version()
+        self.entries: dict[str, Any] = {}
+        self.added = False
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("finder") == self.version and isinstance(data.get("entries"), dict):
+                self.entries = data["entries"]
+        except (OSError, ValueError, AttributeError):
+            pass
+
+    def get(self, blob: str, include_dunder: bool) -> Spans | None:
+        entry = self.entries.get(f"{blob}:{int(include_dunder)}")
+        if not isinstance(entry, list):
+            return None
+        try:
+            return [(str(q), tuple((int(a), int(b)) for a, b in spans)) for q, spans in entry]
+        except (TypeError, ValueError):
+            return None
+
+    def put(self, blob: str, include_dunder: bool, spans: Spans) -> None:
+        self.entries[f"{blob}:{int(include_dunder)}"] = [[q, [list(s) for s in pieces]] for q, pieces in spans]
+        self.added = True
+
+    def save(self) -> None:
+        if self.added:
+            ignored_by_git(self.path.parent.parent)
+            write_atomic(self.path, json.dumps({"finder": self.version, "entries": self.entries}))
+            self.added = False
