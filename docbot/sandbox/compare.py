@@ -1,6 +1,6 @@
 """How a stated example output is compared with what the code really produced.
 
-The rules follow doctest's by default, and every relaxation is listed here (tests: tests/test_compare.py):
+The rules follow doctest's by default, and every relaxation is listed here (tests: tests/sandbox/test_compare.py):
 
 1. **Text.** The stated and the real output match when they are the same text once trailing whitespace
    is taken off every line and leading/trailing blank lines are dropped. Whitespace *inside* a line

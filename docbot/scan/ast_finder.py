@@ -3,7 +3,7 @@
 It keeps exactly what the libcst finder (``docbot.scan.cst_finder``) keeps -- qualified name, first line
 (decorators included) and last line -- at a fraction of the cost, because ``ast`` needs no position
 pass over a lossless tree (libcst's pass measured 37x a bare ``ast.parse``). The two finders implement the same
-rules; ``tests/test_targets_equivalence.py`` proves they agree on the standard library.
+rules; ``tests/scan/test_targets_equivalence.py`` proves they agree on the standard library.
 
 Rules (shared with the libcst finder): see ``docbot.scan.targets``. Only module-level statements, the
 blocks of compound statements (``if``/``try``/``with``/``for``/``while``/``match``) and public class

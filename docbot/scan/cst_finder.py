@@ -1,7 +1,7 @@
 """The lossless finder: where the public functions of a module are, read from a libcst tree.
 
 The parser of last resort for files the running interpreter's ``ast`` rejects (newer grammar). Same
-rules and same results as the ``ast`` finder (``tests/test_targets_equivalence.py``), which reads every
+rules and same results as the ``ast`` finder (``tests/scan/test_targets_equivalence.py``), which reads every
 other file, a diff's included (docs/design.md#scanner); imported only when needed, because importing
 libcst alone costs a no-op hook run ~0.2 s.
 

@@ -3,7 +3,7 @@
 The rules are docs/design.md#public-functions and #diff-rules.
 
 Pure: source text and a ``FileChange`` in, ``Target`` values out. Two finders implement the same
-rules and give the same targets (``tests/test_targets_equivalence.py`` proves it on the stdlib):
+rules and give the same targets (``tests/scan/test_targets_equivalence.py`` proves it on the stdlib):
 the stdlib ``ast`` (``docbot.scan.ast_finder``) reads every file, a diff's included, and libcst
 (``docbot.scan.cst_finder``) only those the running interpreter's ``ast`` rejects (newer grammar).
 A second libcst reading of a diff would give the same answer at ~30x the cost (docs/design.md#scanner).

@@ -8,7 +8,7 @@ A bare expression statement with a trailing comment and no marker (``camelize("a
 ``is_snake("x")  # False``) states the expression's value when the comment is a Python literal or one
 identifier-like token (an inner capital, ``_``, ``-`` or a digit: ``jackInTheBox``, ``ruby_tuesdays``):
 a README writes a bare expression only to show its value. A comment of prose words is not a claim
-(tests/test_examples.py, "bare comment").
+(tests/verify/test_examples.py, "bare comment").
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ keyword outside them is a contradiction once every route of ``**kwargs`` is know
 A constructor (``__init__``) is accused of an invented return only when the claim names a builtin
 value type in code (`` `int` ``, `` `float` ``, `` `str` `` ...): calling the class returns the instance,
 so "instances return a default" or "returns a new set" in a class's doc is true of the call the reader
-makes, while "Returns the total as a `float`" is not (tests/test_doccheck.py, "constructor").
+makes, while "Returns the total as a `float`" is not (tests/verify/test_doccheck.py, "constructor").
 """
 
 from __future__ import annotations

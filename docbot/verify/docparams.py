@@ -3,11 +3,11 @@
 A signature in a code block is a ``def`` line, a line with annotations or ``->``, or a line of
 ``help()``/pydoc output: its gutter ``|`` followed by exactly two spaces and ``name(params)``, which is
 how pydoc prints a method's signature (its docstring lines are indented further and are not read as
-signatures). A plain call in an example is never a signature (tests/test_truth_patterns.py, "pydoc").
+signatures). A plain call in an example is never a signature (tests/verify/test_truth_patterns.py, "pydoc").
 
 Without a Parameters part, a list of at least two items that each lead with ``name=default`` in code
 (`` - `attr_prefix='@'`: ... ``) is read as a parameter list all the same: that form says nothing but
-"this parameter, this default" (tests/test_truth_patterns.py, "unlabelled").
+"this parameter, this default" (tests/verify/test_truth_patterns.py, "unlabelled").
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ labelled parts (a reader scanning the Raises list would never learn of it).
 When the doc names a type the code never raises and the code raises a type the doc never names, the
 two are paired as a wrong type. That pairing is fatal only when nothing else could raise the stated
 type: when the function calls other code (a callee may raise it under the condition the doc describes)
-and the entry does not quote the code's message, it is a note (tests/test_doccheck.py, "callee").
+and the entry does not quote the code's message, it is a note (tests/verify/test_doccheck.py, "callee").
 """
 
 from __future__ import annotations

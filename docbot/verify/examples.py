@@ -7,13 +7,13 @@ worth a look, not fatal: nothing was promised.
 
 Prose that says a block fails ("Handle invalid TOML", "raises") makes its failure a note, except for a
 block with a ``try`` statement: that code handles the failure itself, so it is presented as working
-and an exception escaping it is a contradiction (tests/test_examples.py, "try").
+and an exception escaping it is a contradiction (tests/verify/test_examples.py, "try").
 
 Marker comments, and a bare expression's trailing comment, are read in docbot.verify.comment_claims.
 
 A doctest traceback's stated exception is its ``Type: message`` line (and the message's continuation
 lines); ``#`` lines after it are the doc's commentary on the next example, which no console prints after
-an exception, so they are not part of the stated message (tests/test_examples.py, "commentary").
+an exception, so they are not part of the stated message (tests/verify/test_examples.py, "commentary").
 """
 
 from __future__ import annotations

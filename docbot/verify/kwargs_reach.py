@@ -10,7 +10,7 @@ the keywords ``kwargs`` is handed on to. Those are read, never guessed:
 3. The route is *closed* when every use of ``kwargs`` is one of those and no target takes
    ``**kwargs`` of its own: only then is a keyword the doc names outside them provably not accepted.
 
-Tests: tests/test_kwargs_reach.py.
+Tests: tests/verify/test_kwargs_reach.py.
 """
 
 from __future__ import annotations

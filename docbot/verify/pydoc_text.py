@@ -8,7 +8,7 @@ of a code block. pydoc lays them out one way:
 - module functions sit under ``FUNCTIONS``, the signature indented four spaces and the docstring eight.
 
 Each entry becomes a small Markdown section: a heading holding the signature, then the docstring dedented,
-so the checks read it as they read any section (docs/design.md#pydoc-sections, tests/test_pydoc_text.py).
+so the checks read it as they read any section (docs/design.md#pydoc-sections, tests/verify/test_pydoc_text.py).
 """
 
 from __future__ import annotations

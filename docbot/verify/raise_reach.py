@@ -7,7 +7,7 @@ deep, functions nested in them included, since a callee often builds a wrapper t
 there are such sites and none raises the stated type (nor a subclass of it), the statement is a
 contradiction, but only when the function itself does nothing with the parameter but pass it on: an
 operation on it (``mapping[key]``, ``value.strip()``) may raise a builtin error no ``raise`` states, and then
-it is a note. docs/design.md#raise-reach; tests/test_raise_reach.py.
+it is a note. docs/design.md#raise-reach; tests/verify/test_raise_reach.py.
 """
 
 from __future__ import annotations

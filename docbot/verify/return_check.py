@@ -13,7 +13,7 @@ empty`` names no type). A relative clause (``a callback that returns
 True/False``) speaks of something else and is not read. The claim is a contradiction only when the code's
 returned types are all known and none of them is of the stated kind (``float`` admits an ``int``, ``integer``
 a ``bool``): "returns bytes if None" for a function that only returns ``str`` or nothing is false whatever
-the condition. docs/design.md#return-types; tests/test_return_types.py.
+the condition. docs/design.md#return-types; tests/verify/test_return_types.py.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ In order of trust:
 The answer counts only when it is complete: every ``return`` must give something, and all of it builtin value
 types. One return that cannot be followed, or that may be an instance of another class (a ``dict`` subclass, a
 named tuple), makes the whole answer unknown, so a doc is never held to a guess (docs/design.md#return-types,
-tests/test_return_types.py).
+tests/verify/test_return_types.py).
 """
 
 from __future__ import annotations

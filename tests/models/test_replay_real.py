@@ -23,7 +23,7 @@ from docbot.fronts import cli
 from docbot.loop.truth import check_with_sandbox
 from docbot.verify import ExampleContext
 
-REPO = Path(__file__).parents[1]
+REPO = Path(__file__).parents[2]
 DATA = REPO / "tests" / "data"
 
 

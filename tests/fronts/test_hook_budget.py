@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.git_repo import GitRepo
-from tests.test_hook_precommit import CALC_V1, CALC_V2, PRE_COMMIT, commit, hook_repository
+from tests.fronts.test_hook_precommit import CALC_V1, CALC_V2, PRE_COMMIT, commit, hook_repository
 
 
 def _config(hook_repo: Path, rev: str) -> str:

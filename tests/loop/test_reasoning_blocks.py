@@ -12,7 +12,7 @@ from docbot.loop.state import Critique
 from docbot.models.structured import parse_structured, strip_think, without_reasoning
 from docbot.config.settings import Settings
 from tests.support.fakes import critique, doc, scripted_models
-from tests.test_graph import run
+from tests.loop.test_graph import run
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -21,7 +21,7 @@ from docbot.run.pipeline import run_docs
 from docbot.config.settings import Settings
 from tests.support.git_repo import GitRepo
 from tests.support.manifests import ROOT, load_yaml
-from tests.test_hook_precommit import PRE_COMMIT, hook_repository
+from tests.fronts.test_hook_precommit import PRE_COMMIT, hook_repository
 
 MODULES = 12  # with 2 or more CPUs, pre-commit splits the 13 files into at least 2 batches
 HINT = "docbot: run the `docbot` hook"

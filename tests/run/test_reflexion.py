@@ -19,7 +19,7 @@ from docbot.config.sources import load_settings
 from docbot.scan.targets import public_functions
 from tests.support.fakes import critique, scripted_models
 
-REPO = Path(__file__).parents[1]
+REPO = Path(__file__).parents[2]
 SAMPLE = REPO / "input" / "compound_interest.py"
 
 DRAFT_1 = json.dumps({

@@ -16,7 +16,7 @@ from docbot.errors import ConfigError
 from docbot.config.settings import servers_in, settings_schema
 from tests.support.git_repo import GitRepo
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 
 
 def files(tmp_path: Path, pyproject: dict[str, Any] | None = None, config: dict[str, Any] | None = None) -> Path:

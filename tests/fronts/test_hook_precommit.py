@@ -21,7 +21,7 @@ from tests.support.fakes import critique
 from tests.support.git_repo import GitRepo
 from tests.support.recording import record_answers
 
-REPO = Path(__file__).parents[1]
+REPO = Path(__file__).parents[2]
 PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
 
 CALC_V1 = '''def add(a, b):

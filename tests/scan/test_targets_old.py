@@ -14,7 +14,7 @@ from docbot.git.diff import FileChange, LineRange
 from docbot.results import Target
 from docbot.scan.targets import SourceParseError, changed_targets
 from docbot.scan.old_side import old_touched
-from tests.test_targets_equivalence import read, sample, stdlib_files
+from tests.scan.test_targets_equivalence import read, sample, stdlib_files
 
 
 def ranges(old: str, new: str) -> tuple[list[LineRange], list[LineRange]]:

@@ -15,7 +15,7 @@ import pytest
 from docbot.fronts.hook import hook_scope
 from docbot.scan.repo import DiffSpec, changed_python_paths
 from tests.support.git_repo import GitRepo
-from tests.test_hook_precommit import PRE_COMMIT, hook_repository
+from tests.fronts.test_hook_precommit import PRE_COMMIT, hook_repository
 
 RANGE_ENV = {"PRE_COMMIT_FROM_REF": "base", "PRE_COMMIT_TO_REF": "head"}
 STAGED = DiffSpec(staged=True)

@@ -22,7 +22,7 @@ from tests.support.smol import N_CTX, OPENAI_ALIAS, SMOL_MODELS
 
 pytest_plugins = ["tests.support.fixtures"]  # smollm_path, ollama_server, ...: one per session
 
-SAMPLE = Path(__file__).parents[1] / "input" / "compound_interest.py"
+SAMPLE = Path(__file__).parents[2] / "input" / "compound_interest.py"
 
 
 def run_reflexion(tmp_path: Path, config: dict[str, Any], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:

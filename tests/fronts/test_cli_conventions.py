@@ -13,7 +13,7 @@ import pytest
 from docbot import __version__, events
 from docbot.fronts.console import ConsoleSink
 from docbot.results import FunctionResult
-from tests.test_cli_docs import docbot, make_repo
+from tests.fronts.test_cli_docs import docbot, make_repo
 
 COMMANDS = ("run", "targets", "check", "verify", "demo")
 

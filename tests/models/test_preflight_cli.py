@@ -16,7 +16,7 @@ from tests.support.smol import SMOL_MODELS, free_port
 
 pytest_plugins = ["tests.support.fixtures"]  # ollama_server: one per session
 
-SAMPLE = Path(__file__).parents[1] / "input" / "compound_interest.py"
+SAMPLE = Path(__file__).parents[2] / "input" / "compound_interest.py"
 
 
 def test_docbot_run_with_the_server_down_writes_nothing(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from docbot.git.diff import FileChange
 from docbot.scan.targets import changed_targets
 from docbot.scan.ast_finder import Found
 from docbot.scan.old_side import spliced
-from tests.test_targets_old import checked, checked_edits, pieces_of, ranges
+from tests.scan.test_targets_old import checked, checked_edits, pieces_of, ranges
 
 
 def splice(old: str, new: str, include_dunder: bool = False) -> Found | None:

@@ -21,7 +21,7 @@ from docbot.run.pipeline import run_docs
 from docbot.config.settings import Settings
 from tests.support.events import CollectingSink
 from tests.support.git_repo import GitRepo
-from tests.test_run import GEO, FakeDocumenter
+from tests.run.test_run import GEO, FakeDocumenter
 
 BASE = 'def f(a, b=1):\n    """Adds."""\n    return a + b  # sum\n'
 

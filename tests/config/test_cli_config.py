@@ -15,7 +15,7 @@ import pytest
 from tests.support.git_repo import GitRepo
 
 DOCBOT = Path(sys.executable).with_name("docbot")
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 # Variables that would change the settings: the tests set their own.
 OURS = ("DOCBOT_BASE_URL", "DOCBOT_BACKEND", "DOCBOT_API_KEY", "OPENAI_API_KEY", "OLLAMA_HOST", "CI")
 

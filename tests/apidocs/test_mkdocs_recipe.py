@@ -16,7 +16,7 @@ from tests.support.git_repo import GitRepo
 from tests.support.samples import GEO
 from tests.support.scripted import Scripted
 
-README = Path(__file__).parents[1] / "README.md"
+README = Path(__file__).parents[2] / "README.md"
 LEDGER = '''\
 class Ledger:
     def post(self, amount: float, memo: str = "") -> float:

@@ -362,6 +362,6 @@ def test_no_public_change_imports_no_model_code(repo: GitRepo) -> None:
 
     repo.write("pkg/geo.py", GEO.replace("return 0", "return 1")).commit("private only")
     done = subprocess.run([sys.executable, "-c", LAZY_SCRIPT, str(repo.root)], capture_output=True, text=True,
-                          cwd=Path(__file__).parent.parent, check=False)
+                          cwd=Path(__file__).parents[2], check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"  # neither the loop nor any model client was even imported

@@ -27,7 +27,7 @@ def test_absent_file_means_seed_defaults(tmp_path: Path) -> None:
 
 
 def test_repo_config_is_valid() -> None:
-    settings = load_settings(Path(__file__).parents[1] / "config.json", required=True)
+    settings = load_settings(Path(__file__).parents[2] / "config.json", required=True)
     assert settings.model_for("CRITIC") == "deepseek-coder:6.7b"
 
 
