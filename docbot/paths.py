@@ -107,6 +107,33 @@ atomic writer, for docs, docstrings and caches alike.
     return True
 
 
+def real_folder(repo_root: Path, rel: str) -> Path:
+    """The folder ``rel`` of the repository, each missing part created as a real folder.
+
+    ConfigError when a part of it is a symlink (before or after creation: a link swapped in is caught
+    when it is looked at again), is not a folder, or the result resolves outside the repository. For
+    docbot's cache (docs/design.md#cache): a symlinked ``.docbot`` would read and write another
+    checkout's cache, so one checkout could poison the next on a shared runner.
+    """
+    inside_repo(repo_root, rel)
+    root = repo_root.resolve()
+    current = root
+    for part in relative(rel).parts:
+        current = current / part
+        try:
+            os.mkdir(current)  # never follows a symlink at ``current``: an existing link is FileExistsError
+        except FileExistsError:
+            pass
+        if current.is_symlink():
+            raise ConfigError(_symlink_message(rel, current.relative_to(root).as_posix(), current))
+        if not current.is_dir():
+            raise ConfigError(f"{rel}: {current.relative_to(root).as_posix()} is not a folder. Remove or rename it "
+                              "and run again.")
+    if not current.resolve().is_relative_to(root):
+        raise ConfigError(f"{rel}: resolves outside the repository ({current.resolve()}); docbot refuses it.")
+    return current
+
+
 def ignored_by_git(folder: Path) -> None:
     """``folder/.gitignore`` ignoring everything: ``.docbot/`` is local state, never committed."""
     marker = folder / ".gitignore"

@@ -14,6 +14,7 @@ outputs) is ``docbot.github.publish``.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -56,7 +57,11 @@ def run_action(env: Mapping[str, str], argv: Sequence[str] | None = None, *,
     """The whole action; ``run_pr`` replaces the real run (tests pass a canned report)."""
     redact = Redactor.of([env.get("DOCBOT_TOKEN", ""), env.get("GITHUB_TOKEN", "")])
     log = cast(TextIO, SafeLog(out or sys.stdout, redact))  # nothing reaches the job log unredacted
-    return guarded(lambda: _action(env, argv, run_pr or default_run_pr, log, redact),
+    # docbot's cache lives in the runner's temp folder (restored by actions/cache), never in the workspace a
+    # pull request fills (docs/design.md#cache).
+    cache_dir = Path(env["RUNNER_TEMP"]) / "docbot-cache" if env.get("RUNNER_TEMP") else None
+    real = functools.partial(default_run_pr, cache_dir=cache_dir)
+    return guarded(lambda: _action(env, argv, run_pr or real, log, redact),
                    lambda message: print(annotation("error", message), file=log))
 
 
@@ -162,19 +167,23 @@ def parse_bool(value: str, name: str) -> bool:
     raise ConfigError(f"input `{name}` is {value!r}; use true or false.")
 
 
-def default_run_pr(settings: Settings, repo_root: Path, base: str, head: str, mode: Mode) -> RunReport:
-    """The real run: ``docbot run`` on base...head, or the no-model staleness check in check mode."""
+def default_run_pr(settings: Settings, repo_root: Path, base: str, head: str, mode: Mode, *,
+                   cache_dir: Path | None = None) -> RunReport:
+    """The real run: ``docbot run`` on base...head, or the no-model staleness check in check mode.
+    ``cache_dir``: the result cache's folder outside the workspace; None: the workspace's own."""
     from docbot.scan.repo import DiffSpec  # imported late: git and the loop are not needed to parse inputs
 
     spec = DiffSpec(base=base, head=head)
     if mode == "check":
         from docbot.check import check_docs
 
+        # The gate's verdict depends on no cache at all: a pull request fills the workspace.
+        settings = settings.model_copy(update={"cache": False})
         entries = check_docs(settings, repo_root, spec, (), emit=log_sink(sys.stdout))
         return stale_report(entries, base, head, in_scope(settings, repo_root, spec))
     from docbot.run.pipeline import run_docs
 
-    return run_docs(settings, repo_root, spec, (), log_sink(sys.stdout))
+    return run_docs(settings, repo_root, spec, (), log_sink(sys.stdout), cache_dir=cache_dir)
 
 
 def in_scope(settings: Settings, repo_root: Path, spec: DiffSpec) -> list[Target]:

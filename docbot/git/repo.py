@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from docbot.errors import ConfigError, RepoError
-from docbot.git.runner import Git, GitFailed, open_git
+from docbot.git.runner import Git, GitFailed, git_ok, open_git
 from docbot.git.diff import REGULAR_FILE_MODES
 from docbot.results import SourceParseError
 
@@ -85,6 +85,11 @@ def tracked_python_files(repo_root: Path) -> list[str]:
         if path.endswith(".py") and info.split(" ")[0] in REGULAR_FILE_MODES:
             files.append(path)
     return sorted(set(files))
+
+
+def tracked_under(repo_root: Path, rel: str) -> bool:
+    """Whether git tracks any file under repo-relative ``rel`` (in the index, so a checkout's commit too)."""
+    return bool(git_ok(repo_root, "ls-files", "-z", "--", rel))
 
 
 def read_worktree(repo_root: Path, path: str) -> str:

@@ -7,7 +7,11 @@ every one of them (docs/design.md#trust):
 
 - **Redaction.** Known secret shapes (GitHub's token prefixes, ``github_pat_``, ``Bearer ...``) and the
   token's own value are replaced by ``***`` wherever they appear: a finding that read a token from the
-  sandbox must not carry it into a comment.
+  sandbox must not carry it into a comment. The value is also found base64-encoded (at any of the three
+  alignments inside longer base64 text, standard or URL-safe alphabet), hex-encoded, percent-encoded,
+  split across lines (a newline, an escaped ``\n``, ``%0A`` or ``<br>`` between any two of its
+  characters) and with ``_`` written ``&#95;`` (the comment's Markdown escape). Redaction runs last, on
+  the final text of every channel, so no later escape can hide a token from it.
 - **No workflow commands from model text.** The runner treats any log line whose trimmed text starts
   with ``::`` as a command (``::add-mask::``, ``::stop-commands::``, ``::error ...``). Text that is not
   ours is escaped by GitHub's rules (``%``, ``\\r``, ``\\n``) when it goes inside one of our commands,
@@ -16,6 +20,7 @@ every one of them (docs/design.md#trust):
 
 from __future__ import annotations
 
+import base64
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -26,9 +31,17 @@ MASK = "***"
 # the workflow's GITHUB_TOKEN), ghr_ (refresh); fine-grained personal tokens start with github_pat_.
 # A shape starts at a word boundary, or right after a workflow-command escape (``%0A``, ``%3A``...):
 # text escaped before it is redacted puts word characters in front of the token.
-_START = r"(?:(?<!\w)|(?<=%[0-9A-Fa-f]{2}))"
-SECRET_SHAPES = re.compile(rf"{_START}gh[pousr]_[A-Za-z0-9_]{{8,}}|{_START}github_pat_[A-Za-z0-9_]{{8,}}|"
+# A JSON string escape (``\n``, ``\u00a0``) puts one too: the run report keeps text JSON-encoded.
+_START = r"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2})|(?<=\\[nrtbf])|(?<=\\u[0-9A-Fa-f]{4}))"
+_U = "(?:_|&#95;)"  # an underscore, or the comment's Markdown escape of it
+_TAIL = rf"(?:[A-Za-z0-9]|{_U}){{8,}}"
+SECRET_SHAPES = re.compile(rf"{_START}gh[pousr]{_U}{_TAIL}|{_START}github{_U}pat{_U}{_TAIL}|"
                            r"(?<=Bearer )[A-Za-z0-9._~+/=-]{8,}", re.IGNORECASE)
+# What may stand between two characters of a secret that was wrapped: a newline (raw, JSON-escaped,
+# workflow-escaped or an HTML break) with the indentation or quote marks around it, or the spaces a
+# table cell turns a newline into.
+_BREAK = r"(?:[ \t]*(?:\r?\n|\\r?\\n|%0D%0A|%0A|<br\s*/?>)[ \t>|]*|[ \t]+)?"  # (a table cell: a space)
+_URLSAFE = str.maketrans("+/", "-_")
 NEUTRAL_PREFIX = "| "  # shown in front of a line of model text that would otherwise be a command
 
 
@@ -58,9 +71,35 @@ class Redactor:
         return cls(tuple(sorted({v for v in values if len(v) >= 6}, key=len, reverse=True)))
 
     def __call__(self, text: str) -> str:
-        for secret in self.secrets:
-            text = text.replace(secret, MASK)
+        for pattern in _patterns(self.secrets):
+            text = pattern.sub(MASK, text)
         return SECRET_SHAPES.sub(MASK, text)
+
+
+def encoded_forms(secret: str) -> list[str]:
+    """``secret`` as it may be published: itself, base64 (each alignment's stable core, both alphabets),
+    hex (both cases) and percent-encoded (every byte, both cases); the longest first."""
+    data = secret.encode("utf-8")
+    forms = {secret, data.hex(), data.hex().upper(), "".join(f"%{b:02X}" for b in data),
+             "".join(f"%{b:02x}" for b in data)}
+    for shift in range(3):  # inside longer text the secret starts at byte offset 0, 1 or 2 of a group
+        padded = b"\0" * shift + data
+        whole = base64.b64encode(padded[:len(padded) // 3 * 3]).decode("ascii")
+        core = whole[4 if shift else 0:]  # the first group also encodes the bytes before the secret
+        if len(core) >= 8:
+            forms |= {core, core.translate(_URLSAFE)}
+    return sorted(forms, key=len, reverse=True)
+
+
+_COMPILED: dict[tuple[str, ...], list[re.Pattern[str]]] = {}
+
+
+def _patterns(secrets: tuple[str, ...]) -> list[re.Pattern[str]]:
+    """One pattern per form of each secret, matching it whole or broken across lines."""
+    if secrets not in _COMPILED:
+        _COMPILED[secrets] = [re.compile(_BREAK.join(_U if c == "_" else re.escape(c) for c in form))
+                              for secret in secrets for form in encoded_forms(secret)]
+    return _COMPILED[secrets]
 
 
 class SafeLog:

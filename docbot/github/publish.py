@@ -94,7 +94,7 @@ def publish(inputs: ActionInputs, report: RunReport, log: LogLine, redact: Redac
     site_of: SiteOf = lambda r: sources.site(r.path, r.module, r.qualname)  # noqa: E731 - one use
     for line in error_annotations(report, check, site_of, fix_text(inputs), redact):
         log(redact(line))
-    fallback = post_review(inputs, report, sources, log) if docstrings and inputs.mode == "comment" else ""
+    fallback = post_review(inputs, report, sources, log, redact) if docstrings and inputs.mode == "comment" else ""
     patch = inputs.report_dir / "docbot-docs.patch"
     extras = gather_extras(report, sources, inputs.mode, patch, fallback, redact)
     links = Links(inputs.server_url, inputs.repo, link_ref,
@@ -147,7 +147,8 @@ def fix_text(inputs: ActionInputs) -> str:
     return f"Run `docbot run --base {inputs.base}` on the PR branch and commit docs/api."
 
 
-def post_review(inputs: ActionInputs, report: RunReport, sources: PrSources, log: LogLine) -> str:
+def post_review(inputs: ActionInputs, report: RunReport, sources: PrSources, log: LogLine,
+                redact: Redactor | None = None) -> str:
     """The docstring suggestions as a review replacing docbot's last one; returns the Markdown of
     those that could not be suggested, for the sticky comment. Never fails the job."""
     from docbot.github.review import REVIEW_MARKER, Fallback, Suggestion, render_fallbacks, suggest, wanted
@@ -159,8 +160,11 @@ def post_review(inputs: ActionInputs, report: RunReport, sources: PrSources, log
         return render_fallbacks([Fallback(s.key, "\n".join(s.lines)) for s in suggestions] + fallbacks, inputs.base)
     try:
         with GitHubClient(inputs.api_url, inputs.token, inputs.repo) as github:
+            # Redacted last: each suggestion's body is published as it is here (docs/design.md#trust).
+            clean = redact or Redactor.of([inputs.token])
             github.replace_review(inputs.pr_number, inputs.head, f"{REVIEW_MARKER}\ndocbot: docstring suggestions",
-                                  [s.to_json() for s in suggestions], REVIEW_MARKER)
+                                  [{**c, "body": clean(str(c["body"]))} for c in (s.to_json() for s in suggestions)],
+                                  REVIEW_MARKER)
     except GitHubError as err:
         log(annotation("warning", f"docbot could not post the docstring review: {err}"))
         fallbacks = [Fallback(s.key, "\n".join(s.lines)) for s in suggestions] + fallbacks

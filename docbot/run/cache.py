@@ -2,9 +2,15 @@
 
 The key is the function's normalised AST (formatting- and comment-insensitive, its own docstring left
 out), its qualified name, the facts read from it, the role models, the prompts' version and every
-setting that shapes a doc. A hit hands back the stored result (section, score curve, trajectory)
+setting that shapes a doc. A hit hands back the stored result (doc model, score curve, trajectory)
 with no model call: after a rerun, after a formatter pass, and after a move to another module (the
-section's mentions of the old module are rewritten to the new one).
+examples' imports of the old module are rewritten to the new one).
+
+A cache is never a trust input (docs/design.md#cache): its folder is refused when git tracks it or it
+is reached through a symlink (``docbot.scan.cache.cache_folder``), the Action keeps it outside the
+workspace, and a hit ships only through ``checked``: its doc model is rendered again and passes the
+exact checks, so raw Markdown from a cache is never written. A folder that cannot be used (a file, a
+read-only folder) is a warning and a run without the cache.
 
 Entries live in ``.docbot/cache/results/`` as one JSON file each, written atomically (a temporary file
 renamed over the name), so concurrent runs never read half an entry; two runs writing one key
@@ -21,17 +27,22 @@ import enum
 import hashlib
 import json
 import re
+import threading
 import types
 import typing
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal, Union
 
 from docbot import __version__
-from docbot.paths import ignored_by_git, write_atomic
+from docbot.errors import ConfigError
+from docbot.paths import write_atomic
 from docbot.results import TrajectoryEntry
 from docbot.results import FunctionResult, Target
+from docbot.scan.cache import cache_folder
 
-CACHE_DIR = ".docbot/cache"
+if TYPE_CHECKING:
+    from docbot.config.settings import Settings
 FORMAT = 1  # of an entry; raised when its layout changes (old entries then miss)
 # Settings that change how a doc is fetched or where it goes, never what it says.
 NOT_SHAPING = frozenset({"base_url", "api_key", "request_timeout_s", "connect_timeout_s", "call_retries",
@@ -103,10 +114,14 @@ class Hit:
 
 
 class ResultCache:
-    """The results under ``folder`` (``<repo>/.docbot/cache``)."""
+    """The results under ``folder`` (``<repo>/.docbot/cache``, or the Action's ``$RUNNER_TEMP/docbot-cache``);
+    ``warn`` hears once of a write that failed, after which nothing more is stored."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, warn: Callable[[str], None] | None = None) -> None:
         self.folder = folder
+        self.warn = warn or (lambda _message: None)
+        self.broken = False
+        self._lock = threading.Lock()
 
     def _path(self, key: str) -> Path:
         return self.folder / "results" / key[:2] / f"{key}.json"
@@ -123,11 +138,14 @@ class ResultCache:
             return None
         old = entry.get("module", target.module)
         model = result.doc_model
-        if model is not None and old != target.module:  # its examples import the module too
-            model = type(model).model_validate_json(moved(model.model_dump_json(), old, target.module))
+        if model is None:
+            return None  # nothing to render again: raw Markdown alone never ships
+        if isinstance(old, str) and old != target.module:  # its examples import the module
+            model = model.model_copy(update={"examples": tuple(
+                example.model_copy(update={"code": moved(example.code, old, target.module)})
+                for example in model.examples)})
         return Hit(dataclasses.replace(result, module=target.module, path=target.path, doc_model=model,
-                                       markdown=moved(result.markdown, old, target.module), tokens={},
-                                       reason="cached"), trajectory)
+                                       markdown="", tokens={}, reason="cached"), trajectory)
 
     def put(self, key: str, result: FunctionResult, trajectory: list[TrajectoryEntry]) -> None:
         """Store ``result``; one that does not read back equal is not stored (a type this module cannot
@@ -140,8 +158,52 @@ class ResultCache:
             return
         entry = {"format": FORMAT, "key": key, "module": result.module, "result": encoded,
                  "trajectory": trajectory}
-        ignored_by_git(self.folder.parent)
-        write_atomic(self._path(key), json.dumps(entry, sort_keys=True))
+        if self.broken:
+            return
+        try:
+            write_atomic(self._path(key), json.dumps(entry, sort_keys=True))
+        except OSError as err:
+            with self._lock:
+                if not self.broken:
+                    self.broken = True
+                    self.warn(f"the cache at {self.folder} cannot be written ({err.strerror or err}); this run "
+                              "goes on without storing results. Fix or remove the folder.")
+
+
+def open_results(repo_root: Path, outside: Path | None, warn: Callable[[str], None]) -> ResultCache | None:
+    """The result cache: under ``outside`` when given (the Action's runner temp), else the repository's
+    own folder; None, after a warning saying why, when that folder must not or cannot be used."""
+    try:
+        if outside is not None:
+            outside.mkdir(parents=True, exist_ok=True)
+            return ResultCache(outside, warn)
+        return ResultCache(cache_folder(repo_root), warn)
+    except (ConfigError, OSError) as err:
+        reason = str(err) if isinstance(err, ConfigError) else (err.strerror or str(err))
+        warn(f"docbot's cache is not used: {reason}")
+        return None
+
+
+def checked(hit: Hit, target: Target, settings: Settings, repo_root: Path) -> FunctionResult | None:
+    """The hit as it ships: its doc model rendered again for ``target`` and held to the exact checks
+    (examples run as in the loop); None when a check fails, so the function is documented afresh."""
+    from docbot.apidocs.render import render_section  # the checks pull in the sandbox: only on a hit
+    from docbot.facts.function import extract_facts
+    from docbot.loop.runner import example_context
+    from docbot.loop.truth import check_with_sandbox
+
+    model = hit.result.doc_model
+    if model is None:
+        return None
+    try:
+        facts = extract_facts(target.source, target.qualname)
+        findings = check_with_sandbox(model, facts, example_context(settings, repo_root, target.module))
+        markdown = render_section(model, facts, target.module)
+    except (SyntaxError, ValueError):
+        return None
+    if any(finding.fatal for finding in findings):
+        return None
+    return dataclasses.replace(hit.result, markdown=markdown)
 
 
 def _hints(cls: type) -> dict[str, Any]:
@@ -153,11 +215,15 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 
-def moved(markdown: str, old_module: str, new_module: str) -> str:
-    """``markdown`` with every mention of the dotted ``old_module`` (imports, signatures) made ``new_module``."""
+def moved(code: str, old_module: str, new_module: str) -> str:
+    """An example's ``code`` with its uses of the dotted ``old_module`` made ``new_module``: ``import old``,
+    ``from old import``, ``import x as`` and ``old.name``. A standalone word equal to the module's name
+    (a variable ``a`` of a moved module ``a``) is left alone: it is not the module."""
     if old_module == new_module or not old_module:
-        return markdown
-    return re.sub(rf"(?<![\w.]){re.escape(old_module)}(?![\w])", new_module, markdown)
+        return code
+    name = re.escape(old_module)
+    code = re.sub(rf"(?m)^(\s*(?:from|import)\s+){name}(?![\w.])", rf"\g<1>{new_module}", code)
+    return re.sub(rf"(?<![\w.]){name}(?=\.[A-Za-z_])", new_module, code)
 
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from docbot.apidocs import index as api_index
 from docbot.apidocs import disk
 from docbot.apidocs import pages
-from docbot.run.cache import CACHE_DIR, ResultCache, cache_key, facts_of
+from docbot.run.cache import ResultCache, cache_key, checked, facts_of, open_results
 from docbot.config.deadline import Deadline, DeadlineReached
 from docbot.events import EventSink, ProgressEvent, ResultEvent, WarningEvent
 from docbot.plan import ModuleDocs, plan_modules
@@ -65,7 +65,7 @@ class _Progress:
 def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequence[str], emit: EventSink, *,
              documenter_factory: Callable[[], Documenter] | None = None,
              clock: Callable[[], float] = time.monotonic, use_cache: bool | None = None,
-             shard: Shard | None = None) -> RunReport:
+             shard: Shard | None = None, cache_dir: Path | None = None) -> RunReport:
     """Document every target of the scan and write docs/api; returns what happened to each.
 
     A ``ModelServerError`` while the documenter is built (preflight) ends the run before anything
@@ -73,6 +73,8 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
     of the time budget: a deadline, so the function in flight stops at its next model call.
     ``use_cache`` None: the cache (``settings.cache``) serves the real loop only, because its key names
     the settings' models and a replaced documenter is not them. ``shard``: only its modules.
+    ``cache_dir``: the result cache's folder outside the repository (the Action's runner temp); None:
+    the repository's ``.docbot/cache`` (docbot.run.cache).
     """
     deadline = Deadline(clock(), settings.time_budget_s, clock) if settings.time_budget_s else None
     found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
@@ -86,9 +88,11 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
     if use_cache is None:
         use_cache = documenter_factory is None and settings.cache
     if use_cache and not settings.record:  # a recording must hold every exchange
-        progress.cache = ResultCache(repo_root / CACHE_DIR)
+        cache = open_results(repo_root, cache_dir, lambda message: emit(WarningEvent(message)))
+        progress.cache = cache
         for module in modules:
-            _reuse(module, results_by_module[module.plan.name], settings, progress.cache)
+            if cache is not None:
+                _reuse(module, results_by_module[module.plan.name], settings, cache, repo_root)
     # Only now, and only in time: building it contacts the model server.
     if _waiting(modules, results_by_module) and not (deadline and deadline.passed()):
         progress.documenter = (documenter_factory or _default_factory(settings, repo_root, rounds, deadline))()
@@ -124,15 +128,19 @@ def _waiting(modules: list[_Module], results: dict[str, dict[str, FunctionResult
     return any(t.qualname not in results[m.plan.name] for m in modules for t, _ in m.to_document)
 
 
-def _reuse(module: _Module, results: dict[str, FunctionResult], settings: Settings, cache: ResultCache) -> None:
-    """Results the cache holds for the queued targets (0 model calls); their keys, for the others."""
+def _reuse(module: _Module, results: dict[str, FunctionResult], settings: Settings, cache: ResultCache,
+           repo_root: Path) -> None:
+    """Results the cache holds for the queued targets (0 model calls); their keys, for the others. A hit
+    ships as its doc model rendered again and passing the exact checks (``cache.checked``), never as
+    the Markdown it stored."""
     for target, _ in module.to_document:
         key = cache_key(target, settings, facts_of(target))
         if key is None:
             continue
         hit = cache.get(key, target)
-        if hit is not None and not _edited_since(module, target.qualname, hit.result.markdown):
-            results[target.qualname] = hit.result
+        result = checked(hit, target, settings, repo_root) if hit is not None else None
+        if result is not None and not _edited_since(module, target.qualname, result.markdown):
+            results[target.qualname] = result
         else:
             module.keys[target.qualname] = key
 

@@ -3,7 +3,8 @@
 The child's audit hook cannot stop code running in its own process (ctypes, ``_posixsubprocess``,
 sqlite, rewriting the hook's closure), so the child runs inside ``bwrap``: new user, network, PID,
 IPC and mount namespaces; read-only binds of only the interpreter, its libraries, docbot's two child
-modules and the module under test; a small tmpfs ``/tmp`` as the only writable place; no home
+modules and the module under test; a small tmpfs ``/tmp`` as the only writable place (``/dev/shm``, which
+``--dev`` would make an uncapped tmpfs of half the host's memory, gets the same cap); no home
 directory; an empty environment. ``bwrap`` itself is started with an empty environment too: it is
 PID 1 inside, and ``/proc/1/environ`` shows whatever it was started with.
 
@@ -90,8 +91,10 @@ def bwrap_command(bwrap: str, sys_path: tuple[str, ...], env: dict[str, str] | N
              "--new-session", "--clearenv", "--cap-drop", "ALL", "--hostname", "sandbox"]
     words += _system_binds()
     # /tmp first: the module under test may itself live under /tmp, bound on top of it below.
-    words += ["--proc", "/proc", "--dev", "/dev", *(["--size", str(_TMP_BYTES)] if _sizes_tmpfs(bwrap) else []),
-              "--tmpfs", "/tmp", "--dir", WORKDIR]
+    sized = ["--size", str(_TMP_BYTES)] if _sizes_tmpfs(bwrap) else []
+    # Without --size (bubblewrap < 0.10) /dev/shm cannot be capped: it is mounted read-only instead.
+    shm = [*sized, "--tmpfs", "/dev/shm"] + ([] if sized else ["--remount-ro", "/dev/shm"])
+    words += ["--proc", "/proc", "--dev", "/dev", *shm, *sized, "--tmpfs", "/tmp", "--dir", WORKDIR]
     for path in read_only_paths(sys_path):
         words += ["--ro-bind", path, path]
     for key, value in (env or {}).items():

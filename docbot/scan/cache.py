@@ -6,6 +6,11 @@ qualified name and the line spans of its pieces), so the targets rebuilt from it
 parse gives. The finder's own source is part of the file's identity: a docbot whose public-function
 rules differ ignores the whole file. One JSON file (``.docbot/cache/scan.json``), read once and
 replaced atomically when something was added; a file that does not read back is an empty cache.
+
+A cache is never a trust input (docs/design.md#cache): ``cache_folder`` refuses a ``.docbot`` that git
+tracks (a pull request could commit a forged ``scan.json`` hiding a public function from the gate),
+one reached through a symlink, and one that resolves outside the repository. A refused or faulty
+folder means a run without the cache, never a failed one.
 """
 
 from __future__ import annotations
@@ -15,7 +20,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from docbot.paths import ignored_by_git, write_atomic
+from docbot.errors import ConfigError
+from docbot.git.repo import tracked_under
+from docbot.paths import ignored_by_git, real_folder, write_atomic
+
+CACHE_DIR = ".docbot/cache"
 
 Spans = list[tuple[str, tuple[tuple[int, int], ...]]]  # (qualname, its pieces' first and last lines)
 _FINDER = [Path(__file__).parent / name for name in ("targets.py", "ast_finder.py")]
@@ -33,6 +42,17 @@ def finder_version() -> str:
     return digest.hexdigest()[:16]
 
 
+def cache_folder(repo_root: Path) -> Path:
+    """``<repo>/.docbot/cache``, created as real folders; ConfigError saying why when it must not be used."""
+    if tracked_under(repo_root, ".docbot"):
+        raise ConfigError("files under .docbot are tracked by git, so they came with the checkout and anyone who "
+                          "can commit could have forged them: docbot runs without its cache. `git rm -r --cached "
+                          ".docbot` and commit to use it again.")
+    folder = real_folder(repo_root, CACHE_DIR)
+    ignored_by_git(folder.parent)
+    return folder
+
+
 class ScanCache:
     """The remembered spans of ``path``'s entries; ``save`` writes what was added since ``load``."""
 
@@ -47,6 +67,14 @@ class ScanCache:
                 self.entries = data["entries"]
         except (OSError, ValueError, AttributeError):
             pass
+
+    @classmethod
+    def in_repo(cls, repo_root: Path) -> ScanCache | None:
+        """The scan cache of the repository at ``repo_root``; None when its folder is refused or faulty."""
+        try:
+            return cls(cache_folder(repo_root) / "scan.json")
+        except (ConfigError, OSError):
+            return None
 
     def get(self, blob: str, include_dunder: bool) -> Spans | None:
         entry = self.entries.get(f"{blob}:{int(include_dunder)}")
@@ -63,6 +91,8 @@ class ScanCache:
 
     def save(self) -> None:
         if self.added:
-            ignored_by_git(self.path.parent.parent)
-            write_atomic(self.path, json.dumps({"finder": self.version, "entries": self.entries}))
             self.added = False
+            try:
+                write_atomic(self.path, json.dumps({"finder": self.version, "entries": self.entries}))
+            except OSError:  # a read-only or vanished folder: this scan's answer stands, unremembered
+                pass

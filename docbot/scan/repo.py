@@ -182,7 +182,7 @@ def _scan_all(repo: Git, top: Path, wanted: Callable[[str | None], bool], includ
     parsing a 300 kB file briefly needs ~36 MB, and early on few targets are held next to it, so the
     peak is the larger of the two, not their sum. The results keep the tracked files' order."""
     found = Scan(base=head_sha(repo) or empty_tree(repo), head=WORKTREE)
-    known = ScanCache(top / SCAN_CACHE) if cache else None
+    known = ScanCache.in_repo(top) if cache else None
     paths = [path for path in tracked_python_files(top) if wanted(path)]
     results = {path: _file_targets(top, path, include_dunder, known)
                for path in sorted(paths, key=lambda path: -_size(top, path))}

@@ -206,7 +206,7 @@ def test_installs_are_cached_and_the_patch_is_uploaded() -> None:
     assert setup["with"]["cache"] == "pip" and "pyproject.toml" in setup["with"]["cache-dependency-path"]
     names = [s.get("name") for s in steps]
     assert names.index(setup["name"]) < names.index("Install docbot")  # the cache is there before pip runs
-    assert uses["actions/cache"]["with"]["path"] == ".docbot/cache"
+    assert uses["actions/cache"]["with"]["path"] == "${{ runner.temp }}/docbot-cache"  # outside the workspace
     upload = uses["actions/upload-artifact"]
     assert upload["with"]["name"] == "docbot-docs"  # the name the comment tells people to download
     assert upload["with"]["path"] == "${{ steps.docbot.outputs.patch }}"

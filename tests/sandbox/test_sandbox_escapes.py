@@ -102,3 +102,37 @@ def test_rewriting_the_guard_then_connecting_reaches_no_listener(module_dir: Pat
         if not guard_only:
             assert [f.kind for f in found] == ["example_raises"]
             assert "Connection refused" in found[0].message or "unreachable" in found[0].message
+
+
+
+# 120 MB in three files (each file is held to 64 MB by RLIMIT_FSIZE, the folder is not), past the guard
+# through ctypes as a real attack would go.
+SHM_FILL = block("""
+    >>> import ctypes, os
+    >>> fill = b"for i in 1 2 3; do dd if=/dev/zero of=/dev/shm/f$i bs=1M count=40 2>/dev/null || exit 1; done"
+    >>> os.waitstatus_to_exitcode(ctypes.CDLL(None).system(fill))
+    0
+    """)
+
+
+def without_the_shm_cap(words: list[str]) -> list[str]:
+    """A bwrap command line as it was before issue 22: ``--dev``'s own, uncapped ``/dev/shm``."""
+    at = words.index("/dev/shm")
+    start = at - 3 if words[at - 3] == "--size" else at - 1
+    end = at + 3 if words[at + 1:at + 2] == ["--remount-ro"] else at + 1
+    return words[:start] + words[end:]
+
+
+def test_dev_shm_is_capped_like_tmp(module_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22 item 5: ``/dev/shm`` was an uncapped tmpfs (about half the host's memory): 120 MB fitted,
+    past the 64 MB cap of ``/tmp``. Now the write fails there."""
+    from docbot.sandbox import boundary, runner
+
+    real = boundary.bwrap_command
+    with monkeypatch.context() as patch:  # the defence switched off
+        patch.setattr(runner, "bwrap_command", lambda *args, **kw: without_the_shm_cap(real(*args, **kw)))
+        run, _ = sandboxed(module_dir, SHM_FILL)
+        assert outcomes(run)[-1] == ("ok", "0")
+    run, found = sandboxed(module_dir, SHM_FILL)
+    assert outcomes(run)[-1][0] == "mismatch" and outcomes(run)[-1][1] != "0", outcomes(run)
+    assert [f.kind for f in found] == ["example_mismatch"]
