@@ -310,3 +310,12 @@ def test_the_current_section_is_the_writers_starting_point() -> None:
     models = scripted_models([doc("f")], [critique(97, 97)], [doc("f")])
     run(models)
     assert "as it stands now" not in models.generator.seen[0][-1].content  # no section: nothing to keep
+
+
+def test_the_reviser_receives_the_critics_own_fix_not_the_generic_one() -> None:
+    fix = "Say that x is returned unchanged."
+    models = scripted_models([doc("f", "v1"), doc("f", "v2")], [critique(60, 60, fix=fix), critique(97, 97)],
+                             [doc("f", "final")])
+    run(models)
+    reviser_prompt = models.generator.seen[1][-1].content
+    assert fix in reviser_prompt and GENERIC_FIX not in reviser_prompt
