@@ -15,6 +15,7 @@ from docbot.verify.docraises import check_raises
 from docbot.verify.example_check import check_examples
 from docbot.verify.findings import ExampleContext, Finding, FindingName, note
 from docbot.verify.kwargs_reach import NOTHING, Carried
+from docbot.verify.markdown import html_code_as_spans
 from docbot.verify.return_check import check_return_type
 
 
@@ -26,6 +27,7 @@ def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | N
     ``module_source``: the whole module, where the checks that follow the code beyond the function look (the
     types it returns, the callees a parameter reaches); ``sys_path``: where its imports are found.
     """
+    doc = html_code_as_spans(doc)
     try:
         facts = extract_facts(source, qualname)
     except (SyntaxError, ValueError) as error:

@@ -33,6 +33,8 @@ _RAISE_VERB = re.compile(r"\b(raise[sd]?|raising|throws?|thrown)\b", re.IGNORECA
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
 _QUOTED = re.compile(r"`([^`]+)`|\"([^\"]+)\"|“([^”]+)”|(?<![\w'])'([^']+?)'(?![\w])")
 _CALL_FORM = re.compile(r"^\s*[\w.]+\(\s*f?(['\"])(.*)\1\s*\)\s*$", re.DOTALL)
+# "when handling IndexError": the exception the code catches, named in a condition, is not one it raises.
+_HANDLED = re.compile(r"\b(?:while|when|after|during|on)\s+(?:handling|catching)\s+`?(?:[A-Za-z_]\w*\.)*\w+`?")
 _COLON_FORM = re.compile(r"^\s*([\w.]+(?:Error|Exception|Warning)|[A-Z]\w*):\s+(.+)$", re.DOTALL)
 
 
@@ -58,7 +60,7 @@ def raise_entries(section: str, known: set[str]) -> list[RaiseEntry]:
         else:
             texts = [s for p in paragraphs(part.text) for s in _SENTENCE.split(p) if _RAISE_VERB.search(s)]
         for text in texts:
-            types = exception_names(text, known)
+            types = exception_names(_HANDLED.sub("", text), known)
             lead = _LEAD_CLASS.match(text) if part.label == "raises" else None
             if lead and lead.group(1) not in types and lead.group(1) not in _NOT_CLASSES:
                 types.insert(0, lead.group(1))  # "InsufficientFunds — when ...": any class name leads an entry
