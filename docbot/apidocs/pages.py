@@ -109,7 +109,8 @@ def parse_doc_file(text: str) -> DocFile:
     copy is listed in ``duplicates`` and kept, as written, in the free text where it stands.
     """
     lines = text.lstrip("\ufeff").replace("\r\n", "\n").split("\n")
-    starts = [i for i, line in enumerate(lines) if _MARKER.match(line)]
+    fenced = fenced_lines(lines)
+    starts = [i for i, line in enumerate(lines) if _MARKER.match(line) and i not in fenced]
     doc = DocFile()
     head = lines[: starts[0]] if starts else lines
     after: dict[str, list[str]] = {}  # section -> the lines of free text after it
@@ -118,7 +119,7 @@ def parse_doc_file(text: str) -> DocFile:
         match = _MARKER.match(lines[index])
         assert match is not None
         stop = starts[number + 1] if number + 1 < len(starts) else len(lines)
-        end, closed = _section_end(lines, index + 1, stop, match["qualname"])
+        end, closed = _section_end(lines, index + 1, stop, match["qualname"], fenced)
         if match["qualname"] in doc.sections:
             doc.duplicates.append(match["qualname"])
             free.extend(lines[index:stop])
@@ -133,11 +134,34 @@ def parse_doc_file(text: str) -> DocFile:
     return doc
 
 
-def _section_end(lines: list[str], start: int, stop: int, qualname: str) -> tuple[int, bool]:
+def fenced_lines(lines: list[str]) -> frozenset[int]:
+    """Indexes of the lines inside a *closed* code fence, the fence lines included.
+
+    A marker there is text (a person's example of docbot's format, an example's output), never a
+    marker. A fence that is never closed protects nothing: counting it would hide every section after
+    a stray opener, and the next merge would write them a second time.
+    """
+    inside: set[int] = set()
+    opened: tuple[int, str] | None = None
+    for index, line in enumerate(lines):
+        found = _FENCE.match(line)
+        if found is None:
+            continue
+        mark = found["fence"]
+        if opened is None:
+            opened = (index, mark)
+        elif mark[0] == opened[1][0] and len(mark) >= len(opened[1]) and not found["info"].strip():
+            inside.update(range(opened[0], index + 1))
+            opened = None
+    return frozenset(inside)
+
+
+def _section_end(lines: list[str], start: int, stop: int, qualname: str,
+                 fenced: frozenset[int] = frozenset()) -> tuple[int, bool]:
     """Where the section whose body starts at ``start`` ends, before the next start marker at ``stop``:
     (that line's index, whether it is the section's end marker)."""
     for index in range(start, stop):
-        found = _END.match(lines[index])
+        found = None if index in fenced else _END.match(lines[index])
         if found is not None and found["qualname"] == qualname:
             return index, True
     return _unmarked_end(lines, start, stop), False

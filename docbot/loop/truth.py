@@ -19,10 +19,10 @@ from docbot.verify.example_check import check_steps
 from docbot.sandbox.step import Step
 from docbot.verify.examples import extract_steps
 from docbot.verify.findings import ExampleContext, Finding, FindingKind
-from docbot.verify.model_check import ExampleOutcome, ExampleRunner, ExampleVerdict, ModelFinding, check_model
+from docbot.verify.model_check import ExampleOutcome, ExampleRunner, ExampleVerdict, check_model
 
 # (model, facts, examples) -> findings; the truth checks of docs/design.md#truth-checks.
-ModelChecker = Callable[[DocModel, Facts, ExampleContext | None], list[ModelFinding]]
+ModelChecker = Callable[[DocModel, Facts, ExampleContext | None], list[Finding]]
 
 
 def example_markdown(example: Example) -> str:
@@ -65,12 +65,12 @@ def sandbox_runner(context: ExampleContext | None, qualname: str) -> ExampleRunn
     return run
 
 
-def check_with_sandbox(model: DocModel, facts: Facts, context: ExampleContext | None) -> list[ModelFinding]:
+def check_with_sandbox(model: DocModel, facts: Facts, context: ExampleContext | None) -> list[Finding]:
     """The default checker: every exact check, examples run in the sandbox when a context is given."""
     return check_model(model, facts, sandbox_runner(context, facts.qualname))
 
 
-def outcomes_of(model: DocModel, findings: Sequence[ModelFinding]) -> list[ExampleOutcome]:
+def outcomes_of(model: DocModel, findings: Sequence[Finding]) -> list[ExampleOutcome]:
     """The example outcomes a check found, read back from its findings (for repair; no second run)."""
     failed = {f.where: f.evidence for f in findings if f.fatal and f.where.startswith("examples[")}
     return [ExampleOutcome(ExampleVerdict.FAILED, failed[f"examples[{i}]"]) if f"examples[{i}]" in failed

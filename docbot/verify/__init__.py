@@ -10,9 +10,9 @@ package's surface and not its layout.
 from __future__ import annotations
 
 from docbot.verify.check import check_doc
-from docbot.verify.findings import ExampleContext, Finding, FindingKind
+from docbot.verify.findings import ExampleContext, Finding, FindingKind, FindingName
 from docbot.verify.sections import find_section
 from docbot.verify.source_doc import FunctionFindings, verify_source_doc
 
-__all__ = ["ExampleContext", "Finding", "FindingKind", "FunctionFindings", "check_doc", "find_section",
+__all__ = ["ExampleContext", "Finding", "FindingKind", "FindingName", "FunctionFindings", "check_doc", "find_section",
            "verify_source_doc"]

@@ -13,8 +13,9 @@ from docbot.facts.function import extract_facts
 from docbot.verify.doccheck import check_parameters, check_returns
 from docbot.verify.docraises import check_raises
 from docbot.verify.example_check import check_examples
-from docbot.verify.findings import ExampleContext, Finding, note
+from docbot.verify.findings import ExampleContext, Finding, FindingName, note
 from docbot.verify.kwargs_reach import NOTHING, Carried
+from docbot.verify.markdown import html_code_as_spans
 from docbot.verify.return_check import check_return_type
 
 
@@ -26,10 +27,11 @@ def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | N
     ``module_source``: the whole module, where the checks that follow the code beyond the function look (the
     types it returns, the callees a parameter reaches); ``sys_path``: where its imports are found.
     """
+    doc = html_code_as_spans(doc)
     try:
         facts = extract_facts(source, qualname)
     except (SyntaxError, ValueError) as error:
-        return [note("source_unreadable", f"the source of {qualname} could not be read ({error}); "
+        return [note(FindingName.SOURCE_UNREADABLE, f"the source of {qualname} could not be read ({error}); "
                      "nothing was checked")]
     findings = check_parameters(doc, facts, carried) + check_raises(doc, facts, source, module_source)
     findings += check_returns(doc, facts)

@@ -22,7 +22,7 @@ import textwrap
 
 from docbot.facts.function import Facts, Parameter
 from docbot.verify.docparams import DocParam, doc_signatures, documented_params, inline_default_items, same_default
-from docbot.verify.findings import Finding, FindingKind, gap
+from docbot.verify.findings import Finding, FindingKind, FindingName, gap
 from docbot.verify.kwargs_reach import NOTHING, Carried
 from docbot.verify.markdown import code_blocks, parts_labelled, prose
 
@@ -88,7 +88,8 @@ def _called_name(func: ast.expr) -> str:
 
 def _missing(param: Parameter, facts: Facts) -> Finding:
     default = f" (default {param.default})" if param.default is not None else ""
-    return gap("missing_parameter", f"parameter `{param.starred_name}`{default} of {facts.name}() is not documented",
+    return gap(FindingName.MISSING_PARAMETER,
+               f"parameter `{param.starred_name}`{default} of {facts.name}() is not documented",
                param.display())
 
 
@@ -98,7 +99,8 @@ def _invented(name: str, doc_text: str, facts: Facts, carried: Carried = NOTHING
     note = " (it may be passed through **kwargs; say so)" if open_kwargs else ""
     if carried.closed:
         note = f" (its **kwargs carries only: {', '.join(carried.parameters)})"
-    return Finding("invented_parameter", f"the doc documents a parameter `{name}` that {facts.name}() does not "
+    return Finding(FindingName.INVENTED_PARAMETER,
+                   f"the doc documents a parameter `{name}` that {facts.name}() does not "
                    f"take (its parameters: {real}){note}", doc_text, facts.signature(),
                    FindingKind.NOTE if open_kwargs else FindingKind.CONTRADICTION)
 
@@ -121,7 +123,7 @@ def _check_default(doc_param: DocParam, param: Parameter | None) -> list[Finding
 
 
 def _wrong_default(param: Parameter, doc_param: DocParam, message: str) -> Finding:
-    return Finding("wrong_default", message, doc_text=doc_param.text, code_fact=param.display())
+    return Finding(FindingName.WRONG_DEFAULT, message, doc_text=doc_param.text, code_fact=param.display())
 
 
 def _check_signatures(section: str, facts: Facts, real: dict[str, Parameter]) -> list[Finding]:
@@ -187,18 +189,18 @@ def check_returns(section: str, facts: Facts) -> list[Finding]:
         said = next((text for kind, text in claims if kind == "value"
                      and (facts.name != "__init__" or _BUILTIN_VALUE.search(text))), None)
         if said is not None and not annotated_value:
-            return [Finding("invented_return", f"the doc describes a return value ({_short(said)}), but "
+            return [Finding(FindingName.INVENTED_RETURN, f"the doc describes a return value ({_short(said)}), but "
                             f"{facts.name}() returns nothing (None)", said, "no `return <value>` in the code")]
         return []
     what = "yields values" if facts.is_generator else "returns a value"
     said = next((text for kind, text in claims if kind == "nothing"), None)
     if said is not None:
-        return [Finding("wrong_return", f"the doc says {facts.name}() returns nothing, but it {what}",
+        return [Finding(FindingName.WRONG_RETURN, f"the doc says {facts.name}() returns nothing, but it {what}",
                         said, f"{what}" + (f" ({facts.return_annotation})" if facts.return_annotation else ""))]
     # Omission is judged leniently ("Returns x." talks about the return); contradictions strictly.
     mentions = re.search(r"\b(?:[Rr]eturn(?:s|ed|ing)?|[Yy]ield(?:s|ed|ing)?)\b|->|→", prose(section))
     if not claims and not mentions and facts.kind != "property":
-        return [gap("missing_return", f"{facts.name}() {what} but the doc never says what it returns", what)]
+        return [gap(FindingName.MISSING_RETURN, f"{facts.name}() {what} but the doc never says what it returns", what)]
     return []
 
 

@@ -89,8 +89,13 @@ def documented_params(section: str) -> list[DocParam] | None:
     if not parts:
         return fields or None
     found: list[DocParam] = fields
-    for part in parts:
-        for entry in entries(part.text):
+    listed = [entries(part.text) for part in parts]
+    if any(entry.cells is not None for part in listed for entry in part):
+        # A table is the parameter list; a list beside it (a description's "Arguments:" lines) is prose
+        # about it, and reading both hands one item's "defaults to False" to another.
+        listed = [[entry for entry in part if entry.cells is not None] for part in listed]
+    for part_entries in listed:
+        for entry in part_entries:
             param = _from_table_row(entry) if entry.cells is not None else _from_item(entry)
             if param is not None:
                 found.append(param)

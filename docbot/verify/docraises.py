@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from docbot.facts.function import Facts, Raise
-from docbot.verify.findings import Finding, FindingKind, gap
+from docbot.verify.findings import Finding, FindingKind, FindingName, gap
 from docbot.verify.markdown import entries, paragraphs, prose, split_parts
 from docbot.verify.raise_reach import may_be_subclass, only_passed_on, parameter_raises
 
@@ -33,6 +33,8 @@ _RAISE_VERB = re.compile(r"\b(raise[sd]?|raising|throws?|thrown)\b", re.IGNORECA
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
 _QUOTED = re.compile(r"`([^`]+)`|\"([^\"]+)\"|“([^”]+)”|(?<![\w'])'([^']+?)'(?![\w])")
 _CALL_FORM = re.compile(r"^\s*[\w.]+\(\s*f?(['\"])(.*)\1\s*\)\s*$", re.DOTALL)
+# "when handling IndexError": the exception the code catches, named in a condition, is not one it raises.
+_HANDLED = re.compile(r"\b(?:while|when|after|during|on)\s+(?:handling|catching)\s+`?(?:[A-Za-z_]\w*\.)*\w+`?")
 _COLON_FORM = re.compile(r"^\s*([\w.]+(?:Error|Exception|Warning)|[A-Z]\w*):\s+(.+)$", re.DOTALL)
 
 
@@ -58,7 +60,7 @@ def raise_entries(section: str, known: set[str]) -> list[RaiseEntry]:
         else:
             texts = [s for p in paragraphs(part.text) for s in _SENTENCE.split(p) if _RAISE_VERB.search(s)]
         for text in texts:
-            types = exception_names(text, known)
+            types = exception_names(_HANDLED.sub("", text), known)
             lead = _LEAD_CLASS.match(text) if part.label == "raises" else None
             if lead and lead.group(1) not in types and lead.group(1) not in _NOT_CLASSES:
                 types.insert(0, lead.group(1))  # "InsufficientFunds — when ...": any class name leads an entry
@@ -140,7 +142,8 @@ def check_raises(section: str, facts: Facts, source: str, module_source: str = "
                 and not any(may_be_subclass(r, t, module_source, unknown=False) for r in real_types)]
     findings = _type_findings(missing, invented, doc_entries, facts, source)
     # An entry already judged (a wrong or invented type) gets the parameter check's word only when it is fatal.
-    judged = {f.doc_text for f in findings if f.kind in ("wrong_exception_type", "invented_exception")}
+    judged = {f.doc_text for f in findings
+              if f.kind in (FindingName.WRONG_EXCEPTION_TYPE, FindingName.INVENTED_EXCEPTION)}
     findings += [f for f in _parameter_findings(doc_entries, facts, source, module_source)
                  if f.fatal and not any(g.fatal and g.doc_text == f.doc_text for g in findings)
                  or f.doc_text not in judged]
@@ -160,17 +163,18 @@ def _type_findings(missing: list[Raise], invented: list[str], doc_entries: list[
             entry = next(e for e in doc_entries if wrong in e.types)
             callee = calls_other_code(source) and not any(_matches(q, raise_) for q in entry.quotes)
             advice = "; a callee may raise it, make sure it does" if callee else ""
-            findings.append(Finding("wrong_exception_type", f"the doc says {facts.name}() raises {wrong}, but "
+            findings.append(Finding(FindingName.WRONG_EXCEPTION_TYPE,
+                                    f"the doc says {facts.name}() raises {wrong}, but "
                                     f"the code raises {raise_.describe()}{advice}", entry.text, raise_.describe(),
                                     FindingKind.NOTE if callee else FindingKind.CONTRADICTION))
         else:
-            findings.append(gap("missing_exception", f"{facts.name}() raises {raise_.describe()}, "
+            findings.append(gap(FindingName.MISSING_EXCEPTION, f"{facts.name}() raises {raise_.describe()}, "
                                 "which the doc does not mention", raise_.describe()))
     for name in unpaired:
         text = next(e.text for e in doc_entries if name in e.types)
         quoted = _raise_quoted(next(e for e in doc_entries if name in e.types), facts)
         if quoted is not None:  # "TypeError('amount must be positive')" where the code raises ValueError(...)
-            findings.append(Finding("wrong_exception_type", f"the doc says {facts.name}() raises {name}, but "
+            findings.append(Finding(FindingName.WRONG_EXCEPTION_TYPE, f"the doc says {facts.name}() raises {name}, but "
                                     f"the code raises {quoted.describe()}", text, quoted.describe()))
             continue
         # A builtin error can come from an operation (a division, an index) rather than a raise, and any
@@ -179,7 +183,8 @@ def _type_findings(missing: list[Raise], invented: list[str], doc_entries: list[
             not calls_other_code(source))
         raised = ", ".join(sorted({r.type_name for r in facts.raises if r.exception})) or "nothing explicitly"
         advice = "" if provable else "; make sure a callee or an operation really raises it"
-        findings.append(Finding("invented_exception", f"the doc says {facts.name}() raises {name}, but the code "
+        findings.append(Finding(FindingName.INVENTED_EXCEPTION,
+                                f"the doc says {facts.name}() raises {name}, but the code "
                                 f"never raises it explicitly (it raises: {raised}){advice}", text, raised,
                                 FindingKind.CONTRADICTION if provable else FindingKind.NOTE))
     return findings
@@ -201,7 +206,7 @@ def _parameter_findings(doc_entries: list[RaiseEntry], facts: Facts, source: str
         fatal = only_passed_on(source, param)
         advice = "" if fatal else f"; an operation on `{param}` may raise {stated}, make sure it does"
         code = f"{reached[0].raise_.describe()} (in {reached[0].where})"
-        findings.append(Finding("wrong_exception_type", f"the doc says {facts.name}() raises {stated} about "
+        findings.append(Finding(FindingName.WRONG_EXCEPTION_TYPE, f"the doc says {facts.name}() raises {stated} about "
                                 f"`{param}`, but the code raises {code}{advice}", entry.text, code,
                                 FindingKind.CONTRADICTION if fatal else FindingKind.NOTE))
     return findings
@@ -270,17 +275,18 @@ def _message_findings(searchable: str, doc_entries: list[RaiseEntry], required: 
             # With a message the code builds at run time, only a near-copy of a known one is a misquote.
             if closest is not None and (len(known) == len(of_type) or _similar(quote, closest.message or "") >= 0.8):
                 misquoted.append(closest)
-                findings.append(Finding("misquoted_message", f'the doc quotes {type_name}\'s message as "{quote}"; '
+                findings.append(Finding(FindingName.MISQUOTED_MESSAGE,
+                                        f'the doc quotes {type_name}\'s message as "{quote}"; '
                                         f"the code raises {closest.describe()}", quote, closest.describe()))
         quoted_some = any(any(_matches(q, r) for q in quotes) for r in known)
         for raise_ in known:
             if any(_matches(q, raise_) for q in quotes) or _message_in(everywhere, raise_) or raise_ in misquoted:
                 continue
             if quoted_some:  # the doc quotes this type's messages, so leaving one out hides a case
-                findings.append(gap("missing_exception", f"{raise_.describe()} is not documented (the doc "
+                findings.append(gap(FindingName.MISSING_EXCEPTION, f"{raise_.describe()} is not documented (the doc "
                                     f"quotes other {type_name} messages)", raise_.describe()))
             else:
-                findings.append(gap("message_not_quoted", f"the doc does not quote the message of "
+                findings.append(gap(FindingName.MESSAGE_NOT_QUOTED, f"the doc does not quote the message of "
                                     f"{raise_.describe()}", raise_.describe()))
     return findings
 

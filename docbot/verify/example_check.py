@@ -11,7 +11,7 @@ from typing import Any
 
 from docbot.sandbox.step import Step
 from docbot.verify.examples import extract_steps
-from docbot.verify.findings import ExampleContext, Finding, FindingKind, note
+from docbot.verify.findings import ExampleContext, Finding, FindingKind, FindingName, note
 from docbot.sandbox.runner import SandboxRun, describe_exit, run_steps
 
 # Errors that say the example cannot run *here* (no optional dependency, no data file, the sandbox
@@ -39,7 +39,8 @@ def check_steps(steps: list[Step], name: str, context: ExampleContext) -> list[F
 def findings_from_run(steps: list[Step], run: SandboxRun, timeout_s: float,
                       second: SandboxRun | None = None) -> list[Finding]:
     if run.untrusted is not None:
-        return [Finding("example_untrusted", f"the examples wrote to docbot's result channel ({run.untrusted}); "
+        return [Finding(FindingName.EXAMPLE_UNTRUSTED,
+                        f"the examples wrote to docbot's result channel ({run.untrusted}); "
                         "none of their results is trusted", code_fact=run.untrusted)]
     if run.import_error is not None or not run.ready:
         return [_not_run(run)]
@@ -59,7 +60,8 @@ def findings_from_run(steps: list[Step], run: SandboxRun, timeout_s: float,
         failed_before = True
         other = again.get(result["index"])
         if result["status"] == "mismatch" and other is not None and other.get("got") != result.get("got"):
-            finding = Finding("example_nondeterministic", f"example `{step.shown or step.code.strip()}` prints "
+            finding = Finding(FindingName.EXAMPLE_NONDETERMINISTIC,
+                              f"example `{step.shown or step.code.strip()}` prints "
                               "something different on each run; its stated output cannot be checked",
                               step.want, f"{_inline(result.get('got', ''))} / {_inline(other.get('got', ''))}",
                               FindingKind.NONDETERMINISTIC)
@@ -73,7 +75,7 @@ def findings_from_run(steps: list[Step], run: SandboxRun, timeout_s: float,
 def _not_run(run: SandboxRun) -> Finding:
     """Not the doc's fault: no sandbox here, the module does not import, or the sandbox died early."""
     if run.not_run is not None:
-        return note("examples_not_run", f"the examples were not run: {run.not_run}", code_fact=run.not_run)
+        return note(FindingName.EXAMPLES_NOT_RUN, f"the examples were not run: {run.not_run}", code_fact=run.not_run)
     if run.import_error is not None:
         why = f"importing the module failed with {run.import_error}"
     elif run.timed_out:
@@ -82,7 +84,7 @@ def _not_run(run: SandboxRun) -> Finding:
         why = f"importing the module {run.overflow}"
     else:
         why = f"the sandbox ended early ({describe_exit(run.exit_code)}: {_last(run.stderr_tail)})"
-    return note("examples_not_run", f"the examples could not run: {why}", code_fact=why)
+    return note(FindingName.EXAMPLES_NOT_RUN, f"the examples could not run: {why}", code_fact=why)
 
 
 def _finding(step: Step, result: dict[str, Any]) -> Finding | None:
@@ -92,14 +94,16 @@ def _finding(step: Step, result: dict[str, Any]) -> Finding | None:
         return None
     if status == "mismatch":
         verb = "prints" if step.expect == "stdout" else "returns"
-        return Finding("example_mismatch", f"example `{shown}` {verb} {_inline(got) or 'nothing'}, the doc says "
+        return Finding(FindingName.EXAMPLE_MISMATCH,
+                       f"example `{shown}` {verb} {_inline(got) or 'nothing'}, the doc says "
                        f"{_inline(step.want)}", step.want, got)
     if status == "raised":
         return _raised(step, shown, error)
     if status == "no_exception":
-        return Finding("example_no_exception", f"example `{shown}` returns {_inline(got)}, the doc says it raises "
+        return Finding(FindingName.EXAMPLE_NO_EXCEPTION,
+                       f"example `{shown}` returns {_inline(got)}, the doc says it raises "
                        f"{_inline(step.want)}", step.want, got)
-    return Finding("example_wrong_exception", f"example `{shown}` raises {error}, the doc says "
+    return Finding(FindingName.EXAMPLE_WRONG_EXCEPTION, f"example `{shown}` raises {error}, the doc says "
                    f"{_inline(step.want)}", step.want, error)
 
 
@@ -107,30 +111,33 @@ def _raised(step: Step, shown: str, error: str) -> Finding:
     said = f"shows {_inline(step.want)}" if step.want.strip() else "presents it as working"
     message = f"example `{shown}` raises {error}; the doc {said}"
     if error.startswith(_ENVIRONMENT) or "docbot sandbox refuses" in error:
-        return Finding("example_raises", f"{message}, but that error is about this machine, not the doc",
+        return Finding(FindingName.EXAMPLE_RAISES, f"{message}, but that error is about this machine, not the doc",
                        step.code, error, FindingKind.NOTE)
     if not step.fatal:
-        return note("example_shows_failure", f"{message}; the text around it says it fails", step.code, error)
-    kind = "example_assert_failed" if error.startswith("AssertionError") else "example_raises"
+        return note(FindingName.EXAMPLE_SHOWS_FAILURE, f"{message}; the text around it says it fails", step.code, error)
+    kind = FindingName.EXAMPLE_ASSERT_FAILED if error.startswith("AssertionError") else FindingName.EXAMPLE_RAISES
     return Finding(kind, message, step.want or step.code, error)
 
 
 def _unfinished(step: Step, run: SandboxRun, timeout_s: float) -> Finding:
     shown = step.shown or step.code.strip()
     if run.timed_out:
-        return Finding("example_timeout", f"example `{shown}` did not finish within {timeout_s:g}s", step.code,
+        return Finding(FindingName.EXAMPLE_TIMEOUT,
+                       f"example `{shown}` did not finish within {timeout_s:g}s", step.code,
                        "time limit reached")
     if run.overflow is not None:
-        return Finding("example_flood", f"example `{shown}` {run.overflow}; docbot stopped it", step.code,
+        return Finding(FindingName.EXAMPLE_FLOOD, f"example `{shown}` {run.overflow}; docbot stopped it", step.code,
                        run.overflow)
     tail = _last(run.stderr_tail)
-    return Finding("example_crashed", f"example `{shown}` killed the interpreter ({describe_exit(run.exit_code)}: "
+    return Finding(FindingName.EXAMPLE_CRASHED,
+                   f"example `{shown}` killed the interpreter ({describe_exit(run.exit_code)}: "
                    f"{tail})", step.code, tail)
 
 
 def _rebound(step: Step) -> Finding:
     shown = step.shown or step.code.strip()
-    return Finding("example_rebinds", f"example `{shown}` rebinds the documented name, so what the examples show "
+    return Finding(FindingName.EXAMPLE_REBINDS,
+                   f"example `{shown}` rebinds the documented name, so what the examples show "
                    "from here on is not the documented object's; not trusted", step.code,
                    "the documented name was rebound")
 

@@ -7,6 +7,7 @@ underlined label. Entries are table rows, list items, or definition lines (``rat
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -119,6 +120,29 @@ def prose(markdown: str) -> str:
     """The text with fenced blocks blanked out (line count kept)."""
     lines = markdown.splitlines()
     return "\n".join("" if in_code else line for line, in_code in zip(lines, code_line_flags(markdown)))
+
+
+_HTML_CODE = re.compile(r"<code>(.*?)</code>", re.IGNORECASE)
+
+
+def html_code_as_spans(markdown: str) -> str:
+    """``<code>non&#45;negative</code>`` -> `` `non-negative` `` outside code blocks.
+
+    docbot's own pages show every text from the code (a name, a type, a default, a message) in
+    ``<code>`` with character references (docbot.mdtext.literal_code); read as a code span with its
+    references decoded, it is the same text a person's backticks would give, so every check reads
+    docbot's pages as it reads a person's.
+    """
+    lines = markdown.splitlines()
+    flags = code_line_flags(markdown)
+    return "\n".join(line if in_code else _HTML_CODE.sub(_as_span, line) for line, in_code in zip(lines, flags))
+
+
+def _as_span(match: re.Match[str]) -> str:
+    text = html.unescape(match.group(1))
+    ticks = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
 
 
 def headings(markdown: str) -> list[Heading]:

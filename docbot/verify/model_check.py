@@ -18,28 +18,16 @@ from enum import Enum
 
 from docbot.docmodel import DocModel, Example, RaisesDoc, param_key
 from docbot.facts.function import Facts, Raise
+from docbot.verify.findings import Finding, FindingKind, FindingName, model_finding
 
 __all__ = [
-    "ExampleOutcome", "ExampleRunner", "ExampleVerdict", "FindingKind", "ModelFinding",
+    "ExampleOutcome", "ExampleRunner", "ExampleVerdict", "Finding", "FindingKind", "FindingName", "ModelFinding",
     "agreeing_site", "check_model", "conflicting_site", "extra_parameter_allowed", "invented_parameters",
 ]
 
 
-class FindingKind(Enum):
-    CONTRADICTION = "contradiction"  # fatal: the doc states something false
-    GAP = "gap"  # not fatal: the doc leaves out something true
-
-
-@dataclass(frozen=True)
-class ModelFinding:
-    kind: FindingKind
-    message: str  # one line the reviser and a person can act on
-    evidence: str  # the fact from the code or the run that decides it
-    where: str  # the model field, e.g. "parameters[2]", "raises[0]", "examples[1]", "returns"
-
-    @property
-    def fatal(self) -> bool:
-        return self.kind is FindingKind.CONTRADICTION
+# The loop's findings are the one finding type of docbot.verify.findings; the old name stays for callers.
+ModelFinding = Finding
 
 
 class ExampleVerdict(Enum):
@@ -59,18 +47,20 @@ class ExampleOutcome:
 ExampleRunner = Callable[[Sequence[Example]], Sequence[ExampleOutcome]]
 
 
-def check_model(model: DocModel, facts: Facts, run_examples: ExampleRunner) -> list[ModelFinding]:
+def check_model(model: DocModel, facts: Facts, run_examples: ExampleRunner) -> list[Finding]:
     """Every contradiction and gap of ``model`` against ``facts`` and a run of its examples."""
     findings = _parameter_findings(model, facts) + _raises_findings(model, facts)
     if facts.returns_value and not model.returns.strip():
         word = "yields" if facts.is_generator else "returns"
-        findings.append(ModelFinding(FindingKind.GAP, f"what {facts.name} {word} is not documented",
-                                     f"the code {word} a value", "returns"))
+        findings.append(model_finding(FindingName.MISSING_RETURN, FindingKind.GAP,
+                                      f"what {facts.name} {word} is not documented", f"the code {word} a value",
+                                      "returns"))
     outcomes = example_outcomes(model, run_examples)
     for index, outcome in enumerate(outcomes):
         if outcome.verdict is ExampleVerdict.FAILED:
-            findings.append(ModelFinding(FindingKind.CONTRADICTION, f"example {index + 1} fails when run",
-                                         outcome.evidence, f"examples[{index}]"))
+            findings.append(model_finding(FindingName.EXAMPLE_FAILS, FindingKind.CONTRADICTION,
+                                          f"example {index + 1} fails when run", outcome.evidence,
+                                          f"examples[{index}]"))
     return findings
 
 
@@ -95,10 +85,11 @@ def invented_parameters(model: DocModel, facts: Facts) -> list[int]:
             if not param_key(param.name) or (param_key(param.name) not in names and not loose)]
 
 
-def _parameter_findings(model: DocModel, facts: Facts) -> list[ModelFinding]:
+def _parameter_findings(model: DocModel, facts: Facts) -> list[Finding]:
     findings = [
-        ModelFinding(FindingKind.CONTRADICTION, f"parameter {model.parameters[i].name!r} is not in the signature",
-                     f"signature: {facts.signature()}", f"parameters[{i}]")
+        model_finding(FindingName.INVENTED_PARAMETER, FindingKind.CONTRADICTION,
+                      f"parameter {model.parameters[i].name!r} is not in the signature",
+                      f"signature: {facts.signature()}", f"parameters[{i}]")
         for i in invented_parameters(model, facts)
     ]
     documented = {param_key(p.name) for p in model.parameters}
@@ -106,24 +97,28 @@ def _parameter_findings(model: DocModel, facts: Facts) -> list[ModelFinding]:
     for param in facts.documentable_parameters:
         if param.name in documented or (param.kind == "var-keyword" and carried):
             continue
-        findings.append(ModelFinding(FindingKind.GAP, f"parameter {param.starred_name} is not documented",
-                                     f"signature: {facts.signature()}", "parameters"))
+        findings.append(model_finding(FindingName.MISSING_PARAMETER, FindingKind.GAP,
+                                      f"parameter {param.starred_name} is not documented",
+                                      f"signature: {facts.signature()}", "parameters"))
     return findings
 
 
-def _raises_findings(model: DocModel, facts: Facts) -> list[ModelFinding]:
-    findings: list[ModelFinding] = []
+def _raises_findings(model: DocModel, facts: Facts) -> list[Finding]:
+    findings: list[Finding] = []
     for index, entry in enumerate(model.raises):
         site = conflicting_site(entry, facts)
         if site is not None:
-            findings.append(ModelFinding(
-                FindingKind.CONTRADICTION, f"raises entry {entry.type}({entry.message!r}) differs from the code",
+            name = (FindingName.MISQUOTED_MESSAGE if site.type_name == _type_name(entry.type)
+                    else FindingName.WRONG_EXCEPTION_TYPE)
+            findings.append(model_finding(
+                name, FindingKind.CONTRADICTION, f"raises entry {entry.type}({entry.message!r}) differs from the code",
                 f"the code raises {site.describe()}", f"raises[{index}]"))
     documented = {_type_name(entry.type) for entry in model.raises}
     for site in _sites(facts):
         if site.type_name not in documented:
-            findings.append(ModelFinding(FindingKind.GAP, f"{site.type_name} is not documented",
-                                         f"the code raises {site.describe()}", "raises"))
+            findings.append(model_finding(FindingName.MISSING_EXCEPTION, FindingKind.GAP,
+                                          f"{site.type_name} is not documented",
+                                          f"the code raises {site.describe()}", "raises"))
     return findings
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from docbot.facts.function import Facts
-from docbot.verify.findings import Finding
+from docbot.verify.findings import Finding, FindingName
 from docbot.verify.markdown import parts_labelled, prose
 from docbot.verify.return_types import returned_types
 
@@ -116,6 +116,7 @@ def check_return_type(section: str, facts: Facts, module_source: str, sys_path: 
     for word, text in claims:
         if not TYPE_WORDS[word] & returned:
             code = " or ".join(sorted("None" if t == "NoneType" else t for t in returned))
-            findings.append(Finding("wrong_return_type", f"the doc says {facts.name}() returns a {word}, but the "
+            findings.append(Finding(FindingName.WRONG_RETURN_TYPE,
+                                    f"the doc says {facts.name}() returns a {word}, but the "
                                     f"code returns {code}", text, f"returns {code}"))
     return findings

@@ -15,7 +15,8 @@ from docbot.loop.state import new_state
 from docbot.apidocs.render import render_section
 from docbot.config.settings import Settings
 from docbot.verify import ExampleContext
-from docbot.verify.model_check import FindingKind, ModelFinding, check_model
+from docbot.verify.findings import Finding, FindingKind, FindingName, model_finding
+from docbot.verify.model_check import check_model
 from tests.support.docmodel_samples import FakeRunner
 from tests.support.events import CollectingSink
 from tests.support.fakes import claim, critique, doc, scripted_models
@@ -25,11 +26,11 @@ END = ["adjudicate", "finish"]
 SOURCE = "def f(x):\n    return x\n"
 
 
-def no_findings(model: DocModel, facts: Facts, examples: ExampleContext | None) -> list[ModelFinding]:
+def no_findings(model: DocModel, facts: Facts, examples: ExampleContext | None) -> list[Finding]:
     return []
 
 
-def exact(model: DocModel, facts: Facts, examples: ExampleContext | None) -> list[ModelFinding]:
+def exact(model: DocModel, facts: Facts, examples: ExampleContext | None) -> list[Finding]:
     """The real exact checks, with examples mentioning ``boom`` failing."""
     return check_model(model, facts, FakeRunner())
 
@@ -144,7 +145,8 @@ def test_truth_check_blocks_approval_the_critic_gave() -> None:
 
 
 def test_gaps_are_not_fatal_in_the_truth_check_and_reach_the_reviser() -> None:
-    gap = ModelFinding(FindingKind.GAP, "parameter x is not documented", "signature: f(x)", "parameters")
+    gap = model_finding(FindingName.MISSING_PARAMETER, FindingKind.GAP, "parameter x is not documented",
+                        "signature: f(x)", "parameters")
     models = scripted_models([doc("f", "v1"), doc("f", "v2")], [critique(60, 60), critique(97, 97)],
                              [doc("f", "final")])
     final, _, emitted = run(models, checker=lambda *_: [gap])
@@ -308,3 +310,12 @@ def test_the_current_section_is_the_writers_starting_point() -> None:
     models = scripted_models([doc("f")], [critique(97, 97)], [doc("f")])
     run(models)
     assert "as it stands now" not in models.generator.seen[0][-1].content  # no section: nothing to keep
+
+
+def test_the_reviser_receives_the_critics_own_fix_not_the_generic_one() -> None:
+    fix = "Say that x is returned unchanged."
+    models = scripted_models([doc("f", "v1"), doc("f", "v2")], [critique(60, 60, fix=fix), critique(97, 97)],
+                             [doc("f", "final")])
+    run(models)
+    reviser_prompt = models.generator.seen[1][-1].content
+    assert fix in reviser_prompt and GENERIC_FIX not in reviser_prompt

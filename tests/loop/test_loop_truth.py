@@ -10,14 +10,15 @@ from docbot.docmodel import DocModel, Example
 from docbot.loop.calls import excerpt
 from docbot.loop.truth import example_markdown, outcomes_from, outcomes_of, sandbox_runner
 from docbot.verify.findings import ExampleContext, Finding, FindingKind, note
-from docbot.verify.model_check import ExampleVerdict, FindingKind as ModelKind, ModelFinding
+from docbot.verify.findings import FindingName, model_finding
+from docbot.verify.model_check import ExampleVerdict
 
 FAILED, PASSED = ExampleVerdict.FAILED, ExampleVerdict.PASSED
 NONDET, NOT_RUN = ExampleVerdict.NONDETERMINISTIC, ExampleVerdict.NOT_RUN
 
 
 def at(line: int | None, severity: FindingKind = FindingKind.CONTRADICTION) -> Finding:
-    return Finding("example_mismatch", f"finding at {line}", severity=severity, line=line)
+    return Finding(FindingName.EXAMPLE_MISMATCH, f"finding at {line}", severity=severity, line=line)
 
 
 @pytest.mark.parametrize(("findings", "verdicts"), [
@@ -26,7 +27,7 @@ def at(line: int | None, severity: FindingKind = FindingKind.CONTRADICTION) -> F
     ([at(0), at(0, FindingKind.NONDETERMINISTIC)], [FAILED, PASSED, PASSED]),  # a failure is not downgraded
     ([at(2, FindingKind.NONDETERMINISTIC)], [PASSED, PASSED, NONDET]),
     ([at(1, FindingKind.NOTE)], [PASSED, PASSED, PASSED]),  # a note (e.g. "that error is about this machine")
-    ([note("examples_not_run", "no sandbox here")], [NOT_RUN, NOT_RUN, NOT_RUN]),  # nothing known of any
+    ([note(FindingName.EXAMPLES_NOT_RUN, "no sandbox here")], [NOT_RUN, NOT_RUN, NOT_RUN]),  # nothing known of any
     ([at(7)], [PASSED, PASSED, PASSED]),  # out of range: ignored, never an index error
 ])
 def test_outcomes_from_a_run(findings: list[Finding], verdicts: list[ExampleVerdict]) -> None:
@@ -35,8 +36,10 @@ def test_outcomes_from_a_run(findings: list[Finding], verdicts: list[ExampleVerd
 
 def test_outcomes_are_read_back_from_a_check_for_repair() -> None:
     model = DocModel(summary="s", examples=(Example(code="a"), Example(code="b")))
-    findings = [ModelFinding(ModelKind.CONTRADICTION, "example 2 fails when run", "it raised", "examples[1]"),
-                ModelFinding(ModelKind.GAP, "x is not documented", "", "parameters")]
+    findings = [model_finding(FindingName.EXAMPLE_FAILS, FindingKind.CONTRADICTION, "example 2 fails when run",
+                              "it raised", "examples[1]"),
+                model_finding(FindingName.MISSING_PARAMETER, FindingKind.GAP, "x is not documented", "",
+                              "parameters")]
     assert [(o.verdict, o.evidence) for o in outcomes_of(model, findings)] == [(PASSED, ""), (FAILED, "it raised")]
 
 

@@ -116,8 +116,8 @@ _MODELS = st.builds(
 def test_repaired_model_has_no_contradiction(model: DocModel, which: str) -> None:
     facts = _FACTS[which]
     result = _repair(model, facts)
-    left = [f for f in check_model(result.model, facts, FakeRunner()) if f.kind is FindingKind.CONTRADICTION]
+    left = [f for f in check_model(result.model, facts, FakeRunner()) if f.severity is FindingKind.CONTRADICTION]
     assert left == []
-    before = [f for f in check_model(model, facts, FakeRunner()) if f.kind is FindingKind.CONTRADICTION]
+    before = [f for f in check_model(model, facts, FakeRunner()) if f.severity is FindingKind.CONTRADICTION]
     assert bool(before) == bool(result.changes)  # repair changes a model exactly when it had contradictions
     assert _repair(result.model, facts).changes == ()  # idempotent

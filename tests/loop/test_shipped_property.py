@@ -21,7 +21,8 @@ from docbot.loop.state import new_state
 from docbot.apidocs.render import render_section
 from docbot.config.settings import Settings
 from docbot.verify import ExampleContext
-from docbot.verify.model_check import ModelFinding, check_model
+from docbot.verify.findings import Finding
+from docbot.verify.model_check import check_model
 from tests.support.docmodel_samples import DEPOSIT_SOURCE, FakeRunner
 from tests.support.events import CollectingSink
 from tests.support.fakes import critique, scripted_models
@@ -42,7 +43,7 @@ CRITIQUES = st.builds(lambda a, c, quote: critique(a, c, fatal=[{"quote": quote,
                       st.integers(0, 100), st.integers(0, 100), st.sampled_from(["", "Add money", "invented text"]))
 
 
-def exact(model: DocModel, facts: Facts, examples: ExampleContext | None) -> list[ModelFinding]:
+def exact(model: DocModel, facts: Facts, examples: ExampleContext | None) -> list[Finding]:
     return check_model(model, facts, FakeRunner())
 
 

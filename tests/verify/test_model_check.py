@@ -20,11 +20,11 @@ from tests.support.docmodel_samples import FakeRunner, deposit, good_deposit, in
 
 
 def _contradictions(model: DocModel, facts: Facts) -> list[ModelFinding]:
-    return [f for f in check_model(model, facts, FakeRunner()) if f.kind is FindingKind.CONTRADICTION]
+    return [f for f in check_model(model, facts, FakeRunner()) if f.severity is FindingKind.CONTRADICTION]
 
 
 def _gaps(model: DocModel, facts: Facts) -> list[ModelFinding]:
-    return [f for f in check_model(model, facts, FakeRunner()) if f.kind is FindingKind.GAP]
+    return [f for f in check_model(model, facts, FakeRunner()) if f.severity is FindingKind.GAP]
 
 
 def test_a_complete_true_doc_has_no_finding() -> None:
