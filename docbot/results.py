@@ -47,7 +47,31 @@ class TrajectoryEntry(TypedDict):
 
 
 ChangeKind = Literal["added", "modified", "deleted", "unchanged"]
-Status = Literal["updated", "unchanged", "skipped", "failed"]
+
+
+class Status(StrEnum):
+    """What ``docbot run`` did with a function's doc: the JSON report's ``status`` (schema_version 1).
+
+    A StrEnum, so a member equals its string (``Status.UPDATED == "updated"``) and older callers and
+    reports keep working. *Whether* a written section is to be trusted is the ``Outcome``, not this."""
+
+    UPDATED = "updated"  # a section was written (or, for a deleted function, dropped)
+    UNCHANGED = "unchanged"
+    SKIPPED = "skipped"
+    FAILED = "failed"
+
+
+StatusWord = Literal["updated", "unchanged", "skipped", "failed"]
+
+
+class ExitReason(StrEnum):
+    """Why the loop stopped revising (docbot.loop.router): the critic passed a draft, the rounds ran
+    out, or the score fell. Only ``APPROVED`` can lead to an approved section, and only when nothing
+    fatal stands at the finish (docs/design.md#gate)."""
+
+    APPROVED = "approved"
+    ATTEMPTS = "attempts"
+    REGRESSION = "regression"
 
 
 class SectionStatus(StrEnum):
@@ -59,6 +83,40 @@ class SectionStatus(StrEnum):
 
     APPROVED = "approved"
     UNAPPROVED = "unapproved"
+
+
+class Outcome(StrEnum):
+    """How one function ended: the one word every reader uses (the JSON report's ``outcome``, the
+    console, the PR comment, the annotations, the exit code). It is decided once: by the loop's finish
+    step for a section the loop wrote (docbot.loop.finish), by the run for the others; no reader
+    recomputes it from scores or exit reasons (docs/design.md#gate)."""
+
+    APPROVED = "approved"  # written, and the gate passed it
+    UNAPPROVED = "unapproved"  # written, but the gate never passed it: a person should check it
+    UNREVIEWED = "unreviewed"  # written by a documenter that gives no verdict (a test double, a hand-made report)
+    REMOVED = "removed"  # the function is gone and its section was dropped
+    UNCHANGED = "unchanged"  # the doc was already current
+    SKIPPED = "skipped"  # not documented this time (time budget, a file that does not parse)
+    FAILED = "failed"  # nothing usable: the old section stays
+
+    @property
+    def written(self) -> bool:
+        """A section this run wrote (approved or not)."""
+        return self in (Outcome.APPROVED, Outcome.UNAPPROVED, Outcome.UNREVIEWED)
+
+
+class Cause(StrEnum):
+    """Why a section ended unapproved, in the words the console, the comment and the annotations use."""
+
+    CONTRADICTIONS = "contradictions"  # something on the page was shown false (named in fatal_issues/repairs)
+    BELOW_BAR = "below_bar"  # nothing shown false, but the critic never passed a draft
+
+
+_OUTCOME_OF_STATUS = {Status.UNCHANGED: Outcome.UNCHANGED, Status.SKIPPED: Outcome.SKIPPED,
+                      Status.FAILED: Outcome.FAILED}
+_OUTCOME_OF_APPROVAL = {SectionStatus.APPROVED: Outcome.APPROVED, SectionStatus.UNAPPROVED: Outcome.UNAPPROVED,
+                        None: Outcome.UNREVIEWED}
+_APPROVAL_OF_OUTCOME = {Outcome.APPROVED: SectionStatus.APPROVED, Outcome.UNAPPROVED: SectionStatus.UNAPPROVED}
 
 
 @dataclass(frozen=True)
@@ -112,46 +170,103 @@ class SourceParseError(ValueError):
 
 @dataclass(frozen=True)
 class FunctionResult:
-    """What happened to one target. One failure never loses the others' results."""
+    """What happened to one target. One failure never loses the others' results.
+
+    ``outcome`` is the decision; give it, or it follows from ``status`` (and, for a written section,
+    from ``approval``, the gate's word as its marker records it). The two can never disagree: both are
+    settled in ``__post_init__``."""
 
     module: str
     qualname: str
-    status: Status
-    reason: str = ""  # why skipped / the error when failed / "" otherwise
+    status: Status | StatusWord  # always a Status once built; the word is accepted for callers' ease
+    reason: str = ""  # why skipped / the error when failed / "" otherwise ("removed" for a dropped section)
     path: str = ""  # source file
     doc_path: str = ""  # docs/api file the section lives in (when written)
     markdown: str = ""  # the final documentation section body
     scores: list[int] = field(default_factory=list)  # the score curve, one per critique
     rounds: int = 0
-    exit_reason: str = ""  # approved / attempts / regression
+    exit_reason: ExitReason | Literal[""] = ""  # "" when the loop did not run
     fatal_issues: list[str] = field(default_factory=list)  # still standing at the end
     bar: int = 95
     tokens: dict[str, dict[str, float]] = field(default_factory=dict)  # role -> {in, out, seconds, calls}
-    removed: bool = False  # the function is gone and its section was dropped (reason says "removed")
-    approval: SectionStatus | None = None  # for a section written by this run (or read back from its marker)
+    approval: SectionStatus | None = None  # the gate's word on a section written by this run (its marker's)
     repairs: tuple[str, ...] = ()  # what deterministic repair removed or replaced, one line each
     doc_model: DocModel | None = None  # the final typed doc the section was rendered from
+    outcome: Outcome | None = None  # None only before __post_init__ settles it
+
+    def __post_init__(self) -> None:
+        status = Status(self.status)
+        # A failed, skipped or unchanged status is its own outcome (``replace(result, status="failed")``
+        # carries the old outcome along: the status wins). A written section needs the gate's word.
+        outcome = _OUTCOME_OF_STATUS.get(status) or Outcome(self.outcome or _OUTCOME_OF_APPROVAL[self.approval])
+        if outcome in _OUTCOME_OF_STATUS.values() and status not in _OUTCOME_OF_STATUS:
+            raise ValueError(f"{self.module}.{self.qualname}: outcome {outcome} needs status {outcome}, not {status}")
+        if self.approval is not None and outcome.written and _APPROVAL_OF_OUTCOME.get(outcome) is not self.approval:
+            raise ValueError(f"{self.module}.{self.qualname}: outcome {outcome} contradicts approval {self.approval}")
+        object.__setattr__(self, "status", status)
+        object.__setattr__(self, "outcome", outcome)
+        object.__setattr__(self, "approval", _APPROVAL_OF_OUTCOME.get(outcome))
+        if self.exit_reason:
+            object.__setattr__(self, "exit_reason", ExitReason(self.exit_reason))
 
     @property
     def key(self) -> str:
         return f"{self.module}.{self.qualname}"
 
     @property
+    def ended(self) -> Outcome:
+        """``outcome``, typed as settled (it is never None after construction)."""
+        assert self.outcome is not None
+        return self.outcome
+
+    @property
     def approved(self) -> bool:
-        return self.exit_reason == "approved" and not self.fatal_issues
+        return self.outcome is Outcome.APPROVED
+
+    @property
+    def removed(self) -> bool:
+        return self.outcome is Outcome.REMOVED
+
+    @property
+    def cause(self) -> Cause | None:
+        """Why an unapproved section is unapproved; None for every other outcome. Contradictions when
+        one still stands, or when a draft reached the bar or the critic passed one (then only what was
+        shown false can have stopped it: repair removed those, and ``repairs`` names them); else below
+        the bar. So a score that passed is never reported as "below the bar"."""
+        if self.outcome is not Outcome.UNAPPROVED:
+            return None
+        reached = bool(self.scores) and max(self.scores) >= self.bar
+        if self.fatal_issues or reached or self.exit_reason == ExitReason.APPROVED:
+            return Cause.CONTRADICTIONS
+        return Cause.BELOW_BAR
+
+    def why(self) -> str:
+        """One plain sentence: why a person should check this section ("" unless it is unapproved)."""
+        if self.cause is Cause.CONTRADICTIONS:
+            named = (self.fatal_issues or list(self.repairs) or ["a contradiction docbot's checks found"])[0]
+            more = len(self.fatal_issues or self.repairs) - 1
+            return f"not approved: it contradicted the code ({named}{f'; +{more} more' if more > 0 else ''})"
+        if self.cause is Cause.BELOW_BAR:
+            best = f" (best score {max(self.scores)}, bar {self.bar})" if self.scores else ""
+            return f"not approved: the reviewer never passed a draft{best}"
+        return ""
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        del data["removed"]  # the JSON report says so in ``reason``, as it always has
+        data["status"] = str(self.status)
+        data["exit_reason"] = str(self.exit_reason)
         data["approval"] = self.approval.value if self.approval else None
+        data["outcome"] = self.ended.value
+        data["cause"] = self.cause.value if self.cause else None
         data["repairs"] = list(self.repairs)
         data["doc_model"] = self.doc_model.model_dump(mode="json") if self.doc_model is not None else None
         return {**data, "key": self.key, "approved": self.approved}
 
     @classmethod
     def removed_section(cls, module: str, qualname: str, path: str = "") -> FunctionResult:
-        """A deleted function whose section ``docbot run`` drops."""
-        return cls(module, qualname, "updated", reason="removed", path=path, removed=True)
+        """A deleted function whose section ``docbot run`` drops (the JSON report keeps saying
+        ``status: updated, reason: removed``, as schema_version 1 always has)."""
+        return cls(module, qualname, Status.UPDATED, reason="removed", path=path, outcome=Outcome.REMOVED)
 
 
 def score_curve(scores: list[int]) -> str:
@@ -169,9 +284,13 @@ class RunReport:
     base: str = ""
     head: str = ""
     notices: list[DocNotice] = field(default_factory=list)  # what was kept, refused or removed in docs/api
+    shard: tuple[int, int] | None = None  # (index, count) of a ``run --shard I/N`` job, for ``docbot merge``
 
-    def count(self, status: Status) -> int:
+    def count(self, status: Status | str) -> int:
         return sum(1 for r in self.results if r.status == status)
+
+    def outcomes(self, outcome: Outcome) -> list[FunctionResult]:
+        return [r for r in self.results if r.outcome is outcome]
 
     @property
     def approved(self) -> int:
@@ -180,14 +299,12 @@ class RunReport:
     @property
     def unapproved(self) -> list[FunctionResult]:
         """The sections this run wrote that the gate did not approve (their marker says so)."""
-        return [r for r in self.results if r.status == "updated" and r.approval is SectionStatus.UNAPPROVED]
+        return self.outcomes(Outcome.UNAPPROVED)
 
-    def exit_code(self) -> int:
+    def exit_code(self) -> errors.ExitCode:
         """``docbot run``'s exit code (docs/design.md#exit-codes): 1 when a function failed, else 6 when a
         section was written unapproved, else 0 (every function approved, current, removed or skipped)."""
-        if self.count("failed"):
-            return errors.FINDINGS
-        return errors.UNAPPROVED if self.unapproved else 0
+        return errors.outcome_code(failed=bool(self.outcomes(Outcome.FAILED)), unapproved=bool(self.unapproved))
 
     def summary_line(self) -> str:
         parts = [f"{self.count(s)} {s}" for s in ("updated", "unchanged", "skipped", "failed")]
@@ -197,7 +314,8 @@ class RunReport:
         return {"results": [r.to_json() for r in self.results], "written": self.written,
                 "scan_errors": [str(e) for e in self.scan_errors], "base": self.base, "head": self.head,
                 "notices": [n.to_json() for n in self.notices],
-                "approved": self.approved, "summary": self.summary_line()}
+                "approved": self.approved, "summary": self.summary_line(),
+                **({"shard": {"index": self.shard[0], "count": self.shard[1]}} if self.shard else {})}
 
 
 def plural(count: int, noun: str) -> str:

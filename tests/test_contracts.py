@@ -47,7 +47,7 @@ def test_the_report_json_keeps_scan_errors_as_text() -> None:
     json.dumps(report.to_json())
 
 
-def test_a_removed_section_is_a_flag_and_the_json_keeps_its_word() -> None:
+def test_a_removed_section_is_an_outcome_and_the_json_keeps_its_word() -> None:
     gone = FunctionResult.removed_section("pkg.geo", "area", "pkg/geo.py")
     assert gone.removed and (gone.status, gone.reason, gone.path) == ("updated", "removed", "pkg/geo.py")
     assert not FunctionResult("pkg.geo", "area", "updated", reason="removed").removed
@@ -55,8 +55,8 @@ def test_a_removed_section_is_a_flag_and_the_json_keeps_its_word() -> None:
     assert "removed" not in data and data["reason"] == "removed"
     assert list(data) == ["module", "qualname", "status", "reason", "path", "doc_path", "markdown", "scores",
                           "rounds", "exit_reason", "fatal_issues", "bar", "tokens", "approval", "repairs",
-                          "doc_model", "key", "approved"]
-    assert (data["approval"], data["repairs"], data["doc_model"]) == (None, [], None)
+                          "doc_model", "outcome", "cause", "key", "approved"]  # keys are only added (schema_version 1)
+    assert (data["approval"], data["repairs"], data["doc_model"], data["outcome"]) == (None, [], None, "removed")
 
 
 def test_the_json_carries_the_gate_and_the_typed_doc() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from docbot.config.choices import DEFAULT_EXAMPLE_SANDBOX
-from docbot.errors import ConfigError
+from docbot.errors import ConfigError, ExitCode
 from docbot.fronts.common import has_config_file, json_document, read_doc, read_source, settings_from
 from docbot.fronts.options import command, output_options
 from docbot.results import plural
@@ -65,7 +65,7 @@ def verify_exit_code(checked: Sequence[Any], strict: bool) -> int:
     missing = any(not c.section_found for c in checked)
     contradictions = any(c.fatal for c in checked)
     gaps = strict and any(c.gaps for c in checked)
-    return 1 if missing or contradictions or gaps else 0
+    return ExitCode.FINDINGS if missing or contradictions or gaps else ExitCode.OK
 
 
 def add_verify(sub: Any) -> None:
@@ -93,11 +93,13 @@ def cmd_merge(args: argparse.Namespace) -> int:
     merged = merge_reports(reports)
     print(json_document("run", **{k: v for k, v in merged.items() if k not in ("schema_version", "command")}))
     print(merged["summary"], file=sys.stderr)
-    return 1 if any(r["status"] == "failed" for r in merged["results"]) else 0
+    return int(merged["exit_code"])  # what the shards' results imply: 1 on a failure, else 6 on unapproved
 
 
 def add_merge(sub: Any) -> None:
     merge = command(sub, "merge", "merge the --json reports of `run --shard` jobs into one report",
-                    "Prints one `run` JSON report: every shard's results, files and notices.")
+                    "Prints one `run` JSON report: every shard's results, files and notices, and exits as "
+                    "`run` would have: 1 when a function failed, else 6 when a section is unapproved. "
+                    "Every shard's report must be given once (exit 2 otherwise).")
     merge.add_argument("reports", nargs="+", metavar="REPORT", help="a shard's `docbot run --json` output")
     merge.set_defaults(func=cmd_merge)

@@ -17,25 +17,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from docbot.errors import ConfigError, DocbotError
+from docbot.errors import EXIT_CODE_MEANINGS, ConfigError, DocbotError, ExitCode
 
 if TYPE_CHECKING:  # pydantic is imported only once settings are really loaded (docs/design.md#lazy-imports)
     from docbot.config.sources import Loaded
     from docbot.config.settings import Settings
 
-INTERRUPTED = 130  # what a shell reports for a process stopped by Ctrl-C (128 + SIGINT)
+INTERRUPTED = ExitCode.INTERRUPTED
 JSON_SCHEMA_VERSION = 1  # of every --json document; raised when a key changes meaning or goes away
 
-EXIT_CODES = """exit codes:
-  0    done; nothing to report
-  1    findings: stale or missing docs (check; unapproved ones with --strict), a failed function (run),
-       contradictions (verify)
-  2    usage or configuration: nothing was sent to a model
-  3    model server: unreachable, a model missing, a call that kept failing
-  4    git or repository
-  5    GitHub API
-  6    run: no function failed, but a section was written unapproved
-  130  interrupted (Ctrl-C)"""
+# --help's table, from the one list of codes in docbot/errors.py.
+EXIT_CODES = "exit codes:\n" + "\n".join(f"  {int(code):<4} {text}" for code, text in EXIT_CODE_MEANINGS.items())
 
 
 def json_document(command: str, **payload: Any) -> str:

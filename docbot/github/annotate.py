@@ -10,54 +10,46 @@ property and let a file name set another one (docs/design.md#trust).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import Literal, cast
 
 from docbot.github.logsafe import escape_data
 from docbot.github.sources import FunctionSite
-from docbot.results import FunctionResult, RunReport, SectionStatus
+from docbot.results import FunctionResult, Outcome, RunReport, SectionStatus
 
-Outcome = Literal["approved", "unapproved", "failed", "skipped", "unchanged", "current", "stale"]
+RunOutcome = Literal["approved", "unapproved", "failed", "skipped", "unchanged", "current", "stale"]
 SiteOf = Callable[[FunctionResult], FunctionSite | None]
 
 
 def approval(result: FunctionResult) -> SectionStatus | None:
-    """The gate's verdict on a section this run wrote; None when it wrote none (failed, skipped,
-    unchanged, or a section removed with its function)."""
-    if result.status != "updated" or result.removed:
-        return None
-    if result.approval is not None:
-        return result.approval
-    return SectionStatus.APPROVED if result.approved else SectionStatus.UNAPPROVED
+    """The gate's word on a section this run wrote, as the loop's finish step decided it; None when
+    it wrote none (failed, skipped, unchanged, a section removed with its function, or no verdict)."""
+    return result.approval
 
 
 def counts(report: RunReport) -> dict[str, int]:
     """``approved``, ``unapproved`` and ``failed``: the three ends a function's run can have."""
-    verdicts = [approval(r) for r in report.results]
-    return {"approved": verdicts.count(SectionStatus.APPROVED),
-            "unapproved": verdicts.count(SectionStatus.UNAPPROVED),
-            "failed": report.count("failed")}
+    return {"approved": len(report.outcomes(Outcome.APPROVED)),
+            "unapproved": len(report.outcomes(Outcome.UNAPPROVED)),
+            "failed": len(report.outcomes(Outcome.FAILED))}
 
 
-def outcome(report: RunReport, check: bool) -> Outcome:
+def outcome(report: RunReport, check: bool) -> RunOutcome:
     """One word for the run, the worst thing that happened first."""
     if check:
-        return "stale" if report.count("failed") else "current"
-    numbers = counts(report)
-    if numbers["failed"]:
-        return "failed"
-    if numbers["unapproved"]:
-        return "unapproved"
-    if report.count("skipped"):
-        return "skipped"
-    return "approved" if numbers["approved"] else "unchanged"
+        return "stale" if report.outcomes(Outcome.FAILED) else "current"
+    for worst in (Outcome.FAILED, Outcome.UNAPPROVED, Outcome.SKIPPED, Outcome.APPROVED):
+        if report.outcomes(worst):
+            return cast(RunOutcome, worst.value)
+    return "unchanged"
 
 
 def needs_attention(result: FunctionResult, check: bool) -> bool:
     """Annotated: in check mode a function without a current doc; else one that failed or whose doc
-    ended unapproved."""
-    if check or result.status == "failed":
-        return result.status == "failed"
-    return approval(result) is SectionStatus.UNAPPROVED
+    ended unapproved. Nothing else: the annotations GitHub shows are capped, so they are kept for
+    what a person must look at (parse retries and the like are in the log and the JSON report)."""
+    if check:
+        return result.outcome is Outcome.FAILED
+    return result.outcome in (Outcome.FAILED, Outcome.UNAPPROVED)
 
 
 def escape_property(text: str) -> str:
@@ -89,13 +81,7 @@ def error_annotations(report: RunReport, check: bool, site_of: SiteOf, fix: str,
         lines = None
         if site is not None:
             lines = (site.changed[0][0], site.changed[-1][1]) if site.changed else (site.def_line, site.def_line)
-        what = result.reason if result.status == "failed" else _unapproved_reason(result)
+        what = result.reason if result.outcome is Outcome.FAILED else result.why()
         found.append(annotation_line(redact(result.path or result.doc_path), redact(f"docbot: {result.key}"),
                                      redact(f"{result.key}: {what}. {fix}"), lines))
     return found
-
-
-def _unapproved_reason(result: FunctionResult) -> str:
-    score = f" (score {result.scores[-1]} below {result.bar})" if result.scores else ""
-    issues = f"; still standing: {result.fatal_issues[0]}" if result.fatal_issues else ""
-    return f"its doc was not approved{score}{issues}"

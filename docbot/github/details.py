@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from docbot.github.annotate import approval
-from docbot.results import FunctionResult
+from docbot.results import Cause, FunctionResult
 
 MIN_DOC_BYTES = 400  # below this a truncated doc says nothing useful, so drop whole docs instead
 MAX_REPAIRS_SHOWN = 10
@@ -77,7 +77,9 @@ def doc_diff(old: str, new: str) -> str:
 def _summary(result: FunctionResult) -> str:
     state = approval(result)
     words = [state.value] if state else []
-    if result.scores:
+    if result.cause is Cause.CONTRADICTIONS:
+        words.append("contradicted the code")  # a score that passed must not read as the reason
+    elif result.scores:
         words.append(f"{result.scores[-1]}/{result.bar}")
     return f"<code>{html.escape(result.key)}</code>: final doc" + (f" ({', '.join(words)})" if words else "")
 

@@ -14,7 +14,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from docbot.errors import GitHubError, RepoError
+from docbot.errors import GitHubError, RepoError, outcome_code
 from docbot.github.annotate import SiteOf, counts, error_annotations, outcome
 from docbot.github.client import GitHubClient
 from docbot.github.commit import commit_docs, docs_at
@@ -22,7 +22,7 @@ from docbot.github.extras import gather_extras
 from docbot.github.logsafe import Redactor, escape_data
 from docbot.github.report import Links, render_comment, render_summary
 from docbot.github.sources import PrSources
-from docbot.results import FunctionResult, RunReport, Target
+from docbot.results import FunctionResult, Outcome, RunReport, Target
 
 if TYPE_CHECKING:
     from docbot.check import StaleEntry
@@ -178,11 +178,14 @@ def _is_fork(inputs: ActionInputs) -> bool:
 
 
 def exit_code_for(report: RunReport, mode: Mode, fail_on_fatal: bool) -> int:
-    """1 when the job should fail: stale docs in check mode, else problems when asked to fail on them."""
+    """The job's code, by the rule in docbot/errors.py: 1 for stale docs in check mode, else 1 for a
+    failure or a contradiction still standing when asked to fail on them; the Action never exits 6
+    (its comment and annotations carry the unapproved sections)."""
+    failed = bool(report.outcomes(Outcome.FAILED))
     if mode == "check":
-        return 1 if report.count("failed") else 0
-    problems = any(r.status == "failed" or r.fatal_issues for r in report.results)
-    return 1 if fail_on_fatal and problems else 0
+        return outcome_code(findings=failed)
+    problems = failed or any(r.fatal_issues for r in report.results)
+    return outcome_code(findings=fail_on_fatal and problems)
 
 
 def stale_report(entries: Sequence[StaleEntry], base: str, head: str,

@@ -13,12 +13,12 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
 from urllib.parse import quote
 
 from docbot.github.details import MAX_CELL_CHARS, escape_cell, fence_for, fit_details, utf8_size
 from docbot.apidocs.render import anchor
-from docbot.results import FunctionResult, RunReport, ScanError, plural, score_curve
+from docbot.results import Cause, FunctionResult, Outcome, RunReport, ScanError, plural, score_curve
 
 __all__ = ["COMMENT_LIMIT", "MARKER", "MAX_CELL_CHARS", "Extras", "Links", "escape_cell", "fence_for",
            "render_comment", "render_summary", "utf8_size", "verdict"]
@@ -29,9 +29,12 @@ SUMMARY_LIMIT = 1_000_000  # a step summary may hold 1 MiB; leave room for a not
 MAX_FATAL_SHOWN = 3
 MAX_SCAN_ERRORS = 20
 
-Verdict = Literal["approved", "below_bar", "fatal", "failed", "skipped", "unchanged", "removed"]
+Verdict = Literal["approved", "below_bar", "fatal", "failed", "skipped", "unchanged", "removed", "unreviewed"]
 ICONS: dict[Verdict, str] = {"approved": "✅", "below_bar": "⚠️", "fatal": "❌", "failed": "❌",
-                             "skipped": "⏭️", "unchanged": "➖", "removed": "🗑️"}
+                             "skipped": "⏭️", "unchanged": "➖", "removed": "🗑️", "unreviewed": "❔"}
+# An unapproved section is one of two verdicts, by its cause: the reader needs the why.
+_UNAPPROVED: dict[Cause | None, Verdict] = {Cause.CONTRADICTIONS: "fatal", Cause.BELOW_BAR: "below_bar",
+                                            None: "below_bar"}
 
 
 @dataclass(frozen=True)
@@ -60,8 +63,8 @@ class Links:
 
     def result_url(self, result: FunctionResult) -> str | None:
         """The function's section at ``ref``, when ``ref`` has the doc this comment shows."""
-        current = result.status == "unchanged" or (self.fresh and result.status == "updated")
-        url = self.doc_url(result.doc_path) if current and not result.removed else None
+        current = result.outcome is Outcome.UNCHANGED or (self.fresh and result.ended.written)
+        url = self.doc_url(result.doc_path) if current else None
         if url is None:
             return None
         try:
@@ -83,16 +86,11 @@ class Extras:
 
 
 def verdict(result: FunctionResult) -> Verdict:
-    """One word for how a function ended; the order matters (a failure outranks everything)."""
-    if result.status == "failed":
-        return "failed"
-    if result.fatal_issues:
-        return "fatal"
-    if result.status in ("skipped", "unchanged"):
-        return result.status
-    if result.removed:  # a deleted function's section, dropped by docbot run
-        return "removed"
-    return "approved" if result.approved else "below_bar"
+    """One word for how a function ended: its outcome (decided by the loop's finish step, never
+    recomputed here), an unapproved one split by its cause."""
+    if result.outcome is Outcome.UNAPPROVED:
+        return _UNAPPROVED[result.cause]
+    return cast(Verdict, str(result.outcome))
 
 
 def render_comment(report: RunReport, links: Links | None = None, *, title: str = "docbot: API docs",
@@ -131,7 +129,7 @@ def _render(report: RunReport, links: Links | None, title: str, limit: int, extr
 
 def render_check(report: RunReport, links: Links | None, title: str, extras: Extras, *, marker: bool) -> str:
     """Check mode: how many functions are current, then one line per doc to write, with the fix."""
-    missing = [r for r in report.results if r.status == "failed"]
+    missing = report.outcomes(Outcome.FAILED)
     current = len(report.results) - len(missing)
     head = (f"{MARKER}\n" if marker else "") + f"## {html.escape(title)}\n\n"
     counts = f"**{plural(len(report.results), 'function')} checked**: ✅ {current} current"
@@ -149,9 +147,10 @@ def render_check(report: RunReport, links: Links | None, title: str, extras: Ext
 
 def _counts_line(report: RunReport) -> str:
     verdicts = [verdict(r) for r in report.results]
-    labels: dict[Verdict, str] = {"approved": "approved", "below_bar": "below the bar",
-                                  "fatal": "with fatal issues", "failed": "failed", "skipped": "skipped",
-                                  "unchanged": "already current", "removed": "removed"}
+    labels: dict[Verdict, str] = {"approved": "approved", "fatal": "unapproved: contradicted the code",
+                                  "below_bar": "unapproved: below the bar", "failed": "failed",
+                                  "skipped": "skipped", "unchanged": "already current", "removed": "removed",
+                                  "unreviewed": "written without a verdict"}
     parts = [f"{ICONS[v]} {verdicts.count(v)} {label}" for v, label in labels.items() if v in verdicts]
     return f"**{plural(len(verdicts), 'function')}**" + (": " + " · ".join(parts) if parts else "")
 
@@ -162,13 +161,15 @@ def _row(result: FunctionResult, links: Links | None, extras: Extras) -> str:
     if url:
         name = f"[{name}]({url})"
     trajectory = f"{score_curve(result.scores)} vs {result.bar}" if result.scores else "—"
-    if result.status == "unchanged" and result.key in extras.last_runs:
+    if result.outcome is Outcome.UNCHANGED and result.key in extras.last_runs:
         trajectory = escape_cell(extras.last_runs[result.key])
-    exit_text = result.exit_reason or result.status
-    if result.status == "unchanged" and not result.reason:
+    exit_text = str(result.exit_reason or result.status)
+    if result.outcome is Outcome.UNCHANGED and not result.reason:
         exit_text = "doc current (code unchanged)"
-    if verdict(result) == "removed":
+    if result.outcome is Outcome.REMOVED:
         exit_text = "doc section removed (function deleted)"
+    elif result.outcome is Outcome.UNAPPROVED:
+        exit_text = result.why()  # why a person should check it, never a score that passed read as below
     elif result.reason:
         exit_text += f": {result.reason}"
     fatal = [escape_cell(issue) for issue in result.fatal_issues[:MAX_FATAL_SHOWN]]

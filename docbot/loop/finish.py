@@ -5,7 +5,9 @@ docbot never ships a contradiction its checks found (docs/design.md#gate):
 - the adjudicated model ships unless it is empty or introduces a contradiction the base did not
   have; then the base ships (the best clean draft, else the last one);
 - the section is approved only when the loop exited ``approved`` and nothing fatal stands: no
-  contradiction in the shipped model, no quoted critic claim against the last draft;
+  contradiction in the shipped model, no quoted critic claim against the last draft. This is the only
+  place approval is decided: the result's ``outcome`` (docbot.loop.runner) carries it, and every
+  reader (report, console, comment, annotations, index, exit code) reads it;
 - anything else ships unapproved, after deterministic repair (docbot.loop.repair) of every contradiction,
   with the changes listed.
 """
@@ -20,7 +22,7 @@ from docbot.facts.function import Facts
 from docbot.loop.state import LoopState
 from docbot.loop.truth import outcomes_of
 from docbot.loop.repair import repair
-from docbot.results import SectionStatus
+from docbot.results import ExitReason, SectionStatus
 from docbot.verify.model_check import ModelFinding
 
 NO_MODEL = "the writer never returned a usable doc model"
@@ -86,7 +88,7 @@ def final_of(state: LoopState, facts: Facts, check: Callable[[DocModel], list[Mo
     if findings is None:
         findings = [] if best and chosen is base else check(chosen)
     fatal = unique(contradictions(findings) + critic_fatal)
-    if state["exit_reason"] == "approved" and not fatal:
+    if state["exit_reason"] == ExitReason.APPROVED and not fatal:  # the one place approval is decided
         return Final(chosen, [], SectionStatus.APPROVED, [], warning)
     repaired = repair(chosen, facts, outcomes_of(chosen, findings))
     return Final(repaired.model, critic_fatal, SectionStatus.UNAPPROVED, repaired.describe(), warning)

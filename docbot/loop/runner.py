@@ -15,7 +15,7 @@ from docbot.loop.graph import build_graph, recursion_limit
 from docbot.loop.state import LoopState, new_state
 from docbot.models import RoleModels
 from docbot.results import CallRecord
-from docbot.results import FunctionResult, SectionStatus, Target
+from docbot.results import ExitReason, FunctionResult, Outcome, SectionStatus, Status, Target
 from docbot.config.settings import Settings
 from docbot.verify import ExampleContext
 
@@ -86,19 +86,21 @@ def tokens_by_role(calls: list[CallRecord]) -> dict[str, dict[str, float]]:
 
 
 def result_from_state(target: Target, final: LoopState, settings: Settings) -> FunctionResult:
-    """The function's result; ``failed`` when no writer ever answered with a doc model."""
+    """The function's result, carrying the finish step's decision (``final["approval"]``, set by
+    docbot.loop.finish) as its outcome; ``failed`` when no writer ever answered with a doc model."""
     from docbot.docmodel import DocModel
 
     trajectory = final["trajectory"]
     model = DocModel.model_validate(final["final_model"]) if final["final_model"] is not None else None
+    outcome = Outcome.FAILED if model is None else Outcome(SectionStatus(final["approval"]).value)
     return FunctionResult(
-        module=target.module, qualname=target.qualname, status="updated" if model is not None else "failed",
+        module=target.module, qualname=target.qualname,
+        status=Status.FAILED if model is None else Status.UPDATED,
         reason="" if model is not None else "; ".join(final["final_fatal"]), path=target.path,
         markdown=final["final_markdown"], scores=[t["score"] for t in trajectory],
-        rounds=len(trajectory), exit_reason=final["exit_reason"],
+        rounds=len(trajectory), exit_reason=ExitReason(final["exit_reason"]) if final["exit_reason"] else "",
         fatal_issues=final["final_fatal"], bar=settings.quality_score_bar,
-        tokens=tokens_by_role(final["calls"]),
-        approval=SectionStatus(final["approval"]) if model is not None else None,
+        tokens=tokens_by_role(final["calls"]), outcome=outcome,
         repairs=tuple(final["repairs"]), doc_model=model)
 
 
@@ -158,7 +160,7 @@ def documenter_for(models: RoleModels, settings: Settings, repo_root: Path, emit
         except Exception as err:  # DocbotError or not: one bad function never loses the others' work
             # The calls its finished steps made were spent all the same: the report counts them.
             spent = tokens_by_role(progress[-1]["calls"]) if progress else {}
-            return FunctionResult(module=target.module, qualname=target.qualname, status="failed",
+            return FunctionResult(module=target.module, qualname=target.qualname, status=Status.FAILED,
                                   reason=str(err) or type(err).__name__, path=target.path,
                                   bar=settings.quality_score_bar, tokens=spent)
 

@@ -47,7 +47,7 @@ class LoopState(TypedDict):
     best_model: ModelData | None  # None until a draft scores above best_score with no fatal issue
     best_score: int
     route: NotRequired[Decision]  # set by the router before anything reads it
-    exit_reason: str  # approved / attempts / regression
+    exit_reason: str  # a results.ExitReason value (set by the router), "" until it exits
     adjudicated: ModelData | None  # the adjudicator's model, None when it gave none or was not asked
     trajectory: Annotated[list[TrajectoryEntry], operator.add]  # one entry per critique
     calls: Annotated[list[CallRecord], operator.add]  # one entry per model call
@@ -57,7 +57,7 @@ class LoopState(TypedDict):
     final_model: ModelData | None
     final_markdown: str
     final_fatal: list[str]
-    approval: str  # a results.SectionStatus value, "" until the finish node ran
+    approval: str  # the finish step's decision, a results.SectionStatus value; "" until the finish node ran
     repairs: list[str]  # what deterministic repair changed in the final model
 
 

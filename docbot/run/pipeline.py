@@ -25,7 +25,7 @@ from docbot.config.deadline import Deadline, DeadlineReached
 from docbot.events import EventSink, ProgressEvent, ResultEvent, WarningEvent
 from docbot.plan import ModuleDocs, plan_modules
 from docbot.scan.repo import DiffSpec, scan
-from docbot.results import DocNotice, FunctionResult, NoticeKind, RunReport, Status, Target
+from docbot.results import DocNotice, FunctionResult, NoticeKind, RunReport, Status, StatusWord, Target
 from docbot.run.jobs import Rounds, Runner, Slots, Task
 from docbot.config.settings import Settings
 from docbot.run.shards import Shard
@@ -79,7 +79,8 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
     deadline = Deadline(clock(), settings.time_budget_s, clock) if settings.time_budget_s else None
     found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
                  exclude=settings.exclude, cache=settings.cache)
-    report = RunReport(scan_errors=list(found.errors), base=found.base, head=found.head)
+    report = RunReport(scan_errors=list(found.errors), base=found.base, head=found.head,
+                       shard=(shard.index, shard.count) if shard else None)  # merge checks none is missing
     modules = [_Module(plan) for plan in plan_modules(found, settings, repo_root, spec, paths)
                if shard is None or shard.holds(plan.name)]
     results_by_module = {m.plan.name: _decide_cheap(m) for m in modules}
@@ -278,5 +279,5 @@ def _orphan_results(plan: ModuleDocs, final_sections: dict[str, pages.Section]) 
             for qualname in old if qualname not in final_sections and qualname not in named]
 
 
-def _result(target: Target, status: Status, reason: str = "") -> FunctionResult:
+def _result(target: Target, status: Status | StatusWord, reason: str = "") -> FunctionResult:
     return FunctionResult(target.module, target.qualname, status, reason=reason, path=target.path)

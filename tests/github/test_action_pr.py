@@ -88,14 +88,14 @@ def commands(log: str, name: str = "error") -> list[str]:
 
 def test_unapproved_and_failed_functions_are_annotated_on_their_changed_lines(
         tmp_path: Path, gh: FakeGitHub, repo: dict[str, Any]) -> None:
-    report = RunReport(results=[area(approval=SectionStatus.UNAPPROVED, scores=[60, 62]),
+    report = RunReport(results=[area(approval=SectionStatus.UNAPPROVED, scores=[60, 62], exit_reason="attempts"),
                                 far(status="failed", reason="model server timed out")])
     code, log = run(tmp_path, gh, repo, report)
     assert code == 0
     assert commands(log) == [
-        "::error file=pkg/geometry.py,line=2,endLine=2,title=docbot%3A pkg.geometry.area::pkg.geometry.area: its doc "
-        f"was not approved (score 62 below 95). Run `docbot run --base {repo['base']}` on the PR branch and commit "
-        "docs/api.",
+        "::error file=pkg/geometry.py,line=2,endLine=2,title=docbot%3A pkg.geometry.area::pkg.geometry.area: not "
+        "approved: the reviewer never passed a draft (best score 62, bar 95). Run "
+        f"`docbot run --base {repo['base']}` on the PR branch and commit docs/api.",
         "::error file=pkg/geometry.py,line=17,endLine=17,title=docbot%3A pkg.geometry.far::pkg.geometry.far: model "
         f"server timed out. Run `docbot run --base {repo['base']}` on the PR branch and commit docs/api.",
     ]
@@ -227,7 +227,8 @@ def test_the_two_steps_carry_the_verdict_repairs_doc_model_and_the_docstring_opt
     assert run_action(env, ["publish", "--report", stage_file], out=out) == 0, out.getvalue()
 
     comment = gh.comments[PR][0]["body"]
-    assert "final doc (unapproved, 97/95)" in comment and "- dropped parameter &#96;q&#96;" in comment
+    # 97 passed the bar; what stopped it was a contradiction (repaired): the comment says that, not the score.
+    assert "final doc (unapproved, contradicted the code)" in comment and "- dropped parameter &#96;q&#96;" in comment
     assert "## `area`" in comment.split("<details>")[1]  # shown rendered: the doc model came back typed
     assert len(gh.reviews[PR]) == 1 and "```suggestion\ndef area(w, h):" in gh.review_comments[PR][0]["body"]
     assert outputs(env["GITHUB_OUTPUT"])["unapproved"] == "1"

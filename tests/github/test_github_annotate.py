@@ -22,7 +22,7 @@ from docbot.github.annotate import (
     outcome,
 )
 from docbot.github.sources import FunctionSite
-from docbot.results import FunctionResult, RunReport, SectionStatus, Target
+from docbot.results import FunctionResult, Outcome, RunReport, SectionStatus, Target
 
 APPROVED, UNAPPROVED = SectionStatus.APPROVED, SectionStatus.UNAPPROVED
 
@@ -53,13 +53,14 @@ def read_command(line: str) -> tuple[str, dict[str, str], str]:
 @pytest.mark.parametrize("fields, expected", [
     ({"approval": APPROVED, "exit_reason": "attempts"}, APPROVED),  # the recorded verdict wins
     ({"approval": UNAPPROVED, "exit_reason": "approved"}, UNAPPROVED),
-    ({"exit_reason": "approved"}, APPROVED),  # a report from before the verdict was recorded
-    ({"exit_reason": "approved", "fatal_issues": ["x"]}, UNAPPROVED),
-    ({"exit_reason": "attempts"}, UNAPPROVED),
+    ({"outcome": Outcome.APPROVED, "exit_reason": "attempts", "fatal_issues": ["x"]}, APPROVED),  # never recomputed
+    ({"outcome": Outcome.UNAPPROVED, "exit_reason": "approved", "scores": [99]}, UNAPPROVED),
+    ({"exit_reason": "approved"}, None),  # no verdict recorded: none is invented from the exit reason
+    ({"exit_reason": "attempts"}, None),
     ({"status": "failed", "approval": APPROVED}, None),
     ({"status": "unchanged", "approval": APPROVED}, None),
     ({"status": "skipped"}, None),
-    ({"removed": True, "reason": "removed"}, None),
+    ({"outcome": Outcome.REMOVED, "reason": "removed"}, None),
 ])
 def test_approval(fields: dict[str, Any], expected: SectionStatus | None) -> None:
     assert approval(result(**fields)) is expected
@@ -95,6 +96,8 @@ def test_counts_tell_approved_unapproved_and_failed_apart() -> None:
     ({"approval": APPROVED}, False, False),
     ({"status": "skipped"}, False, False),
     ({"status": "unchanged", "approval": UNAPPROVED}, False, False),  # not this run's doc
+    ({"outcome": Outcome.REMOVED}, False, False),
+    ({"exit_reason": "attempts"}, False, False),  # no verdict: nothing a person is told to check
 ])
 def test_needs_attention(fields: dict[str, Any], check: bool, expected: bool) -> None:
     assert needs_attention(result(**fields), check) is expected
@@ -145,8 +148,9 @@ def test_annotations_sit_on_the_changed_lines_else_the_def_line_else_the_file() 
 
     assert [(p.get("line"), p.get("endLine")) for _, p, _ in parsed] == [
         ("12", "18"), ("31", "31"), ("40", "41"), (None, None)]
-    assert parsed[0][2] == ("pkg.mod.a: its doc was not approved (score 70 below 95); still standing: "
-                            "raises KeyError, doc says x. Run docbot.")
+    assert parsed[0][2] == ("pkg.mod.a: not approved: it contradicted the code (raises KeyError, doc says x). "
+                            "Run docbot.")  # the cause, not the score
+    assert parsed[2][2] == "pkg.mod.c: not approved: the reviewer never passed a draft. Run docbot."
     assert parsed[1][2] == "pkg.mod.b: model server timed out. Run docbot."
     assert all(p["file"] == "pkg/mod.py" and p["title"] == f"docbot: pkg.mod.{q}"
                for (_, p, _), q in zip(parsed, ["a", "b", "c", "gone"]))

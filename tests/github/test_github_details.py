@@ -99,8 +99,11 @@ def test_repairs_are_listed_escaped() -> None:
 
 
 def test_unapproved_is_said_in_the_summary() -> None:
-    body = render_comment(RunReport(results=[rendered_result(approval=SectionStatus.UNAPPROVED, scores=[60, 62])]))
-    assert "final doc (unapproved, 62/95)" in body
+    below = rendered_result(approval=SectionStatus.UNAPPROVED, scores=[60, 62], exit_reason="attempts")
+    assert "final doc (unapproved, 62/95)" in render_comment(RunReport(results=[below]))
+    # The critic passed it at 97; a contradiction stopped it: the score is not shown as the reason.
+    held = rendered_result(approval=SectionStatus.UNAPPROVED, scores=[97], repairs=("removed a failing example",))
+    assert "final doc (unapproved, contradicted the code)" in render_comment(RunReport(results=[held]))
 
 
 def test_a_cut_rendered_doc_is_shown_as_source_so_no_fence_stays_open() -> None:

@@ -13,7 +13,7 @@ import pytest
 from docbot.check import StaleEntry
 from docbot.github.publish import annotation, exit_code_for, stale_report, write_outputs
 from docbot.github.report import MARKER
-from docbot.results import FunctionResult, RunReport
+from docbot.results import FunctionResult, Outcome, RunReport
 from tests.support.action_env import (
     BASE,
     HEAD,
@@ -64,7 +64,7 @@ def test_second_run_updates_the_same_comment(tmp_path: Path, gh: FakeGitHub) -> 
     env = runner_env(tmp_path, gh)
     act(env, FakeRun(canned()))
     better = canned(FunctionResult("pkg.geometry", "area", "updated", markdown="## area", scores=[97],
-                                   rounds=1, exit_reason="approved"))
+                                   rounds=1, exit_reason="approved", outcome=Outcome.APPROVED))
     code, log = act(env, FakeRun(better))
 
     assert code == 0

@@ -23,7 +23,7 @@ from docbot.github.report import (
     utf8_size,
     verdict,
 )
-from docbot.results import FunctionResult, RunReport, ScanError
+from docbot.results import FunctionResult, Outcome, RunReport, ScanError
 
 ALLOWED_HTML = {"<code>", "</code>", "<br>", "<sub>", "</sub>", "<em>", "</em>", "</details>", MARKER}
 HOSTILE = "a | b <script>alert(1)</script> `code` ``` ~~x~~ [l](http://evil) @octocat\nsecond line"
@@ -33,6 +33,9 @@ def result(qualname: str = "f", **fields: Any) -> FunctionResult:
     defaults: dict[str, Any] = {"module": "pkg.mod", "qualname": qualname, "status": "updated",
                                 "doc_path": "docs/api/pkg.mod.md", "markdown": f"## {qualname}\n\nDoes things.",
                                 "scores": [72, 85, 96], "rounds": 3, "exit_reason": "approved", "bar": 95}
+    if fields.get("status", "updated") == "updated" and "outcome" not in fields:  # the finish step's word
+        defaults["outcome"] = Outcome.UNAPPROVED if fields.get("exit_reason", "approved") != "approved" \
+            or fields.get("fatal_issues") else Outcome.APPROVED
     return FunctionResult(**{**defaults, **fields})
 
 
@@ -67,16 +70,23 @@ def html_fragments(tokens: list[Token]) -> set[str]:
 @pytest.mark.parametrize("fields, expected", [
     ({}, "approved"),
     ({"exit_reason": "attempts", "scores": [60, 70, 80, 90]}, "below_bar"),
-    ({"exit_reason": "regression"}, "below_bar"),
+    ({"exit_reason": "regression", "scores": [72, 60]}, "below_bar"),
+    # A draft that reached the bar (96) and still ended unapproved was stopped by a contradiction.
+    ({"exit_reason": "regression"}, "fatal"),
     ({"exit_reason": "approved", "fatal_issues": ["raises ValueError, doc says TypeError"]}, "fatal"),
-    ({"exit_reason": "attempts", "fatal_issues": ["x"]}, "fatal"),
+    ({"exit_reason": "attempts", "fatal_issues": ["x"], "scores": [50]}, "fatal"),
+    ({"outcome": Outcome.UNAPPROVED, "repairs": ("removed a failing example",)}, "fatal"),  # the critic passed it
+    # The outcome decides; the exit reason and the fatal issues never overturn it.
+    ({"outcome": Outcome.APPROVED, "exit_reason": "attempts", "scores": [10]}, "approved"),
+    ({"outcome": Outcome.UNREVIEWED}, "unreviewed"),
     ({"status": "failed", "fatal_issues": ["x"], "reason": "model server down"}, "failed"),
     ({"status": "skipped", "reason": "time budget", "scores": [], "exit_reason": ""}, "skipped"),
     ({"status": "unchanged", "scores": [], "exit_reason": ""}, "unchanged"),
-    ({"status": "updated", "reason": "removed", "scores": [], "exit_reason": "", "markdown": "", "removed": True},
-     "removed"),
-    # The word alone decides nothing: only the typed flag marks a removed section.
-    ({"status": "updated", "reason": "removed", "scores": [], "exit_reason": "", "markdown": ""}, "below_bar"),
+    ({"status": "updated", "reason": "removed", "scores": [], "exit_reason": "", "markdown": "",
+      "outcome": Outcome.REMOVED}, "removed"),
+    # The word alone decides nothing: only the outcome marks a removed section.
+    ({"status": "updated", "reason": "removed", "scores": [], "exit_reason": "", "markdown": "",
+      "outcome": Outcome.UNAPPROVED}, "below_bar"),
 ])
 def test_verdict(fields: dict[str, Any], expected: str) -> None:
     assert verdict(result(**fields)) == expected
@@ -134,21 +144,26 @@ def test_comment_rows_carry_link_trajectory_rounds_exit_and_fatal_issues() -> No
                fatal_issues=["doc says 0.6, example prints 0.5", "raises KeyError, undocumented"]),
         result("gone", status="failed", reason="model server timed out", scores=[], rounds=0,
                exit_reason="", markdown=""),
-        result("old", reason="removed", removed=True, scores=[], rounds=0, exit_reason="", markdown="", doc_path=""),
+        result("old", reason="removed", outcome=Outcome.REMOVED, scores=[], rounds=0, exit_reason="", markdown="",
+               doc_path=""),
+        result("held", scores=[80, 98], rounds=2, exit_reason="attempts", repairs=("removed a failing example",)),
     ], base="1111111111111111", head="2222222222222222")
     body = render_comment(report, Links("https://github.com", "octo/project", "2222"))
 
     assert body.startswith(MARKER + "\n")
-    assert ("**5 functions**: ✅ 1 approved · ⚠️ 1 below the bar · ❌ 1 with fatal issues · ❌ 1 failed · "
-            "🗑️ 1 removed\n") in body
+    assert ("**6 functions**: ✅ 1 approved · ❌ 2 unapproved: contradicted the code · ⚠️ 1 unapproved: below "
+            "the bar · ❌ 1 failed · 🗑️ 1 removed\n") in body
     rows = table_rows(parse(body))
     assert [[cell.content for cell in row][2:] for row in rows] == [
         ["72 → 85 → 96 vs 95", "3", "approved", "—"],
-        ["60 → 58 vs 95", "2", "regression", "—"],
-        ["40 → 50 → 55 → 60 vs 95", "4", "attempts",
+        ["60 → 58 vs 95", "2", "not approved: the reviewer never passed a draft (best score 60, bar 95)", "—"],
+        ["40 → 50 → 55 → 60 vs 95", "4",
+         "not approved: it contradicted the code (doc says 0.6, example prints 0.5; +1 more)",
          "doc says 0.6, example prints 0.5<br>raises KeyError, undocumented"],
         ["—", "—", "failed: model server timed out", "—"],
         ["—", "—", "doc section removed (function deleted)", "—"],
+        # 98 passed the bar: the row says what stopped it, never "98 below 95".
+        ["80 → 98 vs 95", "2", "not approved: it contradicted the code (removed a failing example)", "—"],
     ]
     link = (rows[0][1].children or [])[0]
     assert link.type == "link_open"
@@ -168,7 +183,7 @@ def test_hostile_model_text_cannot_break_the_table_or_inject_html() -> None:
     rows = table_rows(tokens)
     assert len(rows) == 2 and all(len(row) == 6 for row in rows)
     assert html_fragments(tokens) <= ALLOWED_HTML | {
-        "<details><summary><code>pkg.mod.f</code>: final doc (unapproved, 96/95)</summary>",
+        "<details><summary><code>pkg.mod.f</code>: final doc (unapproved, contradicted the code)</summary>",
         "<details><summary><code>pkg.mod.g</code>: final doc (approved, 96/95)</summary>"}
     fatal_cell = rows[0][5]
     children = fatal_cell.children or []

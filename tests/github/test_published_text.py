@@ -14,7 +14,7 @@ from docbot import events
 from docbot.fronts.action import log_sink, run_action
 from docbot.github.logsafe import MASK, Redactor, SafeLog, escape_data, neutralize
 from docbot.github.publish import annotation
-from docbot.results import FunctionResult, RunReport
+from docbot.results import FunctionResult, Outcome, RunReport
 from tests.support.action_env import PR, TOKEN, FakeRun, act, canned, runner_env
 from tests.support.fake_github import FakeGitHub
 
@@ -30,7 +30,7 @@ def leaky_report(secret: str) -> RunReport:
         "pkg.env", "read", "updated", path="pkg/env.py", doc_path="docs/api/pkg.env.md",
         markdown=f"## read\n\nPrints `GITHUB_TOKEN={secret}`.", scores=[80], rounds=1, exit_reason="attempts",
         fatal_issues=[f"example printed GITHUB_TOKEN={secret} and Authorization: Bearer {secret}",
-                      f"also {PAT}, {FINE} and {OAUTH}"]))
+                      f"also {PAT}, {FINE} and {OAUTH}"], outcome=Outcome.UNAPPROVED))
 
 
 def published(tmp_path: Path, gh: FakeGitHub, env: dict[str, str], log: str) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from docbot.fronts.action import run_action
-from docbot.results import FunctionResult, RunReport
+from docbot.results import FunctionResult, Outcome, RunReport
 from docbot.config.settings import Settings
 from tests.support.fake_github import FakeGitHub
 
@@ -49,11 +49,11 @@ def canned(*results: FunctionResult, written: list[str] | None = None) -> RunRep
     return RunReport(results=list(results) or [
         FunctionResult("pkg.geometry", "area", "updated", path="pkg/geometry.py",
                        doc_path="docs/api/pkg.geometry.md", markdown="## area\n\nThe area.",
-                       scores=[72, 85, 96], rounds=3, exit_reason="approved"),
+                       scores=[72, 85, 96], rounds=3, exit_reason="approved", outcome=Outcome.APPROVED),
         FunctionResult("pkg.geometry", "Shape.scale", "updated", path="pkg/geometry.py",
                        doc_path="docs/api/pkg.geometry.md", markdown="## scale\n\n| broken <script>",
                        scores=[60, 70, 75, 80], rounds=4, exit_reason="attempts",
-                       fatal_issues=["doc says ValueError, code raises `TypeError`"]),
+                       fatal_issues=["doc says ValueError, code raises `TypeError`"], outcome=Outcome.UNAPPROVED),
     ], written=written or [], base=BASE, head=HEAD)
 
 
