@@ -119,7 +119,8 @@ def test_real_files_get_their_docstrings_and_nothing_else_changes(tmp_path: Path
     assert len(names) >= 3, names
     report = _documented(repo, Scripted(only=names))
     applied = apply_docstrings(repo.root, Settings(), report.results)
-    assert applied.written == [PATH] and applied.kept == [] and applied.docs == ["docs/api/pkg.real.md", "docs/api/.docstrings.json"]
+    assert applied.written == [PATH] and applied.kept == []
+    assert applied.docs == ["docs/api/pkg.real.md", "docs/api/.docstrings.json"]
     new = (repo.root / PATH).read_bytes().decode()
     assert _undo(original.decode(), new, names).encode() == original  # every other byte as it was
     found = {t.qualname: t for t in public_functions(new, "pkg.real", PATH)}
@@ -205,7 +206,8 @@ def test_run_write_docstrings_flag_through_the_cli(tmp_path: Path, monkeypatch: 
     repo.write("pkg/geo.py", GEO.replace("6 * r", "6.28 * r"))
     assert main(["run", "--all", "--json", "--write-docstrings"]) == 0
     written = json.loads(capsys.readouterr().out)["docstrings"]
-    assert written == {"written": ["pkg/geo.py"], "kept": [], "docs": ["docs/api/pkg.geo.md", "docs/api/.docstrings.json"], "suggested": []}
+    assert written == {"written": ["pkg/geo.py"], "kept": [], "suggested": [],
+                       "docs": ["docs/api/pkg.geo.md", "docs/api/.docstrings.json"]}
     assert '    """Compute perimeter for the caller.' in repo.read("pkg/geo.py")
     assert '"""Compute area' not in repo.read("pkg/geo.py")  # unchanged by this run: not rewritten
     assert main(["check"]) == 0
