@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 __all__ = [
     "DocModel", "DocModelError", "Example", "ParameterDoc", "RaisesDoc",
     "doc_model_schema", "param_key", "parse_doc_model", "strip_answer", "strip_think", "when_clause",
+    "without_controls",
 ]
 
 _FROZEN = ConfigDict(frozen=True, extra="ignore")
@@ -50,6 +51,23 @@ class _Part(BaseModel):
             return data
         empty = {name: "" if field.annotation is str else () for name, field in cls.model_fields.items()}
         return {key: empty.get(key, value) if value is None else value for key, value in data.items()}
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _no_control_characters(cls, value: Any) -> Any:
+        """A model's text is rendered into Markdown and into source files: a NUL (or any other control
+        character but tab and newline) would make a source uncompilable, so none survives validation."""
+        return without_controls(value) if isinstance(value, str) else value
+
+
+# C0 and C1 controls but tab and newline, DEL, and the Unicode line and paragraph separators (which
+# ``str.splitlines`` and some editors take for line ends, so a docstring line would split in two).
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def without_controls(text: str) -> str:
+    """``text`` with every control character but tab and newline removed; a CR line end becomes LF."""
+    return _CONTROLS.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 class ParameterDoc(_Part):

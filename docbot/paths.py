@@ -71,9 +71,9 @@ def read_bytes_no_follow(path: Path, rel: str) -> bytes | None:
         return stream.read()
 
 
-def write_atomic(path: Path, text: str | None, *, unchanged: Callable[[], bool] | None = None) -> bool:
-    """Replace ``path`` with ``text`` (UTF-8, LF) in one step, or remove it when ``text`` is None: docbot's one
-atomic writer, for docs, docstrings and caches alike.
+def write_atomic(path: Path, text: str | bytes | None, *, unchanged: Callable[[], bool] | None = None) -> bool:
+    """Replace ``path`` with ``text`` (a str as UTF-8; bytes as they are: a source in its own encoding) in
+one step, or remove it when ``text`` is None: docbot's one atomic writer, for docs, docstrings and caches.
 
     The text goes to a temporary file in the same folder and is renamed over the old file, so a
     crash or a full disk mid-write leaves the old file intact and no partial file behind.
@@ -90,10 +90,10 @@ atomic writer, for docs, docstrings and caches alike.
     # 0600 files, but a rewritten file keeps its own mode, and a new one gets 0644 as a checkout's files
     # do. Nothing docbot writes is secret: all of it is derived from the repository.
     mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-    fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, temp_name = tempfile.mkstemp(dir=temp_folder(path.parent), prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as stream:
-            stream.write(text.encode("utf-8"))
+            stream.write(text if isinstance(text, bytes) else text.encode("utf-8"))
             stream.flush()
             os.fsync(stream.fileno())
         os.chmod(temp_name, mode)
@@ -132,6 +132,39 @@ def real_folder(repo_root: Path, rel: str) -> Path:
     if not current.resolve().is_relative_to(root):
         raise ConfigError(f"{rel}: resolves outside the repository ({current.resolve()}); docbot refuses it.")
     return current
+
+
+TEMP_IN_GIT_DIR = "docbot-tmp"
+
+
+def temp_folder(folder: Path) -> Path:
+    """Where the temporary file for a write into ``folder`` goes: the repository's git dir when it is on
+    the same filesystem (a rename stays atomic), else ``folder`` itself.
+
+    A temporary file beside its target is removed on every exit path but one: a SIGKILL (or a power
+    cut) between its creation and the rename leaves it in the working tree, where ``git add -A`` would
+    commit a copy of the source. Inside ``.git`` git never sees it (docs/design.md#docstrings).
+    """
+    for parent in (folder, *folder.parents):
+        marker = parent / ".git"
+        if marker.is_dir():
+            git_dir = marker
+        elif marker.is_file():  # a worktree or a submodule: "gitdir: <path>"
+            line = marker.read_text(encoding="utf-8", errors="replace").strip()
+            if not line.startswith("gitdir:"):
+                return folder
+            git_dir = (parent / line[len("gitdir:"):].strip()).resolve()
+        else:
+            continue
+        try:
+            if not git_dir.is_dir() or git_dir.stat().st_dev != folder.stat().st_dev:
+                return folder
+            temp = git_dir / TEMP_IN_GIT_DIR
+            temp.mkdir(exist_ok=True)
+        except OSError:
+            return folder
+        return temp if not temp.is_symlink() else folder
+    return folder
 
 
 def ignored_by_git(folder: Path) -> None:

@@ -106,6 +106,11 @@ class Settings(BaseModel):
     # Write each updated function's docstring into its source (docs/design.md#docstrings); the Action
     # suggests them in a PR review instead.
     write_docstrings: bool = False
+    # auto: the project's declared convention (ruff's pydocstyle, pydoclint), else the style most of its
+    # docstrings use; never one file's guess (docs/design.md#docstrings). sphinx is reST fields.
+    docstring_style: Literal["auto", "google", "numpy", "sphinx"] = "auto"
+    # A longer docstring is refused for that function (a model that floods a field floods no source).
+    max_docstring_chars: int = Field(8000, ge=200, le=200_000)
 
     # Speed (docs/design.md#speed).
     jobs: int = Field(1, ge=1, le=64)  # functions documented at once (a thread each)

@@ -1,12 +1,21 @@
 """``--write-docstrings``: after a run, each updated function's final doc model becomes its docstring.
 
-The docstring is rendered in the style the file already uses (detected once per file, before any
-change) and set with libcst (``docbot.docstrings.writer``), so every other byte of the source stays as it
-was. A function whose source no longer hashes to what its doc section was written for changed while
-docbot worked: its file is left alone. The source is written atomically, and not at all when it
-changed between the read and the rename. A docstring is part of the function's source, so the
-section markers then get the new hash: ``docbot check`` still calls the docs current
-(docs/design.md#docstrings).
+The docstring is rendered in the project's one style (``docbot.docstrings.style``), with the reST
+directives of the docstring it replaces kept, and set with libcst (``docbot.docstrings.writer``), so
+every other byte of the source stays as it was. Do no harm (docs/design.md#docstrings):
+
+- a docstring docbot did not write (``docbot.docstrings.record``) is replaced only by an approved doc;
+  an unapproved one becomes a suggestion in the report, never a write. A function with no docstring
+  gets the unapproved one: it loses nothing.
+- a function whose source no longer hashes to what its doc section was written for changed while
+  docbot worked: it is left alone.
+- the file is read and written in its declared encoding (``docbot.docstrings.safe``); a docstring it
+  cannot hold, or longer than ``max_docstring_chars``, is refused for that function. The new bytes must
+  compile to the old syntax tree, docstrings aside, or nothing is written.
+- the source is written atomically, and not at all when it changed between the read and the rename.
+
+A docstring is part of the function's source, so the section markers then get the new hash:
+``docbot check`` still calls the docs current.
 """
 
 from __future__ import annotations
@@ -16,86 +25,143 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import libcst as cst
+
 from docbot import paths
 from docbot.apidocs import disk
 from docbot.apidocs import pages
-from docbot.docstrings.writer import DocstringStyle, detect_style, write_docstring
+from docbot.config.settings import Settings
+from docbot.docstrings import record
+from docbot.docstrings.existing import directives, existing_docstring
+from docbot.docstrings.safe import Decoded, decode_source, encodes, same_code
+from docbot.docstrings.style import project_style
+from docbot.docstrings.text import DocstringStyle, render_docstring
+from docbot.docstrings.writer import set_docstring
 from docbot.facts.function import extract_facts
-from docbot.results import FunctionResult
+from docbot.results import FunctionResult, SectionStatus
 from docbot.scan.targets import SourceParseError, public_functions
 
-_BOM = "\ufeff"
+
+@dataclass(frozen=True)
+class Suggested:
+    """A docstring docbot would write but may not: the function has a person's and this doc is unapproved."""
+
+    path: str
+    qualname: str
+    text: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"path": self.path, "qualname": self.qualname, "docstring": self.text}
 
 
 @dataclass
 class DocstringReport:
-    """The sources changed, the functions left alone (and why), the doc files re-marked."""
+    """The sources changed, the functions left alone (and why), the doc files re-marked, the suggestions."""
 
     written: list[str] = field(default_factory=list)  # repo-relative source paths
     kept: list[str] = field(default_factory=list)  # "path: qualname: why", one per function not written
-    docs: list[str] = field(default_factory=list)  # doc files whose markers got the new source hashes
+    docs: list[str] = field(default_factory=list)  # doc files whose markers got the new hashes, and the record
+    suggested: list[Suggested] = field(default_factory=list)
 
     def lines(self) -> list[str]:
+        shown = [f"docstring suggested for {s.path}: {s.qualname} (unapproved, so the docstring a person wrote "
+                 "stays; take it by hand if it is better):\n" + "\n".join(f"    {line}" if line else ""
+                                                                     for line in s.text.split("\n"))
+                 for s in self.suggested]
         return ([f"docstring written: {path}" for path in self.written]
-                + [f"docstring not written: {why}" for why in self.kept])
+                + [f"docstring not written: {why}" for why in self.kept] + shown)
 
     def to_json(self) -> dict[str, Any]:
-        return {"written": self.written, "kept": self.kept, "docs": self.docs}
+        return {"written": self.written, "kept": self.kept, "docs": self.docs,
+                "suggested": [s.to_json() for s in self.suggested]}
 
 
-def apply_docstrings(repo_root: Path, docs_dir: str, results: Sequence[FunctionResult]) -> DocstringReport:
+@dataclass
+class _File:
+    """One source being edited: its bytes as read, their decoding, the text so far."""
+
+    rel: str
+    data: bytes
+    decoded: Decoded
+    text: str
+
+
+def apply_docstrings(repo_root: Path, settings: Settings, results: Sequence[FunctionResult]) -> DocstringReport:
     """Write the docstring of every result that was updated with a doc model; see the module docstring."""
     by_path: dict[str, list[FunctionResult]] = {}
     for result in results:
         if result.status == "updated" and result.doc_model is not None and not result.removed and result.path:
             by_path.setdefault(result.path, []).append(result)
     report = DocstringReport()
+    if not by_path:
+        return report
+    style = project_style(repo_root, settings.docstring_style)
+    record_text, entries = record.read_record(repo_root, settings.docs_dir)
+    fresh = dict(entries)
     for path, todo in sorted(by_path.items()):
-        _apply_file(repo_root, path, todo, report)
+        _apply_file(repo_root, path, todo, report, _Context(settings, style, entries, fresh))
+    if fresh != entries:
+        rel = record.record_path(settings.docs_dir)
+        if disk.write_text(repo_root, rel, record.render_record(fresh), read_as=record_text):
+            report.docs.append(rel)
     return report
 
 
-def _apply_file(repo_root: Path, rel: str, todo: list[FunctionResult], report: DocstringReport) -> None:
+@dataclass(frozen=True)
+class _Context:
+    settings: Settings
+    style: DocstringStyle
+    entries: dict[str, str]  # the record as read: which docstrings docbot wrote
+    fresh: dict[str, str]  # the record as it will be written
+
+
+def _apply_file(repo_root: Path, rel: str, todo: list[FunctionResult], report: DocstringReport,
+                context: _Context) -> None:
     file = paths.inside_repo(repo_root, rel)
     data = paths.read_bytes_no_follow(file, rel)
     if data is None:
         report.kept += [f"{rel}: {r.qualname}: the file is gone" for r in todo]
         return
-    try:
-        original = data.decode("utf-8")  # no newline translation: a CRLF file stays CRLF
-    except UnicodeDecodeError:
-        report.kept += [f"{rel}: {r.qualname}: not UTF-8; docbot writes docstrings only into UTF-8 files"
-                        for r in todo]
+    decoded = decode_source(data)
+    if isinstance(decoded, str):
+        report.kept += [f"{rel}: {r.qualname}: {decoded}; docbot leaves the file alone" for r in todo]
         return
-    bom = _BOM if original.startswith(_BOM) else ""
-    text = new = original[len(bom):]
-    style = detect_style(text)
-    done: list[FunctionResult] = []
+    source = _File(rel, data, decoded, decoded.text)
+    done: list[tuple[FunctionResult, str]] = []
     for result in todo:
-        changed = _one(new, result, repo_root, style)
+        changed = _one(source, result, repo_root, context)
         if isinstance(changed, _Kept):
-            report.kept.append(f"{rel}: {result.qualname}: {changed.why}")
+            report.kept += [f"{rel}: {result.qualname}: {changed.why}"] if changed.why else []
+            report.suggested += [Suggested(rel, result.qualname, changed.text)] if changed.text else []
         else:
-            new, done = changed, [*done, result]
-    if new == text:
+            source.text, done = changed[0], [*done, (result, changed[1])]
+    if source.text == decoded.text:
         return
-    if not paths.write_atomic(file, bom + new, unchanged=lambda: paths.read_bytes_no_follow(file, rel) == data):
-        report.kept += [f"{rel}: {r.qualname}: the file was edited while docbot ran; run docbot again" for r in done]
+    new = decoded.encode(source.text)
+    if not same_code(data, new):  # a bug in rendering or in libcst: never ship it
+        report.kept += [f"{rel}: {r.qualname}: the edited file would not compile to the same code; nothing "
+                        "was written (please report this)" for r, _ in done]
+        return
+    if not paths.write_atomic(file, new, unchanged=lambda: paths.read_bytes_no_follow(file, rel) == data):
+        report.kept += [f"{rel}: {r.qualname}: the file was edited while docbot ran; run docbot again"
+                        for r, _ in done]
         return
     report.written.append(rel)
-    _remark(repo_root, rel, new, done, report)
+    context.fresh.update({r.key: record.digest(text) for r, text in done})
+    _remark(repo_root, rel, source.text, [r for r, _ in done], report)
 
 
 @dataclass(frozen=True)
 class _Kept:
-    """Why one function's docstring is not written."""
+    """Why one function's docstring is not written, and the docstring suggested instead (or "")."""
 
     why: str
+    text: str = ""
 
 
-def _one(source: str, result: FunctionResult, repo_root: Path, style: DocstringStyle) -> str | _Kept:
-    """The source with ``result``'s docstring set, or why it is left alone."""
-    current = _function_source(source, result)
+def _one(file: _File, result: FunctionResult, repo_root: Path, context: _Context) -> tuple[str, str] | _Kept:
+    """(the source with ``result``'s docstring set, that docstring), or why it is left alone."""
+    current = _function_source(file.text, result)
     if current is None:
         return _Kept("no such function in the file now")
     doc = disk.read_text(repo_root, result.doc_path) if result.doc_path else None
@@ -103,8 +169,23 @@ def _one(source: str, result: FunctionResult, repo_root: Path, style: DocstringS
     if section is None or section.hash != pages.source_hash(current):
         return _Kept("the function changed since docbot documented it; run docbot again")
     assert result.doc_model is not None  # filtered in apply_docstrings
-    facts = extract_facts(current, result.qualname)
-    return write_docstring(source, result.qualname, result.doc_model, facts, style)
+    before = existing_docstring(current)
+    text = render_docstring(result.doc_model, extract_facts(current, result.qualname), context.style,
+                            directives(before))
+    if before is not None and before.strip() == text.strip():
+        return _Kept("")  # already there, word for word
+    persons = before is not None and not record.is_docbots(context.entries, result.key, before)
+    if persons and result.approval is not SectionStatus.APPROVED:
+        return _Kept("", text)
+    limit = context.settings.max_docstring_chars
+    if len(text) > limit:
+        return _Kept(f"the docstring would be {len(text)} characters, over max_docstring_chars ({limit})")
+    if not encodes(file.decoded, text):
+        return _Kept(f"the docstring has characters the file's encoding ({file.decoded.encoding}) cannot hold")
+    try:
+        return set_docstring(file.text, result.qualname, text), text
+    except (ValueError, cst.ParserSyntaxError) as err:
+        return _Kept(f"libcst cannot edit this file ({type(err).__name__}); docbot leaves it alone")
 
 
 def _function_source(source: str, result: FunctionResult) -> str | None:

@@ -26,13 +26,15 @@ class DocstringStyle(Enum):
     REST = "rest"
 
 
-def render_docstring(model: DocModel, facts: Facts, style: DocstringStyle) -> str:
-    """The docstring's text: summary line, blank line, then the style's sections."""
+def render_docstring(model: DocModel, facts: Facts, style: DocstringStyle, keep: tuple[str, ...] = ()) -> str:
+    """The docstring's text: summary line, blank line, the style's sections, then ``keep``: the reST
+    directives of the docstring it replaces (``.. versionadded::``), as they were written."""
     builders: dict[DocstringStyle, Callable[[DocModel, Facts], list[str]]] = {
         DocstringStyle.GOOGLE: _google, DocstringStyle.NUMPY: _numpy, DocstringStyle.REST: _rest,
     }
     head = [part for part in (_one_line(model.summary), clean(model.description)) if part]
     blocks = head + [block for block in builders[style](model, facts) if block]
+    blocks += [block for block in keep if block not in blocks]
     return "\n\n".join(blocks) or facts.name
 
 

@@ -8,6 +8,7 @@ no block to put a docstring in, so its body moves to an indented block under the
 from __future__ import annotations
 
 import ast
+import difflib
 import re
 from collections import Counter
 
@@ -17,7 +18,7 @@ from docbot.docmodel import DocModel
 from docbot.docstrings.text import DocstringStyle, render_docstring
 from docbot.facts.function import Facts
 
-__all__ = ["DocstringStyle", "detect_style", "docstring_literal", "set_docstring", "write_docstring"]
+__all__ = ["DocstringStyle", "detect_style", "docstring_literal", "set_docstring", "style_counts", "write_docstring"]
 
 _STYLE_MARKS = {
     DocstringStyle.NUMPY: re.compile(
@@ -39,12 +40,19 @@ def _docstrings(source: str) -> list[str]:
             if (doc := ast.get_docstring(node, clean=False))]
 
 
-def detect_style(source: str) -> DocstringStyle:
-    """The style most of the file's docstrings use; Google when none shows a style."""
+def style_counts(source: str) -> Counter[DocstringStyle]:
+    """How many section marks of each style the source's docstrings carry."""
     counts: Counter[DocstringStyle] = Counter()
     for doc in _docstrings(source):
         for style, pattern in _STYLE_MARKS.items():
             counts[style] += len(pattern.findall(doc))
+    return counts
+
+
+def detect_style(source: str) -> DocstringStyle:
+    """The style most of one source's docstrings use; Google when none shows a style. docbot decides a
+    project's style once (``docbot.docstrings.style``): this is that rule applied to one text."""
+    counts = style_counts(source)
     best = max(counts.values(), default=0)
     if best == 0:
         return DocstringStyle.GOOGLE
@@ -72,9 +80,10 @@ def docstring_literal(text: str, indent: str, newline: str = "\n") -> str:
 
 
 def write_docstring(source: str, qualname: str, model: DocModel, facts: Facts,
-                    style: DocstringStyle | None = None) -> str:
-    """``source`` with the docstring of ``qualname`` rendered from ``model`` in the file's style."""
-    text = render_docstring(model, facts, style or detect_style(source))
+                    style: DocstringStyle | None = None, keep: tuple[str, ...] = ()) -> str:
+    """``source`` with the docstring of ``qualname`` rendered from ``model`` in ``style`` (else the one
+    its own docstrings use), the directive blocks ``keep`` appended."""
+    text = render_docstring(model, facts, style or detect_style(source), keep)
     return set_docstring(source, qualname, text)
 
 
@@ -85,6 +94,8 @@ def set_docstring(source: str, qualname: str, text: str) -> str:
     getter of a property, the implementation of an overloaded function).
     Raises ``ValueError`` when the file has no function of that name (the caller's target is stale).
     """
+    if _FORM_FEED_INDENT.search(source):
+        return _around_form_feeds(source, qualname, text)
     module = cst.parse_module(source)
     finder = _Definitions()
     module.visit(finder)
@@ -92,7 +103,35 @@ def set_docstring(source: str, qualname: str, text: str) -> str:
     if not found:
         raise ValueError(f"no function {qualname} in this source")
     target = next((node for node in found if not _is_overload(node)), found[0])
-    return module.visit(_DocstringSetter(target, text, module.default_indent, module.default_newline)).code
+    edited = module.visit(_DocstringSetter(target, text, module.default_indent, module.default_newline)).code
+    return _keep_final_line_end(source, edited)
+
+
+def _keep_final_line_end(source: str, edited: str) -> str:
+    """libcst drops the last line end of a CR-only file (``\\r``): give the edit the source's ending back."""
+    ending = source[len(source.rstrip("\r\n")):]
+    if ending and not edited.endswith(ending):
+        return edited.rstrip("\r\n") + ending
+    return edited
+
+
+# Leading whitespace holding a form feed. Python resets the indentation count at a form feed; libcst's
+# tokenizer refuses it ("no matching outer block for dedent"), so such a file is edited without them.
+_FORM_FEED_INDENT = re.compile(r"^[ \t]*\f", re.M)
+_UP_TO_LAST_FORM_FEED = re.compile(r"^[ \t\f]*\f", re.M)
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+
+
+def _around_form_feeds(source: str, qualname: str, text: str) -> str:
+    """The edit made on a copy without leading form feeds (the same indentation to Python), then carried
+    back line by line: every line the edit did not change keeps its own bytes, form feeds included."""
+    plain = _UP_TO_LAST_FORM_FEED.sub("", source)
+    edited = set_docstring(plain, qualname, text)
+    old, plain_lines, new = (_LINE.findall(t) for t in (source, plain, edited))  # splitlines splits at form feeds
+    out: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=plain_lines, b=new, autojunk=False).get_opcodes():
+        out += old[i1:i2] if op == "equal" else new[j1:j2]
+    return "".join(out)
 
 
 def _is_overload(node: cst.FunctionDef) -> bool:

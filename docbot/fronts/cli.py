@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from docbot import __version__
 from docbot.fronts.common import EXIT_CODES, guarded, has_config_file, json_document, loaded_from, settings_from
@@ -20,10 +20,6 @@ from docbot.fronts.cli_files import add_merge, add_verify
 from docbot.fronts.single import reflexion, reflexion_parser, run_demo
 from docbot.results import plural
 
-if TYPE_CHECKING:
-    from docbot.docstrings.apply import DocstringReport
-    from docbot.results import RunReport
-    from docbot.config.settings import Settings
 
 DESCRIPTION = ("Write the API docs of a Python code base into docs/api with a loop of local models, and keep "
                "them true to the code.")
@@ -32,15 +28,15 @@ SCOPE_NOTE = ("Scope: the staged changes by default (what a commit brings), or e
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from docbot.run.pipeline import run_docs
     from docbot.run.shards import parse_shard
+    from docbot.run.with_docstrings import run_with_docstrings
 
     root = repo_root_of(Path.cwd())
     settings = settings_from(args, root, {"time_budget_s": args.time_budget, "jobs": args.jobs,
                                           "write_docstrings": args.write_docstrings or None})
     shard = parse_shard(args.shard) if args.shard else None
-    report = run_docs(settings, root, diff_spec(args), args.paths, sink_for(args), shard=shard)
-    sources = _write_docstrings(settings, root, report) if settings.write_docstrings else None
+    done = run_with_docstrings(settings, root, diff_spec(args), args.paths, sink_for(args), shard=shard)
+    report, sources = done.report, done.docstrings
     if args.json:
         extra = {} if sources is None else {"docstrings": sources.to_json()}
         print(json_document("run", **report.to_json(), exit_code=report.exit_code(), **extra))
@@ -54,12 +50,6 @@ def cmd_run(args: argparse.Namespace) -> int:
             print(line, file=sys.stderr)
         print(report.summary_line())
     return report.exit_code()
-
-
-def _write_docstrings(settings: Settings, root: Path, report: RunReport) -> DocstringReport:
-    from docbot.docstrings.apply import apply_docstrings  # libcst: only when asked for
-
-    return apply_docstrings(root, settings.docs_dir, report.results)
 
 
 def _nothing_public(args: argparse.Namespace, root: Path, spec: Any) -> bool:

@@ -114,23 +114,21 @@ def _document_to(args: argparse.Namespace, root: Path, scope: tuple[DiffSpec, tu
                  tty: TextIO | None) -> int:
     from docbot.errors import ModelServerError
     from docbot.fronts.console import ConsoleSink, TtyProgress, tee
-    from docbot.run.pipeline import run_docs
+    from docbot.run.with_docstrings import run_with_docstrings
 
     settings = settings_from(args, root, {"time_budget_s": args.time_budget})
     spec, paths = scope
     emit = ConsoleSink(sys.stdout, verbose=False)
     try:
-        report = run_docs(settings, root, spec, paths, tee(emit, TtyProgress(tty)) if tty else emit)
+        done = run_with_docstrings(settings, root, spec, paths, tee(emit, TtyProgress(tty)) if tty else emit)
     except ModelServerError:
         if settings.when_no_server != "skip":
             raise
         _tell("docbot: no model server answered; the docs are left to CI (when_no_server: skip).", tty)
         return 0
+    report, written = done.report, done.docstrings
     sources: list[str] = []
-    if settings.write_docstrings:
-        from docbot.docstrings.apply import apply_docstrings
-
-        written = apply_docstrings(root, settings.docs_dir, report.results)
+    if written is not None:
         # The doc files whose markers now carry the new source hashes are to be staged too.
         report.written += [d for d in written.docs if d not in report.written]
         sources = written.written

@@ -7,18 +7,28 @@ style the file already uses, put in place by libcst, and the lines that differ t
 (an inserted docstring brings the line above it along, since a suggestion replaces whole lines).
 
 GitHub takes a review comment only on lines of the PR's diff, so a function whose definition is
-outside the diff's hunks falls back to the sticky comment (docs/design.md#action).
+outside the diff's hunks falls back to the sticky comment (docs/design.md#action). So does every
+docstring of a file a suggestion cannot round-trip byte for byte: committing one writes UTF-8 lines
+with LF ends, so a latin-1, BOM, CR or form-feed file would be changed beyond its docstring
+(docs/design.md#docstrings). The review is also where an unapproved doc for a function with a
+person's docstring goes: it is never written, only suggested.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import html
 from dataclasses import dataclass
+from pathlib import Path
 
-from docbot.docstrings.text import render_docstring
-from docbot.docstrings.writer import detect_style, docstring_literal, set_docstring
+from docbot.docstrings.existing import directives, existing_docstring
+from docbot.docstrings.safe import decode_source, same_code
+from docbot.docstrings.style import project_style
+from docbot.docstrings.text import DocstringStyle, render_docstring
+from docbot.docstrings.writer import docstring_literal, set_docstring
 from docbot.facts.function import extract_facts
+from docbot.git.runner import git_ok
 from docbot.github.annotate import approval
 from docbot.github.details import fence_for
 from docbot.github.sources import PrSources, within
@@ -65,20 +75,41 @@ def wanted(result: FunctionResult) -> bool:
     return result.doc_model is not None and approval(result) is not None and bool(result.path)
 
 
-def suggest(result: FunctionResult, sources: PrSources) -> Suggestion | Fallback | None:
-    """The suggestion for one function; None when the head has no such function to suggest it on."""
+@functools.lru_cache(maxsize=4)
+def _style(root: Path, setting: str) -> DocstringStyle:
+    return project_style(root, setting)
+
+
+def round_trips(data: bytes) -> str | None:
+    """The text of a head file a suggestion can edit byte for byte (UTF-8, no BOM, LF line ends, no form
+    feed); None for any other."""
+    decoded = decode_source(data)
+    if isinstance(decoded, str) or decoded.encoding != "utf-8" or decoded.bom:
+        return None
+    return None if "\r" in decoded.text or "\f" in decoded.text else decoded.text
+
+
+def suggest(result: FunctionResult, sources: PrSources, style: str = "auto") -> Suggestion | Fallback | None:
+    """The suggestion for one function; None when the head has no such function to suggest it on.
+    ``style`` is the ``docstring_style`` setting."""
     if result.doc_model is None:
         return None
     site = sources.site(result.path, result.module, result.qualname)
-    source = sources.show(result.path)
-    if site is None or source is None:
+    data = git_ok(sources.root, "show", f"{sources.head}:{result.path}")
+    if site is None or data is None:
         return None
     facts = extract_facts(site.target.source, result.qualname)
-    text = render_docstring(result.doc_model, facts, detect_style(source))
+    text = render_docstring(result.doc_model, facts, _style(sources.root, style),
+                            directives(existing_docstring(site.target.source)))
+    source = round_trips(data)
+    if source is None:
+        return Fallback(result.key, docstring_literal(text, ""))
     try:
         edited = set_docstring(source, result.qualname, text)
     except ValueError:
         return None
+    if not same_code(data, edited.encode("utf-8")):
+        return Fallback(result.key, docstring_literal(text, ""))
     span = _changed_span(source.splitlines(), edited.splitlines())
     if span is None:
         return None  # the docstring is already there, word for word

@@ -14,7 +14,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from docbot.mdtext import plain
 
-PROMPT_VERSION = "2026-11-30.docmodel-2"
+PROMPT_VERSION = "2026-12-01.docmodel-3"  # -3: the current docstring is an input
 
 WRITER_SYSTEM = """\
 You are a senior technical writer documenting a Python API for developers.
@@ -139,12 +139,29 @@ def bullet_list(items: list[str], empty: str = "(none)") -> str:
     return "\n".join(f"- {item}" for item in items) if items else empty
 
 
-def current_block(current: str) -> str:
+CURRENT_DOCSTRING = """
+The function's docstring as it stands, read into the schema (a person may have written it). Keep every
+statement in it that is still true of the code above:
+{docstring}
+"""
+
+
+def current_block(current: str, source: str = "") -> str:
     """The existing section for the draft prompt as readable text (no tags, character references or
-    escapes: a small model reads ``periods_per_year``, not ``periods&#95;per&#95;year``), or nothing
-    when the function has none."""
+    escapes: a small model reads ``periods_per_year``, not ``periods&#95;per&#95;year``), then the
+    function's docstring in ``source`` as a doc model; nothing for what the function lacks."""
     text = "\n".join(line.rstrip() for line in plain(current).strip().splitlines())
-    return render(CURRENT, current=text) if text.strip() else ""
+    return (render(CURRENT, current=text) if text.strip() else "") + docstring_block(source)
+
+
+def docstring_block(source: str) -> str:
+    """The docstring of the function in ``source``, parsed into the doc model, for the writer to start from."""
+    from docbot.docstrings.existing import existing_docstring, seed_model  # docstring_parser: only here
+
+    seed = seed_model(existing_docstring(source)) if source else None
+    if seed is None:
+        return ""
+    return render(CURRENT_DOCSTRING, docstring=seed.model_dump_json(exclude_defaults=True))
 
 
 def writer_messages(template: str, **values: object) -> list[BaseMessage]:

@@ -250,9 +250,16 @@ def _cst_definitions(source: str, path: str, include_dunder: bool) -> tuple[_Def
     return _group(found, text.split("\n"))
 
 
+_FORM_FEED_INDENT = re.compile(r"^[ \t\f]*\f", re.M)
+
+
 def _prepare(source: str, path: str) -> str:
-    """The text both parsers read: no BOM, LF line ends (line numbers stay as git counts them)."""
+    """The text both parsers read: no BOM, LF line ends (line numbers stay as git counts them), and no
+    form feed in an indentation: Python restarts the count after one, so what follows is the same code,
+    but a function's text with it would not dedent (docs/design.md#docstrings)."""
     text = source.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")  # a lone CR ends a line too
+    if "\f" in text:
+        text = _FORM_FEED_INDENT.sub("", text)
     if len(text) > MAX_SOURCE_CHARS:  # libcst's native parser can crash the process on huge files (#980)
         raise SourceParseError(path, 0, f"larger than {MAX_SOURCE_CHARS // 1_000_000} MB; skipped as generated code")
     return text

@@ -15,6 +15,7 @@ import pytest
 from docbot.run import pipeline as run_module
 from docbot.check import check_docs
 from docbot.docstrings.apply import apply_docstrings
+from docbot.docstrings.existing import directives, existing_docstring
 from docbot.docstrings.text import DocstringStyle, render_docstring
 from docbot.facts.function import extract_facts
 from docbot.fronts import hook
@@ -117,14 +118,17 @@ def test_real_files_get_their_docstrings_and_nothing_else_changes(tmp_path: Path
     names = _chosen(original.decode())
     assert len(names) >= 3, names
     report = _documented(repo, Scripted(only=names))
-    applied = apply_docstrings(repo.root, "docs/api", report.results)
-    assert applied.written == [PATH] and applied.kept == [] and applied.docs == ["docs/api/pkg.real.md"]
+    applied = apply_docstrings(repo.root, Settings(), report.results)
+    assert applied.written == [PATH] and applied.kept == []
+    assert applied.docs == ["docs/api/pkg.real.md", "docs/api/.docstrings.json"]
     new = (repo.root / PATH).read_bytes().decode()
     assert _undo(original.decode(), new, names).encode() == original  # every other byte as it was
     found = {t.qualname: t for t in public_functions(new, "pkg.real", PATH)}
+    before = {t.qualname: t for t in public_functions(original.decode(), "pkg.real", PATH)}
     for name in names:
         model, facts = model_for(found[name]), extract_facts(found[name].source, name)
-        assert ast.get_docstring(_node(found[name].source)) == render_docstring(model, facts, style)
+        kept = directives(existing_docstring(before[name].source))  # jinja2's ``.. versionadded::`` stays
+        assert ast.get_docstring(_node(found[name].source)) == render_docstring(model, facts, style, kept)
     # The docstrings are part of the sources now, and the markers say so: the docs are still current.
     stale = [e.qualname for e in check_docs(Settings(), repo.root, DiffSpec(all=True)) if e.qualname in names]
     assert stale == []
@@ -137,7 +141,7 @@ def test_a_function_changed_meanwhile_is_not_written_and_the_others_are(tmp_path
     report = _documented(repo, Scripted())
     edited = GEO.replace("6 * r", "6.28 * r")
     repo.write("pkg/geo.py", edited)  # a person changes perimeter after docbot documented it
-    applied = apply_docstrings(repo.root, "docs/api", report.results)
+    applied = apply_docstrings(repo.root, Settings(), report.results)
     assert applied.kept == ["pkg/geo.py: perimeter: the function changed since docbot documented it; "
                             "run docbot again"]
     new = repo.read("pkg/geo.py")
@@ -149,9 +153,9 @@ def test_an_unreadable_or_vanished_source_is_left_alone(tmp_path: Path) -> None:
     repo = GitRepo(tmp_path / "repo").write("pkg/__init__.py", "").write("pkg/geo.py", GEO).commit("geo")
     report = _documented(repo, Scripted())
     (repo.root / "pkg/geo.py").write_bytes(GEO.encode("utf-16"))
-    assert apply_docstrings(repo.root, "docs/api", report.results).written == []
+    assert apply_docstrings(repo.root, Settings(), report.results).written == []
     os.remove(repo.root / "pkg/geo.py")
-    applied = apply_docstrings(repo.root, "docs/api", report.results)
+    applied = apply_docstrings(repo.root, Settings(), report.results)
     assert applied.written == [] and all("the file is gone" in line for line in applied.kept)
 
 
@@ -160,14 +164,14 @@ def test_a_source_edited_during_the_write_is_kept(tmp_path: Path, monkeypatch: p
     report = _documented(repo, Scripted())
     from docbot.docstrings import apply as docstring_apply
 
-    real = docstring_apply.write_docstring
+    real = docstring_apply.set_docstring
 
     def and_a_person_saves(*args: object, **kwargs: object) -> str:
         (repo.root / "pkg/geo.py").write_text(GEO + "\n# saved meanwhile\n")
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(docstring_apply, "write_docstring", and_a_person_saves)
-    applied = apply_docstrings(repo.root, "docs/api", report.results)
+    monkeypatch.setattr(docstring_apply, "set_docstring", and_a_person_saves)
+    applied = apply_docstrings(repo.root, Settings(), report.results)
     assert applied.written == [] and repo.read("pkg/geo.py") == GEO + "\n# saved meanwhile\n"
     assert applied.kept and all("edited while docbot ran" in line for line in applied.kept)
 
@@ -202,7 +206,8 @@ def test_run_write_docstrings_flag_through_the_cli(tmp_path: Path, monkeypatch: 
     repo.write("pkg/geo.py", GEO.replace("6 * r", "6.28 * r"))
     assert main(["run", "--all", "--json", "--write-docstrings"]) == 0
     written = json.loads(capsys.readouterr().out)["docstrings"]
-    assert written == {"written": ["pkg/geo.py"], "kept": [], "docs": ["docs/api/pkg.geo.md"]}
+    assert written == {"written": ["pkg/geo.py"], "kept": [], "suggested": [],
+                       "docs": ["docs/api/pkg.geo.md", "docs/api/.docstrings.json"]}
     assert '    """Compute perimeter for the caller.' in repo.read("pkg/geo.py")
     assert '"""Compute area' not in repo.read("pkg/geo.py")  # unchanged by this run: not rewritten
     assert main(["check"]) == 0
