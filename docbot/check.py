@@ -14,6 +14,7 @@ What is in scope, what each module defines now and what its doc file holds come 
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -71,6 +72,16 @@ class UnapprovedEntry:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def run_command(stale: Sequence[StaleEntry]) -> str:
+    """The ``docbot run`` that documents exactly what check reported. A bare ``docbot run`` looks at the
+    staged changes only, while check looks at every function: the hint names the files (any function in a
+    named file is in scope), or ``--all`` when a section's function is gone with its file."""
+    paths = sorted({e.path for e in stale})
+    if not paths or "" in paths or any(e.status == "orphaned" for e in stale):
+        return "docbot run --all"
+    return shlex.join(["docbot", "run", *paths])
 
 
 @dataclass(frozen=True)

@@ -201,15 +201,18 @@ def parse_config(text: str, path: Path | str) -> dict[str, Any]:
 
 
 def normalise_host(host: str) -> str:
-    """``gpu-box:11434`` -> ``http://gpu-box:11434``, as the Ollama client itself does."""
-    host = host.strip().rstrip("/")
-    url = host if "://" in host else f"http://{host}"
+    """``OLLAMA_HOST`` as the Ollama client itself reads it (``127.0.0.1`` -> ``http://127.0.0.1:11434``,
+    ``:11434`` -> ``http://127.0.0.1:11434``, ``http://h`` -> ``http://h:80``): the ``ollama`` package's own
+    parser, so docbot never reaches a different server than ``ollama`` does for the same variable."""
+    from ollama._client import _parse_host  # imported here: only a set OLLAMA_HOST pays for httpx
+
+    given = host.strip()
     try:
+        url = _parse_host(given)
         parts = urlsplit(url)
-        parts.port  # noqa: B018 - raises ValueError for a port that is not a number in range
-    except ValueError:
+    except ValueError:  # a port that is not a number in range
         parts = None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+    if parts is None or parts.scheme not in ("http", "https"):
         raise ConfigError(f"OLLAMA_HOST={host!r} is not a host[:port] or http(s) URL; "
                           "e.g. OLLAMA_HOST=127.0.0.1:11434.")
     return url

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
-from docbot import events
+from docbot import __version__, events
 from docbot.errors import ConfigError, DocbotError
 from docbot.fronts.common import guarded
 from docbot.github.logsafe import Redactor, SafeLog, escape_data
@@ -136,6 +136,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="docbot-action", description=(
         "Run docbot for a pull request the way the GitHub Action does. Inputs come from the "
         "environment that action.yml sets; these flags override them when run by hand."))
+    parser.add_argument("--version", action="version", version=f"docbot-action {__version__}")
     parser.add_argument("stage", nargs="?", choices=("run", "publish"), help=(
         "run: the models and examples, writing --report (give this step no token); publish: post "
         "--report with the token. Without a stage, both."))

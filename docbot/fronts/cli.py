@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from docbot import __version__
+from docbot.errors import ConfigError
 from docbot.fronts.common import EXIT_CODES, guarded, has_config_file, json_document, loaded_from, settings_from
 from docbot.fronts.options import (command, console_sink, diff_options, diff_spec, model_options, output_options,
                                    repo_root_of, say, sink_for)
 from docbot.fronts.cli_files import add_merge, add_verify
-from docbot.fronts.single import reflexion, reflexion_parser, run_demo
+from docbot.fronts.single import DEMO_INPUT, demo_input, reflexion, reflexion_parser, run_demo
 from docbot.results import plural
 
 
@@ -95,7 +96,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(json_document("check", stale=[], unapproved=[], index=None, strict=args.strict))
         say(args, "docbot check: all docs are current.")
         return 0
-    from docbot.check import check_report
+    from docbot.check import check_report, run_command
 
     settings = settings_from(args, root)
     docs_dir = settings.docs_dir
@@ -108,8 +109,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(line)
     if found.stale:
         verb = "needs" if len(found.stale) == 1 else "need"
-        print(f"docbot check: {plural(len(found.stale), 'function')} {verb} docs; run `docbot run` and commit "
-              f"{docs_dir}.", file=sys.stderr)
+        print(f"docbot check: {plural(len(found.stale), 'function')} {verb} docs; "
+              f"run `{run_command(found.stale)}` and commit {docs_dir}.", file=sys.stderr)
     if found.unapproved:
         print(f"docbot check: {plural(len(found.unapproved), 'section')} unapproved"
               + ("." if args.strict else " (not a failure without --strict)."), file=sys.stderr)
@@ -185,6 +186,9 @@ def cmd_config(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    if not demo_input().is_file():  # installed from a wheel: the sample lives in docbot's checkout only
+        raise ConfigError(f"the demo's sample ({DEMO_INPUT}) is not installed with docbot; document a file of "
+                          "your own with the same model: `reflexion --backend embedded --input FILE.py`.")
     return run_demo(args.output)
 
 

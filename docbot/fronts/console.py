@@ -34,13 +34,19 @@ class ConsoleSink:
     """
 
     def __init__(self, stream: TextIO | None = None, verbose: bool = True, *, quiet: bool = False,
-                 env: Mapping[str, str] | None = None, force_terminal: bool | None = None) -> None:
+                 env: Mapping[str, str] | None = None, force_terminal: bool | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        env = os.environ if env is None else env
         # rich's own NO_COLOR support drops colours but keeps bold and dim; no colour system drops all.
-        plain = no_color(os.environ if env is None else env)
         self.console = Console(file=stream or sys.stderr, highlight=False, soft_wrap=True,
-                               force_terminal=force_terminal, color_system=None if plain else "auto")
+                               force_terminal=force_terminal, color_system=None if no_color(env) else "auto")
         self.verbose = verbose
         self.quiet = quiet
+        # A live bar only where a person watches: a terminal, not CI (its log would keep every frame), and
+        # not under NO_COLOR (the bar redraws with cursor escapes, which such a terminal asked to do without).
+        live = self.console.is_terminal and not _in_ci(env) and not no_color(env)
+        self.progress = RunProgress(self.console, clock) if live else None
+        self.estimate = Estimate(clock)
 
     def __call__(self, event: events.Event) -> None:
         if self.quiet and not _matters_when_quiet(event):
@@ -55,14 +61,24 @@ class ConsoleSink:
             case events.SummaryEvent():
                 self._on_summary(event.result)
             case events.ProgressEvent():
-                self.console.print(f"[dim][{event.index}/{event.total}][/] {escape(event.qualname)}")
+                self._on_progress(event)
             case events.ResultEvent():
                 self._on_result(event.result)
+                if self.progress:
+                    self.progress.finished_one()
             case events.InfoEvent():
                 if self.verbose:
                     self.console.print(f"[dim]{escape(event.message)}[/]")
             case _:
                 assert_never(event)
+
+    def _on_progress(self, event: events.ProgressEvent) -> None:
+        if self.progress:
+            self.progress.started(event)
+            return
+        left = self.estimate.left(event.index, event.total)
+        self.console.print(f"[dim][{event.index}/{event.total}][/] {escape(event.qualname)}"
+                           + (f" [dim](about {left} left)[/]" if left else ""))
 
     def _on_round(self, event: events.RoundEvent) -> None:
         d = event.entry
@@ -91,6 +107,68 @@ class ConsoleSink:
         self.console.print(f"[{colour}]{r.status}[/] {escape(r.key)}{reason}{gate}")
         for repair in r.repairs if unapproved else ():
             self.console.print(f"    repaired: {escape(repair)}")
+
+
+def _in_ci(env: Mapping[str, str]) -> bool:
+    return env.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _duration(seconds: float) -> str:
+    minutes, secs = divmod(round(seconds), 60)
+    return f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
+
+
+class Estimate:
+    """Time left from the mean time per function so far; nothing before the first function is done."""
+
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self.clock = clock
+        self.started: float | None = None
+
+    def left(self, index: int, total: int) -> str:
+        now = self.clock()
+        if self.started is None:
+            self.started = now
+        done = index - 1
+        return _duration((now - self.started) / done * (total - done)) if done > 0 else ""
+
+
+class RunProgress:
+    """rich's progress bar for a long run: function i of n, elapsed, and an estimate of the time left.
+    Lines printed meanwhile go above it; it goes away when the last function's result is in."""
+
+    def __init__(self, console: Console, clock: Callable[[], float]) -> None:
+        self.console = console
+        self.clock = clock
+        self.bar: Any = None
+        self.task: Any = None
+        self.total = 0
+        self.finished = 0
+
+    def started(self, event: events.ProgressEvent) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.progress import TimeRemainingColumn
+
+        if self.bar is None:
+            self.bar = Progress(TextColumn("docbot"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                                TimeRemainingColumn(), TextColumn("{task.description}"), console=self.console,
+                                transient=True, get_time=self.clock)
+            self.task = self.bar.add_task("", total=event.total)
+            self.bar.start()
+        self.total = event.total
+        self.bar.update(self.task, completed=event.index - 1, description=escape(event.qualname))
+
+    def finished_one(self) -> None:
+        self.finished += 1
+        if self.bar is not None:
+            self.bar.update(self.task, completed=self.finished)
+            if self.finished >= self.total:
+                self.close()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
 
 
 def _matters_when_quiet(event: events.Event) -> bool:
@@ -137,6 +215,22 @@ class TtyProgress:
     def _show(self, extra: str) -> None:
         self.stream.write(f"docbot: {self.position}{extra}, {self.clock() - self.started:.0f}s\n")
         self.stream.flush()
+
+
+DEMO_MODEL_NOTE = ("the demo plays every role with its one bundled model (SmolLM2-135M), so its critic grades its "
+                   "own writing; on your code, give each role its own model (README: With real models).")
+
+
+def for_demo(sink: events.EventSink) -> events.EventSink:
+    """The demo's events, its one-model warning said as the demo's choice: preflight tells a user to
+    give each role its own model, but in the demo the user chose nothing."""
+
+    def emit(event: events.Event) -> None:
+        if isinstance(event, events.WarningEvent) and " use the same model (" in event.message:
+            event = events.WarningEvent(DEMO_MODEL_NOTE)
+        sink(event)
+
+    return emit
 
 
 def tee(*sinks: events.EventSink) -> events.EventSink:

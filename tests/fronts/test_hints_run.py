@@ -1,0 +1,88 @@
+"""Every hint docbot prints is a command that, run as printed, fixes what was reported.
+
+The hint is taken from the output, split as a shell would, and run; then the failing command runs again
+and passes. Where an older hint was a dead end, the test first shows that it was."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from docbot.check import StaleEntry, run_command
+from docbot.scan.repo import DiffSpec
+from tests.fronts.test_cli_docs import AREA, PERIMETER, SCALE, make_repo
+from tests.support.fakes import critique
+from tests.support.git_repo import GitRepo
+from tests.support.recording import record_answers
+
+DOCBOT = [sys.executable, "-m", "docbot.fronts.cli"]
+
+
+def docbot(repo: GitRepo, argv: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*DOCBOT, *argv], cwd=repo.root, capture_output=True, text=True, timeout=300)
+
+
+def hinted(stderr: str) -> list[str]:
+    """The command inside the hint's backticks, as the shell would split it, without the program name."""
+    match = re.search(r"run `(docbot [^`]+)`", stderr)
+    assert match, stderr
+    return shlex.split(match.group(1))[1:]
+
+
+def test_the_check_hint_documents_what_check_reported(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    recording = tmp_path / "answers.jsonl"
+    record_answers(repo.root, DiffSpec(all=True), recording, [AREA, PERIMETER, SCALE], [critique(97, 97)] * 3,
+                   [AREA, PERIMETER, SCALE])
+    reported = docbot(repo, ["check"])
+    assert reported.returncode == 1 and "3 functions need docs" in reported.stderr
+
+    # The old hint, a bare `docbot run`, looks at the staged changes: nothing is staged, nothing is written.
+    bare = docbot(repo, ["run", "--replay", str(recording)])
+    assert bare.returncode == 0 and not (repo.root / "docs").exists()
+    assert docbot(repo, ["check"]).returncode == 1
+
+    command = hinted(reported.stderr)
+    assert command == ["run", "geo/shapes.py"]
+    fixed = docbot(repo, [*command, "--replay", str(recording)])
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    again = docbot(repo, ["check"])
+    assert again.returncode == 0, again.stdout + again.stderr
+
+
+def entry(path: str, status: str = "stale") -> StaleEntry:
+    return StaleEntry("m", "f", path, 3 if path else 0, status, "docs/api/m.md")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("stale, command", [
+    ([entry("pkg/a.py"), entry("pkg/a.py")], "docbot run pkg/a.py"),  # one file named once
+    ([entry("pkg/b.py"), entry("pkg/a.py")], "docbot run pkg/a.py pkg/b.py"),
+    ([entry("my pkg/a.py")], "docbot run 'my pkg/a.py'"),  # quoted as a shell reads it
+    ([entry("pkg/a.py"), entry("pkg/gone.py", "orphaned")], "docbot run --all"),  # the file may be gone
+    ([entry("")], "docbot run --all"),
+])
+def test_the_run_command_names_the_reported_files(stale: list[StaleEntry], command: str) -> None:
+    assert run_command(stale) == command
+
+
+def test_demo_outside_the_checkout_names_a_command_that_exists(monkeypatch: pytest.MonkeyPatch,
+                                                               tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from docbot.fronts import cli
+    from docbot.fronts.single import reflexion_parser
+
+    monkeypatch.setattr(cli, "demo_input", lambda: tmp_path / "gone.py")  # a wheel install: no sample
+    assert cli.main(["demo"]) == 2
+    said = capsys.readouterr().err
+    assert "Pass --input" not in said  # demo has no --input
+    match = re.search(r"`(reflexion [^`]+)`", said)
+    assert match, said
+    source = tmp_path / "mine.py"
+    argv = [a.replace("FILE.py", str(source)) for a in shlex.split(match.group(1))[1:]]
+    parsed = reflexion_parser().parse_args(argv)  # every option of the hint exists (the old one did not)
+    assert (parsed.input, parsed.backend) == (str(source), "embedded")
