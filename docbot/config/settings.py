@@ -95,6 +95,10 @@ class Settings(BaseModel):
     example_timeout_s: float = Field(10.0, gt=0, le=600)
     example_memory_mb: int = Field(512, ge=64, le=65_536)
     example_sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX
+    # `docbot verify` with no SOURCE: the docs it reads (globs from the project root), and setup a doc's prose
+    # states that its examples need (doc glob -> Python run before the doc's first example).
+    docs_globs: list[str] = Field(default_factory=lambda: ["README.*", "docs/**/*.md", "docs/**/*.rst"])
+    docs_setup: dict[str, str] = Field(default_factory=dict)
 
     # Where functions come from and where docs go.
     docs_dir: str = "docs/api"

@@ -32,7 +32,9 @@ def importable_as(source: Path) -> tuple[str, tuple[str, ...]]:
 def cmd_verify(args: argparse.Namespace) -> int:
     from docbot.verify import verify_source_doc
 
-    source_path, doc_path = Path(args.source), Path(args.doc)
+    if not (len(args.paths) == 2 and args.paths[0].endswith(".py")):
+        return cmd_verify_project(args)
+    source_path, doc_path = Path(args.paths[0]), Path(args.paths[1])
     for path in (source_path, doc_path):
         if not path.is_file():
             raise ConfigError(f"{path}: no such file.")
@@ -57,6 +59,58 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return verify_exit_code(checked, args.strict)
 
 
+def cmd_verify_project(args: argparse.Namespace) -> int:
+    """Project mode: the docs against the package; exit 1 means a contradiction (with ``--strict``, any gap)."""
+    from docbot.verify.project import doc_paths, find_package, verify_project
+    from docbot.verify.reader import ReaderKind
+
+    root = Path.cwd()
+    settings = settings_from(args, root)
+    docs = [Path(p) for p in args.paths] or doc_paths(root, settings.docs_globs)
+    for path in docs:
+        if not path.is_file():
+            raise ConfigError(f"{path}: no such file.")
+    if not docs:
+        raise ConfigError(f"no docs match {', '.join(settings.docs_globs)} under {root}; pass the doc paths, or "
+                          "set docs_globs")
+    report = verify_project(root, find_package(root), docs, settings.docs_setup, not args.no_examples,
+                            settings.example_timeout_s, settings.example_sandbox)
+    if args.json:
+        print(json_document("verify", package=report.package, docs=[
+            {"path": d.path, "references": d.references, "findings": [f.to_json() for f in d.findings]}
+            for d in report.docs], undocumented=report.undocumented, counts={
+            kind.value: report.count(kind) for kind in ReaderKind}))
+    else:
+        _print_project(report)
+    return project_exit_code(report, args.strict)
+
+
+def _print_project(report: Any) -> None:
+    from docbot.verify.reader import ReaderKind
+
+    for doc in report.docs:
+        print(f"{doc.path}: {plural(len(doc.findings), 'finding')}, {plural(doc.references, 'API name')} checked")
+        for item in doc.findings:
+            label = "CONTRADICTION" if item.kind is ReaderKind.CONTRADICTION else item.kind.value
+            reason = f" ({item.reason})" if item.reason else ""
+            print(f"  {doc.path}:{item.line or '?'}: {label} [{item.finding.kind}] {item.finding.message}{reason}")
+    if report.undocumented:
+        print(f"coverage: {plural(len(report.undocumented), 'public function')} no doc names: "
+              f"{', '.join(report.undocumented[:20])}{' …' if len(report.undocumented) > 20 else ''}")
+
+
+def project_exit_code(report: Any, strict: bool) -> int:
+    """FINDINGS only for a contradiction; with ``--strict`` also for gaps, coverage and unrunnable examples."""
+    from docbot.verify.reader import ReaderKind
+
+    if report.count(ReaderKind.CONTRADICTION):
+        return ExitCode.FINDINGS
+    lenient = (ReaderKind.NOTE, ReaderKind.VERSION_DEPENDENT, ReaderKind.TIME_DEPENDENT)
+    if strict and (report.undocumented or any(report.count(k) for k in ReaderKind if k not in lenient)):
+        return ExitCode.FINDINGS
+    return 0
+
+
 _LABELS = {"contradiction": "CONTRADICTION", "gap": "gap", "note": "note", "nondeterministic": "nondeterministic"}
 
 
@@ -69,13 +123,17 @@ def verify_exit_code(checked: Sequence[Any], strict: bool) -> int:
 
 
 def add_verify(sub: Any) -> None:
-    verify = command(sub, "verify", "check an existing Markdown doc against its source",
-                      "Runs the truth checks (parameters, exceptions, examples) on a doc you wrote; no model.")
-    verify.add_argument("source", help="the Python file")
-    verify.add_argument("doc", help="its Markdown doc")
+    verify = command(sub, "verify", "check a project's docs (or one Markdown doc) against the code",
+                      "Runs the truth checks (parameters, exceptions, examples, API names) on docs you wrote; no "
+                      "model. With no paths: the project's README and docs/ (the docs_globs setting) against its "
+                      "package; exit 1 only on a contradiction. With SOURCE.py DOC: one doc against one file.")
+    verify.add_argument("paths", nargs="*", metavar="PATH",
+                        help="SOURCE.py DOC, or the project's doc files to check (default: the docs_globs setting)")
     verify.add_argument("--function", metavar="NAME", action="append",
                         help="check only these functions (repeat, or comma-separated); others need no section")
-    verify.add_argument("--strict", action="store_true", help="exit 1 on gaps too (what the doc leaves out)")
+    verify.add_argument("--strict", action="store_true",
+                        help="exit 1 on gaps too (what the doc leaves out; in project mode also undocumented API "
+                        "and examples that do not run as printed)")
     verify.add_argument("--no-examples", action="store_true", help="do not execute the doc's examples")
     output_options(verify)
     verify.set_defaults(func=cmd_verify)

@@ -67,6 +67,8 @@ class FindingName(StrEnum):
     ECHOED_PROMPT = "echoed_prompt"
     TEMPLATE_PLACEHOLDER = "template_placeholder"
     EMPTY_FIELD = "empty_field"
+    # project mode (docbot.verify.project)
+    UNRESOLVED_REFERENCE = "unresolved_reference"
 
 
 @dataclass(frozen=True)

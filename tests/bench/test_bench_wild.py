@@ -12,6 +12,7 @@ import pytest
 from bench.truth.run import kept_wild_section
 from bench.truth.wild.adapter import Checked, Found, read_output
 from bench.truth.wild.run import HERE, new_fatal, summarise, with_section
+from bench.truth.wild.sdists import resolve
 
 MANIFEST: dict[str, Any] = json.loads((HERE / "manifest.json").read_text(encoding="utf-8"))
 DOCS = {d["id"]: d for d in MANIFEST["docs"]}
@@ -29,7 +30,7 @@ def test_corpus_is_as_large_as_issue_10_asks() -> None:
 def test_doc_entry_points_at_stored_files(doc_id: str) -> None:
     doc = DOCS[doc_id]
     for key in ("source", "doc", "licence"):
-        assert (HERE / doc[key]).is_file(), doc[key]
+        assert resolve(doc[key]).is_file(), doc[key]
     assert doc["verdict"] in ("correct", "wrong")
     assert (doc["verdict"] == "wrong") == bool(doc["true_errors"])
     assert doc["functions"] and doc["package"] and doc["version"] and doc["module"]
@@ -39,13 +40,13 @@ def test_doc_entry_points_at_stored_files(doc_id: str) -> None:
 def test_doc_is_a_verbatim_cut_of_its_origin(doc_id: str) -> None:
     doc = DOCS[doc_id]
     first, last = doc["origin"]["lines"]
-    origin = (HERE / doc["origin"]["file"]).read_text(encoding="utf-8").splitlines(keepends=True)
+    origin = resolve(doc["origin"]["file"]).read_text(encoding="utf-8").splitlines(keepends=True)
     assert (HERE / doc["doc"]).read_text(encoding="utf-8") == "".join(origin[first - 1 : last]).rstrip("\n") + "\n"
 
 
 @pytest.mark.parametrize("doc_id", sorted(DOCS))
 def test_documented_functions_are_in_the_source(doc_id: str) -> None:
-    tree = ast.parse((HERE / DOCS[doc_id]["source"]).read_text(encoding="utf-8"))
+    tree = ast.parse(resolve(DOCS[doc_id]["source"]).read_text(encoding="utf-8"))
     names = set()
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -78,9 +79,9 @@ def test_planted_ids_are_unique() -> None:
 
 def test_sources_are_import_roots() -> None:
     """docbot's importable_as walks up while __init__.py exists: the stored sdists must stop that walk."""
-    assert not (HERE / "sources" / "__init__.py").exists()
+    assert not (resolve("sources/") / "__init__.py").exists()
     for doc in DOCS.values():
-        root = HERE / Path(doc["source"]).parts[0] / Path(doc["source"]).parts[1]
+        root = resolve("/".join(Path(doc["source"]).parts[:2]))
         assert not (root / "__init__.py").exists(), root
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.truth.wild.adapter import Checked, Found, verify
+from bench.truth.wild.sdists import resolve
 
 HERE = Path(__file__).resolve().parent
 RESULTS_MD = HERE.parent / "RESULTS.md"
@@ -37,7 +38,7 @@ def load_manifest() -> dict[str, Any]:
 
 
 def check_doc(doc: dict[str, Any], doc_path: Path, cwd: Path, named: bool) -> list[Checked]:
-    return [verify(HERE / doc["source"], named_copy(doc_path, name) if named else doc_path, name, cwd)
+    return [verify(resolve(doc["source"]), named_copy(doc_path, name) if named else doc_path, name, cwd)
             for name in doc["functions"]]
 
 

@@ -1,0 +1,210 @@
+"""What a passage of a topic-organised doc documents: the package's API names its examples and prose use.
+
+A README is organised by topic ("Quickstart", "Usage"), not by function, so a passage is tied to a function by
+the names it uses: what its examples import (``from pkg import f``, ``import pkg as p`` then ``p.f(...)``) and
+the qualified names its prose marks as code (`` `pkg.f` ``, `` `Class.method()` ``). Every name is read
+statically (no code of the package runs here): ``ApiIndex`` knows each module's top-level bindings and each
+class's attributes, and says when it cannot know (a star import, a module ``__getattr__``, a class with bases
+from elsewhere), so that an unknown name is reported only where the package is known not to have it — as
+Sphinx's nitpicky mode reports an unresolved reference.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Resolution(Enum):
+    FOUND = "found"
+    MISSING = "missing"  # the package is known not to have it
+    UNKNOWN = "unknown"  # not ours to judge: another package's name, or a namespace we cannot see into
+
+
+@dataclass
+class Scope:
+    """The names one module or class binds; ``open`` when names may come from where we cannot see."""
+
+    names: dict[str, str] = field(default_factory=dict)  # name -> what it is: "module:x", "class", "def", "value"
+    open: bool = False
+
+
+@dataclass
+class ApiIndex:
+    package: str
+    scopes: dict[str, Scope] = field(default_factory=dict)  # dotted module or class -> its bindings
+    packages: set[str] = field(default_factory=set)  # the modules that are packages (an __init__.py)
+
+    def add_module(self, dotted: str, source: str, is_package: bool = False) -> None:
+        if is_package:
+            self.packages.add(dotted)
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            self.scopes[dotted] = Scope(open=True)
+            return
+        scope = _bindings(tree.body, dotted, self)
+        for name, what in self.scopes.get(dotted, Scope()).names.items():  # submodules registered before it
+            scope.names.setdefault(name, what)
+        self.scopes[dotted] = scope
+        parent, _, leaf = dotted.rpartition(".")
+        if parent:
+            self.scopes.setdefault(parent, Scope()).names.setdefault(leaf, f"module:{dotted}")
+
+    def resolve(self, dotted: str) -> Resolution:
+        """Whether ``dotted`` (``pkg.mod.f``, ``pkg.Class.method``) names something the package has."""
+        parts = dotted.split(".")
+        if parts[0] != self.package:
+            return Resolution.UNKNOWN
+        scope_name = parts[0]
+        for index, part in enumerate(parts[1:], start=1):
+            scope = self.scopes.get(scope_name)
+            if scope is None:
+                return Resolution.UNKNOWN
+            what = scope.names.get(part)
+            if what is None:
+                return Resolution.UNKNOWN if scope.open else Resolution.MISSING
+            if index == len(parts) - 1:
+                return Resolution.FOUND
+            if what.startswith(("module:", "from:")):
+                scope_name = what.partition(":")[2]
+            elif what == "class":
+                scope_name = f"{scope_name}.{part}"
+            else:
+                return Resolution.UNKNOWN  # an attribute of a function or value: not the package's API surface
+        return Resolution.FOUND
+
+    def canonical(self, dotted: str) -> str:
+        """``pkg.f`` re-exported from ``pkg.core``: ``pkg.core.f`` (where its source is)."""
+        head, _, leaf = dotted.rpartition(".")
+        scope = self.scopes.get(head)
+        what = scope.names.get(leaf, "") if scope else ""
+        if what.startswith("from:"):
+            return self.canonical(what.removeprefix("from:"))
+        return dotted
+
+
+def _bindings(body: list[ast.stmt], dotted: str, index: ApiIndex) -> Scope:
+    scope = Scope()
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            scope.names[node.name] = "def"
+            scope.open |= node.name == "__getattr__"
+        elif isinstance(node, ast.ClassDef):
+            scope.names[node.name] = "class"
+            inner = _bindings(node.body, f"{dotted}.{node.name}", index)
+            inner.names.update(_instance_attributes(node))
+            inner.open |= bool(node.bases or node.keywords or node.decorator_list)  # inherited or made names
+            index.scopes[f"{dotted}.{node.name}"] = inner
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            _imported(node, dotted, scope, dotted in index.packages)
+        elif isinstance(node, (ast.If, ast.Try, ast.With)):  # `try: import x except ImportError: x = None`
+            inner = _bindings([*node.body, *getattr(node, "orelse", []), *getattr(node, "finalbody", []),
+                               *(s for h in getattr(node, "handlers", []) for s in h.body)], dotted, index)
+            scope.names.update(inner.names)
+            scope.open |= inner.open
+        else:
+            for target in _assigned(node):
+                scope.names.setdefault(target, "value")
+    return scope
+
+
+def _imported(node: ast.Import | ast.ImportFrom, dotted: str, scope: Scope, is_package: bool) -> None:
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            scope.names[alias.asname or alias.name.split(".")[0]] = "value"
+        return
+    base = _absolute(node, dotted, is_package)
+    for alias in node.names:
+        if alias.name == "*":
+            scope.open = True
+        else:
+            scope.names[alias.asname or alias.name] = f"from:{base}.{alias.name}" if base else "value"
+
+
+def _absolute(node: ast.ImportFrom, dotted: str, is_package: bool) -> str:
+    """The module a ``from`` import reads: ``from .core import f`` in ``pkg/__init__.py`` is ``pkg.core``."""
+    if not node.level:
+        return node.module or ""
+    package = dotted.split(".")
+    base = package[: len(package) - node.level + (1 if is_package else 0)]
+    return ".".join([*base, *([node.module] if node.module else [])])
+
+
+def _assigned(node: ast.stmt) -> list[str]:
+    targets: list[ast.expr] = []
+    if isinstance(node, ast.Assign):
+        targets = node.targets
+    elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+        targets = [node.target]
+    return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+
+
+def _instance_attributes(node: ast.ClassDef) -> dict[str, str]:
+    return {t.attr: "value" for f in node.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+            for t in ast.walk(f) if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+            and t.value.id == "self" and isinstance(t.ctx, ast.Store)}
+
+
+@dataclass(frozen=True)
+class Reference:
+    dotted: str  # the full name, aliases expanded: ``pkg.f``
+    line: int  # 0-based doc line
+    how: str  # "import" (an example imports it) or "prose" (the text names it as code)
+
+
+_CODE_SPAN = re.compile(r"`([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+)(?:\([^`]*\))?`")
+
+
+def code_references(code: str, line: int, package: str, aliases: dict[str, str]) -> list[Reference]:
+    """The package names one example's code uses; ``aliases`` (name -> dotted) grows with its imports."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    found: list[Reference] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == package:
+                    aliases[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else package
+        elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == package:
+            for alias in node.names:
+                if alias.name != "*":
+                    aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                    found.append(Reference(f"{node.module}.{alias.name}", line, "import"))
+    inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    for node in ast.walk(tree):
+        dotted = None if id(node) in inner else _dotted(node)  # `p.core.add`, not also `p.core`
+        if dotted and dotted.split(".")[0] in aliases and "." in dotted:
+            head, _, rest = dotted.partition(".")
+            found.append(Reference(f"{aliases[head]}.{rest}", line, "code"))
+    return found
+
+
+def _dotted(node: ast.AST) -> str | None:
+    if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load):
+        return None
+    parts: list[str] = []
+    current: ast.AST = node
+    while isinstance(current, ast.Attribute):
+        parts.append(current.attr)
+        current = current.value
+    if not isinstance(current, ast.Name):
+        return None
+    return ".".join([current.id, *reversed(parts)])
+
+
+def prose_references(prose_lines: list[tuple[int, str]], package: str, aliases: dict[str, str]) -> list[Reference]:
+    """Qualified names the text marks as code: `` `pkg.f()` ``, or `` `p.f` `` under an alias the doc bound."""
+    found = []
+    for line, text in prose_lines:
+        for match in _CODE_SPAN.finditer(text):
+            head, _, rest = match.group(1).partition(".")
+            if head == package:
+                found.append(Reference(match.group(1), line, "prose"))
+            elif head in aliases:
+                found.append(Reference(f"{aliases[head]}.{rest}", line, "prose"))
+    return found

@@ -1,0 +1,135 @@
+"""What a finding on a whole project's docs means for the person who reads the report (``docbot verify``).
+
+A check says "example `x` raises SyntaxError"; the reader needs to know whether the doc is false for the current
+code (a contradiction: the only kind that fails) or whether the doc is right but cannot be run as printed, holds
+only on another Python, depends on today's date, or leaves out setup it states in prose. Those are told apart
+here from the finding, the example's code and the prose just before it, so each is reported under its own kind
+(``--json`` names them) and one block that does not parse is one finding, not one per line.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from docbot.sandbox.step import Step
+from docbot.verify.findings import Finding, FindingKind
+
+
+class ReaderKind(Enum):
+    CONTRADICTION = "contradiction"  # the doc is false for the current code: the only kind that fails
+    NOT_RUNNABLE = "not_runnable_as_printed"  # the reader must fix the block before it runs (one per block)
+    VERSION_DEPENDENT = "version_dependent"  # marked for another Python or an optional extra
+    TIME_DEPENDENT = "time_dependent"  # the stated output holds on the day it was written
+    SETUP_ELIDED = "setup_elided"  # uses a name the doc never defines: setup stated in prose or left out
+    GAP = "gap"  # what the docs leave out (a report; fails only with --strict)
+    NOTE = "note"  # worth a look, not proven either way
+
+
+@dataclass(frozen=True)
+class ReaderFinding:
+    kind: ReaderKind
+    finding: Finding
+    line: int | None  # 1-based line in the doc file as the person sees it
+    reason: str = ""  # why it is not a contradiction, when it is not
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind.value, "check": self.finding.kind, "line": self.line, "reason": self.reason,
+                "message": self.finding.message, "doc_text": self.finding.doc_text,
+                "code_fact": self.finding.code_fact, "fails": self.kind is ReaderKind.CONTRADICTION}
+
+
+_SYNTAX = ("SyntaxError", "IndentationError", "TabError")
+_UNDEFINED = re.compile(r"NameError: name '(\w+)' is not defined")
+_CLOCK = re.compile(r"\b(?:datetime|date\.today|time\.time|now\(\)|today\(\)|utcnow|localtime|monotonic|arrow|"
+                    r"pendulum|random|uuid[14]|secrets)\b")
+_PY_VERSION = re.compile(r"\bPython\s*(3\.\d+)\s*(?:\+|and (?:later|above|newer)|or (?:later|newer|above)|only)",
+                         re.IGNORECASE)
+_EXTRA = re.compile(r"pip install\s+['\"]?[\w.-]+\[([\w,.-]+)\]")
+_DID_YOU_MEAN = re.compile(r"\.?\s*Did you mean:? .*\?$")
+
+
+def classify(finding: Finding, steps: Sequence[Step], lines: list[str], defined: set[str],
+             line_of: dict[int, int]) -> ReaderFinding | None:
+    """The reader's kind of one check finding, or None when a console would show what the doc shows."""
+    line = line_of.get(finding.line, finding.line + 1) if finding.line is not None else None
+    if finding.severity is FindingKind.GAP:
+        return ReaderFinding(ReaderKind.GAP, finding, line)
+    code = next((s.code for s in steps if s.line == finding.line), finding.doc_text)
+    if finding.severity is FindingKind.NONDETERMINISTIC:
+        return ReaderFinding(ReaderKind.TIME_DEPENDENT if _CLOCK.search(code) else ReaderKind.NOTE, finding, line,
+                             "the output differs between two runs")
+    if finding.severity is not FindingKind.CONTRADICTION:
+        return ReaderFinding(ReaderKind.NOTE, finding, line)
+    if _console_shows_it(finding):
+        return None
+    before = " ".join(lines[max(0, (finding.line or 0) - 4) : (finding.line or 0) + 1])
+    marked = _PY_VERSION.search(before)
+    if marked and tuple(int(p) for p in marked.group(1).split(".")) > sys.version_info[:2]:
+        return ReaderFinding(ReaderKind.VERSION_DEPENDENT, finding, line,
+                             f"the doc marks it for Python {marked.group(1)}; this is {sys.version_info[0]}."
+                             f"{sys.version_info[1]}")
+    if extra := _EXTRA.search(before):
+        return ReaderFinding(ReaderKind.VERSION_DEPENDENT, finding, line,
+                             f"the doc marks it for the optional extra [{extra.group(1)}]")
+    return _by_error(finding, code, defined, line)
+
+
+def _by_error(finding: Finding, code: str, defined: set[str], line: int | None) -> ReaderFinding:
+    error = finding.code_fact
+    if error.startswith(_SYNTAX) or (finding.kind == "example_raises" and "SyntaxError" in finding.message):
+        return ReaderFinding(ReaderKind.NOT_RUNNABLE, finding, line,
+                             "the block does not parse as printed; a reader must join or fix its lines")
+    undefined = _UNDEFINED.search(error)
+    if undefined and undefined.group(1) not in defined:
+        return ReaderFinding(ReaderKind.SETUP_ELIDED, finding, line,
+                             f"`{undefined.group(1)}` is never defined in the doc: setup it leaves to the reader "
+                             "(declare it with the docs_setup setting)")
+    if finding.kind == "example_mismatch" and _CLOCK.search(code):
+        return ReaderFinding(ReaderKind.TIME_DEPENDENT, finding, line,
+                             "the example reads the clock or randomness; its stated output was true when written")
+    return ReaderFinding(ReaderKind.CONTRADICTION, finding, line)
+
+
+def _console_shows_it(finding: Finding) -> bool:
+    """The doc pasted a console's traceback: Python's printer adds "Did you mean: 'x'?" that ``str(exc)`` lacks."""
+    if "Did you mean" not in finding.doc_text:
+        return False
+    stated = _DID_YOU_MEAN.sub("", finding.doc_text.strip().splitlines()[-1].strip())
+    return bool(stated) and finding.code_fact.strip().endswith(stated.split(":", 1)[-1].strip())
+
+
+def one_per_block(found: list[ReaderFinding]) -> list[ReaderFinding]:
+    """A block that does not run as printed is one finding: the first failure of each block is kept."""
+    seen: set[int | None] = set()
+    kept = []
+    for item in found:
+        if item.kind is ReaderKind.NOT_RUNNABLE:
+            if item.line in seen:
+                continue
+            seen.add(item.line)
+        kept.append(item)
+    return kept
+
+
+def defined_names(steps: Sequence[Step]) -> set[str]:
+    """Every name the doc's code binds anywhere (assignment, import, def, class, for, with)."""
+    import ast
+
+    names: set[str] = set()
+    for step in steps:
+        try:
+            tree = ast.parse(step.code)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+    return names

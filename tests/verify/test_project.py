@@ -1,0 +1,201 @@
+"""Project-mode ``docbot verify``: the package found, the docs read (Markdown and RST), API names resolved,
+examples run in a reader's fresh namespace, and exit 1 only on a contradiction."""
+
+from __future__ import annotations
+
+import json
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from docbot.errors import ConfigError
+from docbot.fronts.cli import main
+from docbot.verify.passages import ApiIndex, Resolution, code_references, prose_references
+from docbot.verify.project import doc_paths, find_package, setup_for
+from docbot.verify.project_api import public_api
+from docbot.verify.rst import rst_to_markdown
+
+
+def _write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    return root
+
+
+PYPROJECT = '[project]\nname = "toy-pkg"\nversion = "1"\n'
+CORE = '''\
+    LIMIT = 3
+
+    def add(a, b=2):
+        return a + b
+
+    class Box:
+        def __init__(self):
+            self.size = 1
+
+        def open(self, force=False):
+            return force
+    '''
+
+
+@pytest.mark.parametrize("files, name, base", [
+    ({"pyproject.toml": PYPROJECT, "src/toy_pkg/__init__.py": ""}, "toy_pkg", "src"),
+    ({"pyproject.toml": PYPROJECT, "toy_pkg/__init__.py": ""}, "toy_pkg", "."),
+    ({"pyproject.toml": PYPROJECT, "toy_pkg.py": ""}, "toy_pkg", "."),
+    ({"src/other/__init__.py": ""}, "other", "src"),  # no pyproject: the one package under src/
+])
+def test_the_package_is_found_from_pyproject_or_the_src_layout(tmp_path: Path, files: dict[str, str], name: str,
+                                                              base: str) -> None:
+    package = find_package(_write(tmp_path, files))
+    assert (package.name, package.base) == (name, (tmp_path / base).resolve() if base != "." else tmp_path)
+
+
+def test_no_package_is_a_config_error_that_says_what_to_pass(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="pass SOURCE DOC"):
+        find_package(_write(tmp_path, {"src/a/__init__.py": "", "src/b/__init__.py": ""}))
+
+
+def test_the_docs_globs_name_the_readme_and_docs_pages_but_not_build_output(tmp_path: Path) -> None:
+    _write(tmp_path, {"README.rst": "", "docs/a.md": "", "docs/sub/b.rst": "", "docs/_build/c.md": "",
+                      "docs/conf.py": "", "notes.md": ""})
+    found = [p.relative_to(tmp_path).as_posix() for p in doc_paths(tmp_path, ["README.*", "docs/**/*.md",
+                                                                              "docs/**/*.rst"])]
+    assert found == ["README.rst", "docs/a.md", "docs/sub/b.rst"]
+
+
+def _index() -> ApiIndex:
+    index = ApiIndex("pkg")
+    index.add_module("pkg.core", textwrap.dedent(CORE))
+    index.add_module("pkg", "from .core import add, Box as Crate\nfrom os import path\n", is_package=True)
+    index.add_module("pkg.star", "from os.path import *\n")
+    index.add_module("pkg.lazy", "def __getattr__(name):\n    return name\n")
+    index.add_module("pkg.sub", "class Child(dict):\n    pass\n")
+    return index
+
+
+@pytest.mark.parametrize("dotted, expected", [
+    ("pkg.add", Resolution.FOUND),  # re-exported by the package
+    ("pkg.core.add", Resolution.FOUND),
+    ("pkg.core.LIMIT", Resolution.FOUND),
+    ("pkg.subtract", Resolution.MISSING),
+    ("pkg.core.subtract", Resolution.MISSING),
+    ("pkg.Crate.open", Resolution.FOUND),  # an alias of a re-export, then a method
+    ("pkg.Crate.close", Resolution.MISSING),
+    ("pkg.Crate.size", Resolution.FOUND),  # an instance attribute set in __init__
+    ("pkg.star.anything", Resolution.UNKNOWN),  # a star import: the module may have it
+    ("pkg.lazy.anything", Resolution.UNKNOWN),  # a module __getattr__
+    ("pkg.sub.Child.keys", Resolution.UNKNOWN),  # inherited from a base we do not read
+    ("pkg.path.join", Resolution.UNKNOWN),  # another package's name
+    ("pkg.add.__doc__", Resolution.UNKNOWN),  # an attribute of a function is not API surface
+    ("other.f", Resolution.UNKNOWN),
+    ("pkg.sub", Resolution.FOUND),  # a submodule
+])
+def test_names_resolve_only_where_the_package_is_known(dotted: str, expected: Resolution) -> None:
+    assert _index().resolve(dotted) is expected
+
+
+def test_a_re_export_resolves_to_where_it_is_defined() -> None:
+    assert _index().canonical("pkg.Crate") == "pkg.core.Box"
+    assert _index().canonical("pkg.core.add") == "pkg.core.add"
+
+
+def test_examples_name_the_api_through_imports_and_aliases() -> None:
+    aliases: dict[str, str] = {}
+    refs = code_references("import pkg as p\nfrom pkg.core import add as plus\np.core.add(1)\nplus(2)\nx.y", 4,
+                           "pkg", aliases)
+    assert sorted((r.dotted, r.how) for r in refs) == [("pkg.core.add", "code"), ("pkg.core.add", "import")]
+    assert aliases == {"p": "pkg", "plus": "pkg.core.add"}
+    prose = prose_references([(1, "Call `p.core.add()` or `pkg.Box.open`, not `os.path` or `add`.")], "pkg",
+                             aliases)
+    assert [(r.dotted, r.line) for r in prose] == [("pkg.core.add", 1), ("pkg.Box.open", 1)]
+
+
+def test_public_api_follows_an_all_that_names_submodules(tmp_path: Path) -> None:
+    _write(tmp_path, {"pyproject.toml": PYPROJECT, "toy_pkg/__init__.py": "from .core import add\n"
+                      "__all__ = ['add', 'extra']\n", "toy_pkg/core.py": CORE,
+                      "toy_pkg/extra.py": "def shout(t):\n    return t\n", "toy_pkg/hidden.py": "def h():\n    pass\n"})
+    package = find_package(tmp_path)
+    assert public_api(package, package.index()) == ["toy_pkg.core.add", "toy_pkg.extra.shout"]
+
+
+def test_rst_is_read_as_headings_prose_and_code_at_its_own_lines() -> None:
+    text = "Title\n=====\n\nUse :func:`pkg.add` here.\n\nUsage\n-----\n\n.. code-block:: python\n\n    x = 1\n\n" \
+           ">>> pkg.add(1)\n3\n"
+    converted = rst_to_markdown(text)
+    md = converted.markdown.splitlines()
+    assert md[0] == "# Title" and "## Usage" in md and "Use `pkg.add` here." in md
+    start = md.index("```python")
+    assert md[start + 1] == "x = 1" and converted.lines[start + 1] == 11
+    pycon = md.index("```pycon")
+    assert md[pycon + 1 : pycon + 3] == [">>> pkg.add(1)", "3"] and converted.lines[pycon + 1] == 13
+
+
+@pytest.mark.parametrize("relative, expected", [
+    ("docs/guide.md", "import os\nx = 1"),
+    ("README.md", "import os"),
+    ("docs/api/ref.rst", "import os\nx = 1"),
+])
+def test_docs_setup_applies_each_glob_that_matches(relative: str, expected: str) -> None:
+    assert setup_for(relative, {"*": "import os", "docs/*": "x = 1"}) == expected
+
+
+TOY = {"pyproject.toml": PYPROJECT, "src/toy_pkg/__init__.py": "from .core import add, Box\nWHO = 'module'\n",
+       "src/toy_pkg/core.py": CORE}
+
+
+def _verify(root: Path, *argv: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, object]]:
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        code = main(["verify", *argv, "--json"])
+    finally:
+        os.chdir(cwd)
+    return code, json.loads(capsys.readouterr().out)
+
+
+def _kinds(report: dict[str, object]) -> list[tuple[str, str]]:
+    docs = report["docs"]
+    assert isinstance(docs, list)
+    return [(f["kind"], f["check"]) for d in docs for f in d["findings"]]
+
+
+@pytest.mark.parametrize("readme, kinds, code", [
+    pytest.param("```python\nfrom toy_pkg import add\nadd(1)  # -> 3\n```\n", [], 0, id="correct"),
+    pytest.param("```python\nfrom toy_pkg import add\nadd(1)  # -> 4\n```\n",
+                 [("contradiction", "example_mismatch")], 1, id="a wrong stated value"),
+    pytest.param("Call `toy_pkg.subtract()` to subtract.\n", [("contradiction", "unresolved_reference")], 1,
+                 id="an API name the package lacks"),
+    pytest.param("```pycon\n>>> from toy_pkg import add\n>>> add(1,\n2)\n3\n```\n",
+                 [("not_runnable_as_printed", "example_raises")], 0, id="a block that does not parse is no failure"),
+    pytest.param("```python\nfrom toy_pkg import add\nadd(data)  # -> 3\n```\n",
+                 [("setup_elided", "example_raises")], 0, id="a name the doc never defines"),
+    pytest.param("Python 3.99 and later:\n\n```python\nfrom toy_pkg import add\nadd(1)  # -> 4\n```\n",
+                 [("version_dependent", "example_mismatch")], 0, id="marked for a later Python"),
+    pytest.param("```pycon\n>>> WHO\n'module'\n```\n", [("setup_elided", "example_raises")], 0,
+                 id="the module's names are not in a reader's namespace"),
+    pytest.param("```pycon\n>>> WHO = 'doc'\n>>> WHO\n'doc'\n```\n", [], 0, id="the doc's own variable is kept"),
+    pytest.param("```pycon\n>>> import toy_pkg\n>>> toy_pkg.ad\nTraceback (most recent call last):\n"
+                 "AttributeError: module 'toy_pkg' has no attribute 'ad'. Did you mean: 'add'?\n```\n", [], 0,
+                 id="a console's traceback with its suggestion"),
+])
+def test_project_mode_kinds_and_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str], readme: str,
+                                            kinds: list[tuple[str, str]], code: int) -> None:
+    root = _write(tmp_path, {**TOY, "README.md": readme,
+                             "config.json": json.dumps({"example_sandbox": "allow-guard"})})
+    got, report = _verify(root, capsys=capsys)
+    assert (_kinds(report), got) == (kinds, code)
+
+
+def test_strict_fails_on_undocumented_api_and_docs_setup_supplies_prose_setup(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    readme = "```python\nfrom toy_pkg import add\nadd(data)  # -> 3\n```\n"
+    root = _write(tmp_path, {**TOY, "README.md": readme,
+                             "config.json": json.dumps({"example_sandbox": "allow-guard", "docs_setup": {
+                                 "README.*": "data = 1"}})})
+    code, report = _verify(root, capsys=capsys)
+    assert (_kinds(report), code) == ([], 0)
+    assert report["undocumented"] == ["toy_pkg.core.Box", "toy_pkg.core.Box.open"]
+    assert _verify(root, "--strict", capsys=capsys)[0] == 1
