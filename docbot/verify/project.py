@@ -152,5 +152,6 @@ def _first_of_each(references: list[Reference]) -> list[Reference]:
 def _unresolved(ref: Reference, line_of: dict[int, int]) -> ReaderFinding:
     how = {"import": "imports", "code": "uses", "prose": "names"}[ref.how]
     finding = Finding(FindingName.UNRESOLVED_REFERENCE,
-                      f"the doc {how} `{ref.dotted}`, which the package does not have", ref.dotted, "no such name in the package's source", line=ref.line)
+                      f"the doc {how} `{ref.dotted}`, which the package does not have", ref.dotted,
+                      "no such name in the package's source", line=ref.line)
     return ReaderFinding(ReaderKind.CONTRADICTION, finding, line_of.get(ref.line, ref.line + 1))
