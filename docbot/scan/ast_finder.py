@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import tokenize
 
 Span = tuple[int, int]  # first line (decorators included) .. last line, 1-based inclusive
@@ -169,6 +170,11 @@ def _literal_names(value: ast.expr | None, lines: list[str]) -> set[str] | None:
     return names
 
 
+# One string literal holding no quote, backslash or newline: certainly a single token. Tokenizing each
+# name of a large ``__all__`` (and compiling the tokenizer's patterns) was a fifth of a hook's check.
+_ONE_PLAIN_LITERAL = re.compile(r"""[rRbBuU]{0,2}(?:'[^'"\\\n]*'|"[^'"\\\n]*")""")
+
+
 def _is_concatenation(node: ast.Constant, lines: list[str]) -> bool:
     """Whether a string constant is written as several adjacent literals."""
     if node.lineno == node.end_lineno:
@@ -177,6 +183,8 @@ def _is_concatenation(node: ast.Constant, lines: list[str]) -> bool:
         segment = "\n".join([lines[node.lineno - 1].encode()[node.col_offset:].decode(),
                              *lines[node.lineno:(node.end_lineno or node.lineno) - 1],
                              lines[(node.end_lineno or node.lineno) - 1].encode()[:node.end_col_offset].decode()])
+    if _ONE_PLAIN_LITERAL.fullmatch(segment):  # nearly every name in an __all__: no tokenizer needed
+        return False
     strings = 0
     try:
         for token in tokenize.generate_tokens(io.StringIO(f"({segment})").readline):

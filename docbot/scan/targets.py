@@ -29,8 +29,7 @@ import ast
 import enum
 import functools
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from docbot.scan import ast_finder, old_side
 from docbot.results import ChangeKind, SourceParseError, Target
@@ -42,13 +41,17 @@ if TYPE_CHECKING:  # only the types: a whole-tree scan and verify never read a d
 
 
 
-@dataclass(frozen=True)
-class _Definition:
-    """A public function as found in one blob: every piece that carries its qualified name."""
+class _Definition(NamedTuple):  # not a dataclass: ~1 ms less on every hook run's imports
+    """A public function as found in one blob: every piece that carries its qualified name. Its text is
+    cut from the blob's lines when a target needs it: a diff needs only the touched functions'."""
 
     qualname: str
     spans: tuple[Span, ...]
-    source: str
+    lines: list[str]  # the whole blob's, shared by its definitions
+
+    @property
+    def source(self) -> str:
+        return "\n".join(_piece(self.lines, s) for s in self.spans)
 
 
 def module_name(path: str) -> str:
@@ -85,7 +88,7 @@ def public_spans(source: str, path: str, *, include_dunder: bool = False) -> lis
 def targets_at(spans: list[tuple[str, tuple[Span, ...]]], source: str, module: str, path: str) -> list[Target]:
     """The targets ``public_functions`` gives, rebuilt from ``public_spans`` without parsing."""
     lines = _prepare(source, path).split("\n")
-    return [_target(_Definition(qualname, pieces, "\n".join(_piece(lines, s) for s in pieces)), module, path,
+    return [_target(_Definition(qualname, pieces, lines), module, path,
                     "unchanged") for qualname, pieces in spans]
 
 
@@ -262,7 +265,7 @@ def _group(found: Found, lines: list[str]) -> tuple[_Definition, ...]:
     spans_by_name: dict[str, list[Span]] = {}
     for qualname, span in found:
         spans_by_name.setdefault(qualname, []).append(span)
-    return tuple(_Definition(qualname, tuple(spans), "\n".join(_piece(lines, s) for s in spans))
+    return tuple(_Definition(qualname, tuple(spans), lines)
                  for qualname, spans in spans_by_name.items())
 
 
