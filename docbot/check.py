@@ -18,16 +18,18 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from docbot.apidocs import index as api_index
 from docbot.apidocs import disk
 from docbot.apidocs import pages
-from docbot.events import EventSink, WarningEvent, discard
 from docbot.plan import ModuleDocs, plan_modules
 from docbot.scan.repo import DiffSpec, scan
 from docbot.results import SectionStatus, Target
-from docbot.config.settings import Settings
+
+if TYPE_CHECKING:  # the hook's check loads neither the event types (~20 ms) nor pydantic (docs/design.md#lazy-imports)
+    from docbot.events import Event, EventSink, WarningEvent
+    from docbot.plan import PlanSettings
 
 StaleStatus = Literal["missing", "stale", "orphaned"]
 
@@ -102,8 +104,18 @@ class CheckReport:
                 "index": None if self.index is None else {"path": self.index.rel, "message": self.index.describe()}}
 
 
-def check_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
-               emit: EventSink = discard) -> list[StaleEntry]:
+def _discard(_event: Event) -> None:
+    """``docbot.events.discard``, without importing the event types."""
+
+
+def _warning() -> type[WarningEvent]:
+    from docbot.events import WarningEvent  # only when there is something to warn about
+
+    return WarningEvent
+
+
+def check_docs(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
+               emit: EventSink = _discard) -> list[StaleEntry]:
     """Every function in scope whose doc section is missing, stale or orphaned; [] when all are current.
 
     Scope: every public function for ``spec.all``, else the functions the diff touched (plus any
@@ -113,19 +125,19 @@ def check_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Seque
     return check_report(settings, repo_root, spec, paths, emit=emit, index=False).stale
 
 
-def check_report(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
-                 emit: EventSink = discard, index: bool = True) -> CheckReport:
+def check_report(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
+                 emit: EventSink = _discard, index: bool = True) -> CheckReport:
     """``check_docs``, plus the unapproved sections in the same scope and (with ``index``) the API index,
     read like the doc files: from the index for a staged check."""
     found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
                  exclude=settings.exclude, cache=settings.cache)
     for error in found.errors:
-        emit(WarningEvent.scan(error))
+        emit(_warning().scan(error))
     stale: list[StaleEntry] = []
     unapproved: list[UnapprovedEntry] = []
     for module in plan_modules(found, settings, repo_root, spec, paths, docs_from_index=spec.staged):
         for notice in disk.duplicate_notices(module.doc_rel, module.existing):
-            emit(WarningEvent.about(notice))
+            emit(_warning().about(notice))
         stale += _stale_in_module(module)
         unapproved += _unapproved_in_module(module)
     state = None

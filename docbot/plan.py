@@ -11,15 +11,48 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from docbot.apidocs import disk as doc_files
 from docbot.apidocs import pages as docs_api
 from docbot.apidocs.disk import documented_modules
 from docbot.apidocs.pages import DocFile
+from docbot.config.choices import DEFAULT_EXCLUDE
 from docbot.scan.repo import DiffSpec, Scan
 from docbot.results import Target
-from docbot.config.settings import Settings
 from docbot.scan.targets import SourceParseError, module_name, public_functions
+
+
+if TYPE_CHECKING:  # a Protocol class costs its import time; only the type checker reads it
+    class PlanSettings(Protocol):
+        """What planning and ``docbot check`` read of the settings. ``Settings`` has it; so has
+        ``PLAN_DEFAULTS``, which a hook check in a checkout without a config file takes instead of
+        building ``Settings`` (pydantic: 2-3 times the parse of a large staged file, docs/design.md#lazy-imports)."""
+
+        @property
+        def docs_dir(self) -> str: ...
+
+        @property
+        def include_dunder(self) -> bool: ...
+
+        @property
+        def exclude(self) -> Sequence[str]: ...
+
+        @property
+        def cache(self) -> bool: ...
+
+
+class PlanDefaults(NamedTuple):
+    """``Settings``' defaults for ``PlanSettings``, without pydantic (a test holds them equal). Immutable
+    like ``Settings``; a NamedTuple because a dataclass costs ~1 ms to create on the hook's import path."""
+
+    docs_dir: str = "docs/api"
+    include_dunder: bool = False
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    cache: bool = True
+
+
+PLAN_DEFAULTS = PlanDefaults()
 
 
 @dataclass(frozen=True)
@@ -34,7 +67,7 @@ class ModuleDocs:
     existing: DocFile | None  # the parsed doc file, None when absent
 
 
-def plan_modules(found: Scan, settings: Settings, repo_root: Path, spec: DiffSpec,
+def plan_modules(found: Scan, settings: PlanSettings, repo_root: Path, spec: DiffSpec,
                  paths: Sequence[str], *, docs_from_index: bool = False) -> list[ModuleDocs]:
     """Every module in scope for this scan, in scan order, with its doc file read once: from the
     working tree, or with ``docs_from_index`` as the index holds it (what a commit being checked takes)."""

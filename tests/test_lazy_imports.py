@@ -5,6 +5,7 @@ an import when a path really needs one, so an empty list is never a vacuous pass
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -31,10 +32,11 @@ BIG = "".join(f"def f{i}(x):\n    # line\n    return x + {i}\n\n\n" for i in ran
 SOURCE = "def area(w, h):\n    return w * h\n\n\n_LIMIT = 3\n" + BIG
 
 
-def probe(root: Path, front: str, argv: list[str], heavy: tuple[str, ...] = HEAVY) -> tuple[int, list[str]]:
+def probe(root: Path, front: str, argv: list[str], heavy: tuple[str, ...] = HEAVY,
+          env: dict[str, str] | None = None) -> tuple[int, list[str]]:
     code = PROBE.format(front=front, argv=argv, heavy=heavy)
     done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120,
-                          env={"PATH": "/usr/bin:/bin", "HOME": str(root), "NO_COLOR": "1"})
+                          env={"PATH": "/usr/bin:/bin", "HOME": str(root), "NO_COLOR": "1", **(env or {})})
     assert done.returncode == 0, done.stderr
     exit_code, imported = json.loads(done.stdout.strip().splitlines()[-1])
     return exit_code, imported
@@ -78,11 +80,65 @@ def test_whole_tree_commands_load_the_settings_but_nothing_else_heavy(repo: GitR
     assert imported == [] and exit_code == (1 if argv[0] == "check" else 0)  # check: area has no doc
 
 
-@pytest.mark.parametrize("front, argv", [("hook", ["--check", "pkg/geo.py"]), ("cli", ["check", "--staged"])])
-def test_control_a_public_edit_loads_the_settings(repo: GitRepo, front: str, argv: list[str]) -> None:
+@pytest.mark.parametrize("front, argv, config", [
+    ("hook", ["--check", "pkg/geo.py"], True),  # a config file could set what the check reads
+    ("cli", ["check", "--staged"], False),  # `docbot check` always loads the settings for a public edit
+])
+def test_control_a_public_edit_loads_the_settings(repo: GitRepo, front: str, argv: list[str], config: bool) -> None:
+    if config:
+        repo.write("config.json", '{"include_dunder": false}\n')
     repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).stage("pkg/geo.py")
     exit_code, imported = probe(repo.root, front, argv)
     assert exit_code == 1 and "pydantic" in imported  # the probe sees imports: the empty lists above are real
+
+
+# The hook's public-edit path (issue 20, docs/design.md#lazy-imports): a commit that changes one public function
+# in a checkout with no config file and no docs/api yet. It reads the settings' defaults without pydantic, shows
+# warnings through a console made at the first one (rich), leaves the event types and the index's renderer (the
+# doc model, the truth checks, markdown-it) alone, and opens the checkout once.
+NOT_ON_PUBLIC_EDIT = (*HEAVY, "docbot.config.settings", "docbot.docmodel", "docbot.verify", "docbot.apidocs.render",
+                      "docbot.events", "markdown_it")
+GIT_WRAPPER = '#!/bin/sh\necho "$1" >> "{log}"\nexec {git} "$@"\n'
+# rev-parse --show-toplevel once; then for the paths pre-commit named, the screen and the check, each: HEAD's
+# SHA and the diff (and cat-file --batch for the two scans); then ls-files for the module's doc and index.md.
+PUBLIC_EDIT_GIT = ["rev-parse", "rev-parse", "diff", "rev-parse", "diff", "cat-file", "rev-parse", "diff",
+                   "cat-file", "ls-files", "ls-files"]
+
+
+def git_counted(root: Path) -> tuple[dict[str, str], Path]:
+    """A PATH whose ``git`` logs each command's name before running the real git, and the log."""
+    folder, log = root / ".git" / "wrapped-bin", root / ".git" / "wrapped.log"  # inside .git: no file git sees
+    folder.mkdir()
+    wrapper = folder / "git"
+    wrapper.write_text(GIT_WRAPPER.format(log=log, git=shutil.which("git")), encoding="utf-8")
+    wrapper.chmod(0o755)
+    return {"PATH": f"{folder}:/usr/bin:/bin"}, log
+
+
+def test_the_hooks_public_edit_check_imports_only_what_it_uses(repo: GitRepo) -> None:
+    repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).stage("pkg/geo.py")
+    path, log = git_counted(repo.root)
+    exit_code, imported = probe(repo.root, "hook", ["--check", "pkg/geo.py"], NOT_ON_PUBLIC_EDIT, path)
+    assert (exit_code, imported) == (1, [])  # 1: area has no doc section, so the check really ran
+    assert log.read_text(encoding="utf-8").split() == PUBLIC_EDIT_GIT
+
+
+def test_control_the_git_wrapper_sees_every_process(repo: GitRepo) -> None:
+    # The same commit through `docbot check --staged`, which opens the checkout per step: more git, all logged.
+    repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).stage("pkg/geo.py")
+    path, log = git_counted(repo.root)
+    assert probe(repo.root, "cli", ["check", "--staged"], (), path)[0] == 1
+    assert len(log.read_text(encoding="utf-8").split()) > len(PUBLIC_EDIT_GIT) - 3
+
+
+def test_the_hooks_defaults_are_the_settings_defaults() -> None:
+    # What the hook's check takes without a config file is what loading the settings would give.
+    from docbot.config.settings import Settings
+    from docbot.plan import PLAN_DEFAULTS
+
+    defaults = Settings()
+    assert (PLAN_DEFAULTS.docs_dir, PLAN_DEFAULTS.include_dunder, list(PLAN_DEFAULTS.exclude), PLAN_DEFAULTS.cache) \
+        == (defaults.docs_dir, defaults.include_dunder, defaults.exclude, defaults.cache)
 
 
 SCREEN = """

@@ -15,3 +15,7 @@ BACKEND_NAMES: tuple[Backend, ...] = get_args(Backend)
 # under the in-process guard alone where no sandbox can be made, except in CI; "allow-guard-in-ci" there too.
 ExampleSandbox = Literal["os", "allow-guard", "allow-guard-in-ci"]
 DEFAULT_EXAMPLE_SANDBOX: ExampleSandbox = "os"
+# What a scan leaves out unless the settings say otherwise: here, not in the settings module, so that a
+# hook check in a checkout without a config file needs no pydantic (docbot.plan.PLAN_DEFAULTS).
+DEFAULT_EXCLUDE: tuple[str, ...] = ("tests/*", "test/*", "*/tests/*", "test_*.py", "*/test_*.py", "*_test.py",
+                                    "conftest.py", "*/conftest.py", "setup.py", "docs/*")

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from docbot.config.choices import BACKEND_NAMES as BACKEND_NAMES, Backend as Backend  # re-exported
 from docbot.config.choices import DEFAULT_EXAMPLE_SANDBOX, ExampleSandbox as ExampleSandbox
+from docbot.config.choices import DEFAULT_EXCLUDE as DEFAULT_EXCLUDE  # re-exported
 from docbot.errors import ConfigError
 
 
@@ -31,8 +32,6 @@ class Role(StrEnum):
 ROLES: tuple[Role, ...] = tuple(Role)
 
 DEFAULT_MODELS = {"GENERATOR": "qwen3.5:9b", "CRITIC": "deepseek-coder:6.7b", "ADJUDICATOR": "llama3:8b"}
-DEFAULT_EXCLUDE = ("tests/*", "test/*", "*/tests/*", "test_*.py", "*/test_*.py", "*_test.py", "conftest.py",
-                   "*/conftest.py", "setup.py", "docs/*")
 DEFAULT_TEMPERATURES = {"GENERATOR": 0.7, "CRITIC": 0.0, "ADJUDICATOR": 0.2}
 # One server URL, or several that share a role's calls (docs/design.md#servers).
 ServerUrls = Annotated[list[str], Field(min_length=1)]

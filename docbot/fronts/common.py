@@ -22,6 +22,7 @@ from docbot.errors import EXIT_CODE_MEANINGS, ConfigError, DocbotError, ExitCode
 if TYPE_CHECKING:  # pydantic is imported only once settings are really loaded (docs/design.md#lazy-imports)
     from docbot.config.sources import Loaded
     from docbot.config.settings import Settings
+    from docbot.plan import PlanSettings
 
 INTERRUPTED = ExitCode.INTERRUPTED
 JSON_SCHEMA_VERSION = 1  # of every --json document; raised when a key changes meaning or goes away
@@ -62,6 +63,16 @@ def settings_from(args: argparse.Namespace, root: Path, extra: dict[str, Any] | 
     for note in loaded.notes:
         _to_stderr(f"{note.level}: {note.text}")
     return loaded.settings
+
+
+def plan_settings_from(args: argparse.Namespace, root: Path) -> PlanSettings:
+    """What ``docbot check`` reads of the settings: their defaults without pydantic when neither a file
+    nor a flag could set one (the environment sets only model settings), else the loaded settings."""
+    if has_config_file(args, root) or any(getattr(args, flag, None) for flag in ("backend", "base_url", "replay")):
+        return settings_from(args, root)
+    from docbot.plan import PLAN_DEFAULTS
+
+    return PLAN_DEFAULTS
 
 
 def has_config_file(args: argparse.Namespace, root: Path) -> bool:

@@ -23,7 +23,7 @@ from typing import Sequence, TextIO
 
 from docbot import __version__
 from docbot.config.choices import BACKEND_NAMES
-from docbot.fronts.common import guarded, settings_from
+from docbot.fronts.common import guarded, plan_settings_from, settings_from
 from docbot.scan.repo import DiffSpec, touches_nothing_public
 from docbot.results import RunReport, plural
 
@@ -88,10 +88,11 @@ def _check(args: argparse.Namespace, root: Path) -> int:
     if scope is None:
         return 0
     from docbot.check import check_report
-    from docbot.fronts.console import ConsoleSink
+    from docbot.fronts.options import console_sink  # rich only when there is a warning to show
 
     spec, paths = scope
-    found = check_report(settings_from(args, root), root, spec, paths, emit=ConsoleSink(sys.stdout, verbose=False))
+    found = check_report(plan_settings_from(args, root), root, spec, paths,
+                         emit=console_sink(verbose=False, quiet=False, stream=sys.stdout))
     lines = [e.describe() for e in found.stale] + [e.describe() for e in found.unapproved]
     for line in lines + ([found.index.describe()] if found.index else []):
         print(line)

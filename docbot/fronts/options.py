@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from docbot.errors import ConfigError
 from docbot.config.choices import BACKEND_NAMES
@@ -55,15 +55,16 @@ def sink_for(args: argparse.Namespace) -> events.EventSink:
     return console_sink(verbose=getattr(args, "verbose", False), quiet=getattr(args, "quiet", False))
 
 
-def console_sink(*, verbose: bool, quiet: bool) -> events.EventSink:
-    """A console made at the first event: rich is imported only when there is something to show."""
+def console_sink(*, verbose: bool, quiet: bool, stream: TextIO | None = None) -> events.EventSink:
+    """A console made at the first event: rich is imported only when there is something to show.
+    ``stream`` defaults to stderr (the hook writes to stdout, which pre-commit shows)."""
     made: list[events.EventSink] = []
 
     def emit(event: events.Event) -> None:
         if not made:
             from docbot.fronts.console import ConsoleSink
 
-            made.append(ConsoleSink(verbose=verbose, quiet=quiet))
+            made.append(ConsoleSink(stream, verbose=verbose, quiet=quiet))
         made[0](event)
 
     return emit

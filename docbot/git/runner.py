@@ -71,8 +71,28 @@ def git_ok(cwd: Path, command: str, *args: str) -> bytes | None:
 _URL_CREDENTIALS = re.compile(r"://[^/@\s]+@")
 
 
+# Checkout tops already asked for, keyed by what decides git's answer: the folder and git's location
+# variables. A hook run opens its checkout five times (the paths, the screen, the scan, two doc reads);
+# each open was a git process (docs/design.md#speed).
+_TOPS: dict[tuple[str, str | None, str | None], Path] = {}
+
+
 def open_git(path: Path) -> Git:
-    """The checkout containing ``path`` (searching parent folders); RepoError outside one or in a bare one."""
+    """The checkout containing ``path`` (searching parent folders); RepoError outside one or in a bare one.
+
+    Asked of git once per folder and process: the answer is kept only for a folder that is its own
+    checkout's top and still holds ``.git``, where git could not answer otherwise."""
+    key = (os.path.abspath(path), os.environ.get("GIT_DIR"), os.environ.get("GIT_WORK_TREE"))
+    known = _TOPS.get(key)
+    if known is not None and (known / ".git").exists():
+        return Git(known)
+    found = _open_git(path)
+    if os.path.abspath(found.top) == key[0]:
+        _TOPS[key] = found.top
+    return found
+
+
+def _open_git(path: Path) -> Git:
     if not path.exists():
         raise RepoError(f"{path}: no such folder. Run docbot from your project's checkout.")
     try:

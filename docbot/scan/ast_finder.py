@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import io
+import re
 import tokenize
 
 Span = tuple[int, int]  # first line (decorators included) .. last line, 1-based inclusive
@@ -24,27 +25,18 @@ _COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, 
 
 def find(tree: ast.Module, lines: list[str], include_dunder: bool) -> Found:
     """(qualname, span) of every public function of ``tree`` in source order; ``lines`` is its text
-    split on ``\\n`` (needed to find a decorator's ``@``, which ``ast`` does not record)."""
-    return find_in(tree.body, lines, exported_names(tree, lines), include_dunder)
+    split on ``\n`` (needed to find a decorator's ``@``, which ``ast`` does not record)."""
+    return find_both(tree, lines)[include_dunder]
 
 
-def find_in(statements: list[ast.stmt], lines: list[str], exported: set[str] | None,
-            include_dunder: bool) -> Found:
-    """``find`` over some of a module's top-level statements, given the module's ``__all__``: each
-    top-level statement is read on its own, which lets a diff read only the changed ones."""
-    walker = _Walker(exported, include_dunder, lines)
-    walker.walk(statements, ())
-    return walker.found
-
-
-def top_spans(tree: ast.Module, lines: list[str]) -> tuple[Span, ...]:
-    """The lines of each top-level statement, a decorated definition's from its first ``@``."""
-    spans = []
-    for node in tree.body:
-        decorators = getattr(node, "decorator_list", None)
-        first = _decorator_line(lines, decorators[0]) if decorators else node.lineno
-        spans.append((first, node.end_lineno or node.lineno))
-    return tuple(spans)
+def find_both(tree: ast.Module, lines: list[str]) -> tuple[Found, Found]:
+    """``find`` without and with ``include_dunder``, from one walk: the hook's screen reads a diff with
+    dunders and its check without, and one parse serves both. The setting decides only whether a dunder
+    *function* is public, and a function's body is never walked, so the narrower reading is the wider
+    one less those functions, in the same order."""
+    walker = _Walker(exported_names(tree, lines), True, lines)
+    walker.walk(tree.body, ())
+    return [f for index, f in enumerate(walker.found) if index not in walker.dunder_only], walker.found
 
 
 def is_public(name: str, classes: tuple[str, ...], exported: set[str] | None, *, is_class: bool,
@@ -67,11 +59,14 @@ class _Walker:
         self.include_dunder = include_dunder
         self.lines = lines
         self.found: Found = []
+        self.dunder_only: set[int] = set()  # indices in ``found`` of functions public only with include_dunder
 
     def walk(self, statements: list[ast.stmt], classes: tuple[str, ...]) -> None:
         for node in statements:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if self._public(node.name, classes, is_class=False):
+                    if not is_public(node.name, classes, self.exported, is_class=False, include_dunder=False):
+                        self.dunder_only.add(len(self.found))
                     first = _decorator_line(self.lines, node.decorator_list[0]) if node.decorator_list else node.lineno
                     self.found.append((".".join((*classes, node.name)), (first, node.end_lineno or node.lineno)))
             elif isinstance(node, ast.ClassDef):
@@ -175,6 +170,11 @@ def _literal_names(value: ast.expr | None, lines: list[str]) -> set[str] | None:
     return names
 
 
+# One string literal holding no quote, backslash or newline: certainly a single token. Tokenizing each
+# name of a large ``__all__`` (and compiling the tokenizer's patterns) was a fifth of a hook's check.
+_ONE_PLAIN_LITERAL = re.compile(r"""[rRbBuU]{0,2}(?:'[^'"\\\n]*'|"[^'"\\\n]*")""")
+
+
 def _is_concatenation(node: ast.Constant, lines: list[str]) -> bool:
     """Whether a string constant is written as several adjacent literals."""
     if node.lineno == node.end_lineno:
@@ -183,6 +183,8 @@ def _is_concatenation(node: ast.Constant, lines: list[str]) -> bool:
         segment = "\n".join([lines[node.lineno - 1].encode()[node.col_offset:].decode(),
                              *lines[node.lineno:(node.end_lineno or node.lineno) - 1],
                              lines[(node.end_lineno or node.lineno) - 1].encode()[:node.end_col_offset].decode()])
+    if _ONE_PLAIN_LITERAL.fullmatch(segment):  # nearly every name in an __all__: no tokenizer needed
+        return False
     strings = 0
     try:
         for token in tokenize.generate_tokens(io.StringIO(f"({segment})").readline):

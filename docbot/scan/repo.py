@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from docbot.scan.publicity import in_api, merge_moves
 from docbot.errors import ConfigError, RepoError
@@ -24,9 +25,11 @@ from docbot.git.repo import (INDEX, WORKTREE, DiffPlan, DiffSpec, changed_python
                              empty_tree, head_sha, open_repo, read_worktree, resolve_commit, staged_entry,
                              tracked_python_files)
 from docbot.results import ScanError, Target
-from docbot.scan.cache import ScanCache, blob_id
 from docbot.scan.targets import (SourceParseError, changed_targets, module_name, public_functions, public_spans,
                                  targets_at)
+
+if TYPE_CHECKING:
+    from docbot.scan.cache import ScanCache
 
 __all__ = ["INDEX", "SCAN_CACHE", "WORKTREE", "DiffSpec", "Scan", "WorktreeTexts", "changed_python_paths",
            "few_collections", "open_repo", "read_worktree", "resolve_commit", "scan", "staged_entry",
@@ -182,6 +185,8 @@ def _scan_all(repo: Git, top: Path, wanted: Callable[[str | None], bool], includ
     parsing a 300 kB file briefly needs ~36 MB, and early on few targets are held next to it, so the
     peak is the larger of the two, not their sum. The results keep the tracked files' order."""
     found = Scan(base=head_sha(repo) or empty_tree(repo), head=WORKTREE)
+    from docbot.scan.cache import ScanCache  # a whole-tree scan's: the hook's diffs never read it
+
     known = ScanCache.in_repo(top) if cache else None
     paths = [path for path in tracked_python_files(top) if wanted(path)]
     results = {path: _file_targets(top, path, include_dunder, known)
@@ -225,6 +230,8 @@ def _size(top: Path, path: str) -> int:
 def _located(text: str, path: str, include_dunder: bool, known: ScanCache | None, data: bytes) -> list[Target]:
     if known is None:
         return public_functions(text, module_name(path), path, include_dunder=include_dunder)
+    from docbot.scan.cache import blob_id
+
     blob = blob_id(data)
     spans = known.get(blob, include_dunder)
     if spans is None:

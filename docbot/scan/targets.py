@@ -29,11 +29,9 @@ import ast
 import enum
 import functools
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from docbot.scan import ast_finder
-from docbot.scan import old_side
+from docbot.scan import ast_finder, old_side
 from docbot.results import ChangeKind, SourceParseError, Target
 from docbot.scan.ast_finder import Found, Span
 
@@ -43,13 +41,17 @@ if TYPE_CHECKING:  # only the types: a whole-tree scan and verify never read a d
 
 
 
-@dataclass(frozen=True)
-class _Definition:
-    """A public function as found in one blob: every piece that carries its qualified name."""
+class _Definition(NamedTuple):  # not a dataclass: ~1 ms less on every hook run's imports
+    """A public function as found in one blob: every piece that carries its qualified name. Its text is
+    cut from the blob's lines when a target needs it: a diff needs only the touched functions'."""
 
     qualname: str
     spans: tuple[Span, ...]
-    source: str
+    lines: list[str]  # the whole blob's, shared by its definitions
+
+    @property
+    def source(self) -> str:
+        return "\n".join(_piece(self.lines, s) for s in self.spans)
 
 
 def module_name(path: str) -> str:
@@ -86,13 +88,13 @@ def public_spans(source: str, path: str, *, include_dunder: bool = False) -> lis
 def targets_at(spans: list[tuple[str, tuple[Span, ...]]], source: str, module: str, path: str) -> list[Target]:
     """The targets ``public_functions`` gives, rebuilt from ``public_spans`` without parsing."""
     lines = _prepare(source, path).split("\n")
-    return [_target(_Definition(qualname, pieces, "\n".join(_piece(lines, s) for s in pieces)), module, path,
+    return [_target(_Definition(qualname, pieces, lines), module, path,
                     "unchanged") for qualname, pieces in spans]
 
 
 def clear_caches() -> None:
     """Forget the parsed blobs (benchmarks time cold parses)."""
-    _parse.cache_clear()
+    _both_readings.cache_clear()
     _cst_definitions.cache_clear()
 
 
@@ -112,15 +114,12 @@ def changed_targets(old_source: str | None, new_source: str | None, change: File
     elif old_module is None:
         old_module = module_name(old_path)
     new_defs = () if new_source is None else _definitions(new_source, path, include_dunder)
-    old_defs = None
     if change.status == "modified" and not change.binary and old_source is not None and new_source is not None:
         same = _same_functions(new_defs, old_source, old_path, change) if new_defs else None
         if same is not None:  # the old side defines the new side's functions: only ``same`` touched there
             touched = same | {d.qualname for d in new_defs if _touches(d, change.new_ranges, False)}
             return [_target(d, module, path, "modified") for d in new_defs if d.qualname in touched]
-        old_defs = _spliced_old(old_source, new_source, change, path, include_dunder)
-    if old_defs is None:
-        old_defs = _old_definitions(old_source, new_source, old_path, include_dunder)
+    old_defs = _old_definitions(old_source, new_source, old_path, include_dunder)
     return _diff(new_defs, old_defs, change, module, path, old_module)
 
 
@@ -133,23 +132,6 @@ def _same_functions(new_defs: tuple[_Definition, ...], old_source: str, old_path
         return None
     pieces = [(d.qualname, span) for d in new_defs for span in d.spans]
     return old_side.old_touched(pieces, old_lines, change.old_ranges, change.new_ranges)
-
-
-def _spliced_old(old_source: str, new_source: str, change: FileChange, path: str,
-                 include_dunder: bool) -> tuple[_Definition, ...] | None:
-    """``old_side.spliced`` for this change: the old side read only where the diff changed it;
-    None when the whole old side has to be parsed."""
-    parsed = _parse(new_source, path, include_dunder)
-    if parsed.layout is None:  # libcst read the new side: no ast statements to splice around
-        return None
-    try:
-        old_lines = _prepare(old_source, change.old_path or path).split("\n")
-    except SourceParseError:
-        return None
-    pieces = sorted(((d.qualname, span) for d in parsed.defs for span in d.spans), key=lambda piece: piece[1])
-    found = old_side.spliced(parsed.layout, _prepare(new_source, path).split("\n"), pieces, old_lines,
-                                change.old_ranges, change.new_ranges, include_dunder)
-    return None if found is None else _group(found, old_lines)
 
 
 def _old_definitions(old_source: str | None, new_source: str | None, old_path: str,
@@ -205,33 +187,31 @@ MAX_FALLBACK_DEPTH = 500  # brackets; libcst parses 1000 and crashes near 2000, 
 def _definitions(source: str, path: str, include_dunder: bool) -> tuple[_Definition, ...]:
     """Screen and parse ``source`` with ``ast`` (libcst for grammar ``ast`` does not know) and group
     its public functions by qualified name, in source order."""
-    return _parse(source, path, include_dunder).defs
+    return _both_readings(source, path)[include_dunder]
 
 
-@dataclass(frozen=True)
-class _Parsed:
-    """One blob's public functions and, when ``ast`` read it, its layout (what a diff splices around)."""
-
-    defs: tuple[_Definition, ...]
-    layout: old_side.Layout | None
-
-
-@functools.lru_cache(maxsize=32)  # a run parses the same blob in scan, then again in run/check
-def _parse(source: str, path: str, include_dunder: bool) -> _Parsed:
+# A run parses the same blob in scan, then again in run/check; the hook's screen (dunders included)
+# and its check (the settings' choice) read it once between them.
+@functools.lru_cache(maxsize=32)
+def _both_readings(source: str, path: str) -> tuple[tuple[_Definition, ...], tuple[_Definition, ...]]:
+    """``_definitions`` without and with dunders."""
     text = _prepare(source, path)
     lines = text.split("\n")  # not splitlines(): a form feed inside the code is not a line break
     try:
         tree = ast.parse(text)
     except SyntaxError as err:
-        return _Parsed(_group(_last_resort(text, path, include_dunder, err), lines), None)
+        return (_group(_last_resort(text, path, False, err), lines),
+                _group(_last_resort(text, path, True, err), lines))
     except (RecursionError, MemoryError):  # CPython's own limits on nesting: libcst would crash
         raise SourceParseError(path, 0, "nesting too deep to parse") from None
     except ValueError as err:  # a null byte, a lone surrogate
         raise SourceParseError(path, 0, f"not valid source text ({err})") from None
-    exported = ast_finder.exported_names(tree, lines)
-    found = ast_finder.find_in(tree.body, lines, exported, include_dunder)
-    layout = old_side.Layout(ast_finder.top_spans(tree, lines), None if exported is None else frozenset(exported))
-    return _Parsed(_group(found, lines), layout)
+    narrow, wide = ast_finder.find_both(tree, lines)
+    grouped = _group(wide, lines)
+    if len(narrow) == len(wide):  # no dunder function: one grouping serves both
+        return grouped, grouped
+    kept = {qualname for qualname, _ in narrow}  # the pieces of one qualname share its (dunder) name
+    return tuple(d for d in grouped if d.qualname in kept), grouped
 
 
 @functools.lru_cache(maxsize=32)
@@ -292,7 +272,7 @@ def _group(found: Found, lines: list[str]) -> tuple[_Definition, ...]:
     spans_by_name: dict[str, list[Span]] = {}
     for qualname, span in found:
         spans_by_name.setdefault(qualname, []).append(span)
-    return tuple(_Definition(qualname, tuple(spans), "\n".join(_piece(lines, s) for s in spans))
+    return tuple(_Definition(qualname, tuple(spans), lines)
                  for qualname, spans in spans_by_name.items())
 
 
