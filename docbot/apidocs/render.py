@@ -11,7 +11,6 @@ Also the ``docs/api/index.md`` page: modules, functions and their approval state
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -26,7 +25,6 @@ __all__ = ["IndexEntry", "SectionStatus", "anchor", "render_index", "render_sect
 CODE_LIMIT = 8_000  # characters of one example's code or output; a longer example is left out
 MAX_ITEMS = 20  # raises entries / examples rendered; more are counted in a note
 
-_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
 def anchor(module: str, qualname: str) -> str:
@@ -34,8 +32,8 @@ def anchor(module: str, qualname: str) -> str:
 
     Both names come from the code; anything else is a caller's bug, not text to escape.
     """
-    for name in (module, qualname):
-        if not _DOTTED.fullmatch(name):
+    for name in (module, qualname):  # Python's identifiers, Unicode ones included (``pkg.ünï.über``)
+        if not all(part.isidentifier() for part in name.split(".")):
             raise ValueError(f"not a dotted Python name: {name!r}")
     return f"{module}.{qualname}"
 

@@ -81,6 +81,8 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
                  exclude=settings.exclude, cache=settings.cache)
     report = RunReport(scan_errors=list(found.errors), base=found.base, head=found.head,
                        shard=(shard.index, shard.count) if shard else None)  # merge checks none is missing
+    for path in found.skipped:  # said once per run, never a failure (docs/design.md#scanner)
+        emit(WarningEvent(f"{path}: not an importable module name, so its functions are not API; skipped"))
     modules = [_Module(plan) for plan in plan_modules(found, settings, repo_root, spec, paths)
                if shard is None or shard.holds(plan.name)]
     results_by_module = {m.plan.name: _decide_cheap(m) for m in modules}

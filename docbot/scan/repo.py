@@ -25,8 +25,8 @@ from docbot.git.repo import (INDEX, WORKTREE, DiffPlan, DiffSpec, changed_python
                              empty_tree, head_sha, open_repo, read_worktree, resolve_commit, staged_entry,
                              tracked_python_files)
 from docbot.results import ScanError, Target
-from docbot.scan.targets import (SourceParseError, changed_targets, module_name, public_functions, public_spans,
-                                 targets_at)
+from docbot.scan.targets import (SourceParseError, changed_targets, importable, module_name, public_functions,
+                                 public_spans, targets_at)
 
 if TYPE_CHECKING:
     from docbot.scan.cache import ScanCache
@@ -70,6 +70,7 @@ class Scan:
     targets: list[Target] = field(default_factory=list)
     errors: list[ScanError] = field(default_factory=list)
     sources: Mapping[str, str] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)  # Python files that are no importable module: not API
 
 
 @contextmanager
@@ -109,9 +110,31 @@ def touches_nothing_public(repo_root: Path, spec: DiffSpec, paths: Sequence[str]
 
 def _scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str], include_dunder: bool, exclude: Sequence[str],
           cache: bool, *, first_only: bool) -> Scan:
+    skipped: dict[str, None] = {}
     repo = open_repo(repo_root)
+    found = _scan_wanted(repo, repo_root, spec, paths, include_dunder, cache, first_only,
+                         _importable_only(_excluding(_path_filter(repo.top, Path(repo_root), paths), exclude),
+                                          skipped))
+    found.skipped = list(skipped)
+    return found
+
+
+def _importable_only(wanted: Callable[[str | None], bool], skipped: dict[str, None]) -> Callable[[str | None], bool]:
+    """Narrow a path predicate to importable modules; the wanted files that are not go to ``skipped``, once."""
+    def narrowed(path: str | None) -> bool:
+        if not wanted(path):
+            return False
+        if path is not None and path.endswith(".py") and not importable(path):
+            skipped.setdefault(path)
+            return False
+        return True
+
+    return narrowed
+
+
+def _scan_wanted(repo: Git, repo_root: Path, spec: DiffSpec, paths: Sequence[str], include_dunder: bool,
+                 cache: bool, first_only: bool, wanted: Callable[[str | None], bool]) -> Scan:
     top = repo.top
-    wanted = _excluding(_path_filter(top, Path(repo_root), paths), exclude)
     if spec.all:
         # The whole tree is what is on disk: a path that is not there is a typo, not "nothing to do".
         for given in paths:

@@ -54,6 +54,16 @@ class _Definition(NamedTuple):  # not a dataclass: ~1 ms less on every hook run'
         return "\n".join(_piece(self.lines, s) for s in self.spans)
 
 
+def importable(path: str) -> bool:
+    """Whether ``path`` names a module ``import`` can reach: every part of its dotted name an identifier
+    (Unicode ones included: ``ünï.py``) and no keyword. ``spa ce.py``, ``-rf.py`` and ``class.py`` are
+    not: nothing can import their functions, so they are not API (docs/design.md#scanner)."""
+    import keyword
+
+    name = module_name(path)
+    return bool(name) and all(part.isidentifier() and not keyword.iskeyword(part) for part in name.split("."))
+
+
 def module_name(path: str) -> str:
     """``src/pkg/sub/mod.py`` -> ``pkg.sub.mod``; ``pkg/__init__.py`` -> ``pkg``."""
     parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
