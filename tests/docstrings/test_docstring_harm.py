@@ -222,3 +222,26 @@ def test_an_approved_doc_keeps_the_directives_of_the_one_it_replaces(
     new = repo.read("pkg/m.py")
     assert '"""Compute join for the caller.' in new and "\n    .. versionadded:: 20.1.0\n" in new
     assert SectionStatus.APPROVED.value  # the scripted default: approved
+
+
+@pytest.mark.parametrize(("text", "entries"), [
+    (None, {}), ("", {}), ("not json", {}), ("[1, 2]", {}), ('{"a": 1, "b": "x"}', {"b": "x"}),
+    (record.render_record({"b": "2", "a": "1"}), {"a": "1", "b": "2"}),
+])
+def test_the_record_reads_only_what_it_wrote(text: str | None, entries: dict[str, str]) -> None:
+    assert record.parse_record(text) == entries
+
+
+def test_the_digest_ignores_indentation_not_words() -> None:
+    assert record.digest("Doc.\n\nMore.") == record.digest("Doc.\n\nMore.\n")
+    assert record.digest("Doc.") != record.digest("Doc!")
+    assert record.is_docbots({"m.f": record.digest("Doc.")}, "m.f", "Doc.")
+    assert not record.is_docbots({"m.f": record.digest("Doc.")}, "m.g", "Doc.")
+    assert not record.is_docbots({}, "m.f", None)
+
+
+def test_every_front_calls_the_one_run_then_docstrings_step() -> None:
+    root = Path(__file__).parents[2] / "docbot" / "fronts"
+    for front in ("cli.py", "hook.py"):
+        text = (root / front).read_text(encoding="utf-8")
+        assert "run_with_docstrings(" in text and "apply_docstrings" not in text, front

@@ -181,3 +181,15 @@ def test_a_sigkill_mid_write_leaves_nothing_git_add_would_take(tmp_path: Path, w
     assert bool(staged) is left_in_tree, staged
     if not left_in_tree:
         assert list((repo.root / ".git" / paths.TEMP_IN_GIT_DIR).glob(".m.py.*.tmp"))  # where it went instead
+
+
+def test_a_worktree_puts_its_temp_files_in_its_own_git_dir(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "repo").write("pkg/m.py", "x = 1\n").commit("m")
+    repo.git("worktree", "add", "-q", str(tmp_path / "wt"))
+    folder = tmp_path / "wt" / "pkg"
+    assert (tmp_path / "wt" / ".git").is_file()  # "gitdir: .../.git/worktrees/wt"
+    temp = paths.temp_folder(folder)
+    assert temp.name == paths.TEMP_IN_GIT_DIR and temp.parent.parent.name == "worktrees"
+    assert paths.temp_folder(tmp_path) == tmp_path  # outside any repository: beside the file, as before
+    assert paths.write_atomic(folder / "m.py", b"x = 2\n") and (folder / "m.py").read_bytes() == b"x = 2\n"
+    assert not list(temp.iterdir())
