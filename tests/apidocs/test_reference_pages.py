@@ -91,6 +91,20 @@ def test_objects_inv_and_mkdocs_strict(built: tuple[GitRepo, subprocess.Complete
         assert f'id="{anchor}"' in (site / "api" / page / "index.html").read_text(encoding="utf-8"), line
 
 
+def test_beside_sphinx_docs_the_api_folder_builds_on_its_own(
+        built: tuple[GitRepo, subprocess.CompletedProcess[str]]) -> None:
+    repo, _ = built
+    repo.write("docs/conf.py", "project = 'x'\n").write("docs/usage.md", "See :func:`pyrsistent.pmap` [x](x.rst)\n")
+    repo.write("mkdocs.yml", MKDOCS).write("mkdocs-api.yml", MKDOCS.replace("docs_dir: docs\n", "docs_dir: docs/api\n"))
+    whole = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(repo.root / "s1")],
+                           cwd=repo.root, capture_output=True, text=True, timeout=300)
+    assert whole.returncode != 0  # the Sphinx side's link breaks --strict: the failure the README's note avoids
+    alone = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-f", "mkdocs-api.yml", "-d",
+                            str(repo.root / "s2")], cwd=repo.root, capture_output=True, text=True, timeout=300)
+    assert alone.returncode == 0 and "WARNING" not in alone.stderr, alone.stderr
+    assert (repo.root / "s2" / "pyrsistent" / "index.html").is_file()
+
+
 @pytest.mark.parametrize("text, url", [
     ('[project.urls]\nSource = "https://github.com/o/r"\n', "https://github.com/o/r"),
     ('[project.urls]\nHomepage = "https://o.dev"\nRepository = "https://github.com/o/r.git"\n', "https://github.com/o/r"),
