@@ -92,12 +92,19 @@ def _module(module: Any, root: Path) -> ApiModule:
 
 
 def _exported(module: Any) -> list[str]:
-    """``__all__`` where the module declares it, else its public names defined in the package."""
+    """``__all__`` where the module declares it, else its public names: those it defines, and those it
+    re-exports from a private module of the package (an import from a public module is documented there)."""
     if module.exports is not None:
         return [str(name) for name in module.exports if str(name) in module.members]
     package = module.path.split(".")[0]
     return [name for name, member in module.members.items()
-            if not name.startswith("_") and (not member.is_alias or member.target_path.startswith(package + "."))]
+            if not name.startswith("_") and (not member.is_alias or _from_private(member.target_path, package))]
+
+
+def _from_private(path: str, package: str) -> bool:
+    """``pkg._impl.f`` (a re-export users are meant to import from here), not ``pkg.other.f`` or ``os.path``."""
+    parts = path.split(".")
+    return parts[0] == package and any(part.startswith("_") for part in parts[1:-1])
 
 
 def _target(obj: Any) -> Any:

@@ -218,7 +218,7 @@ def cmd_pages(args: argparse.Namespace) -> int:
     done = publish(root, package, out, repo_url=settings.repo_url or repository_url(text),
                    commit=head_sha(open_repo(root)) or "")
     for path in done.written:
-        print(Path(path).relative_to(root).as_posix())
+        print(Path(path).relative_to(root).as_posix() if Path(path).is_relative_to(root) else path)
     say(args, f"docbot pages: {plural(len(done.modules), 'module')}, {len(done.written)} files written.")
     return 0
 

@@ -123,3 +123,18 @@ def test_the_repository_url_comes_from_project_urls(text: str, url: str) -> None
 ])
 def test_docstrings_keep_their_text_and_fence_sessions(text: str, markdown: str) -> None:
     assert docstring(text) == markdown
+
+
+def test_a_package_without_all_shows_its_own_and_its_private_re_exports(tmp_path: Path) -> None:
+    from docbot.apidocs.api_model import load_api
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg/__init__.py").write_text('"""The package."""\nimport os\nfrom pkg._impl import f\n'
+                                              "from pkg.other import g\n\n\ndef here():\n    pass\n")
+    (tmp_path / "pkg/_impl.py").write_text("def f():\n    pass\n")
+    (tmp_path / "pkg/other.py").write_text("def g(a, /, b, *, c: int = 1, **kw) -> None:\n    pass\n")
+    modules = {m.path: m for m in load_api(tmp_path, "pkg")}
+    assert sorted(modules) == ["pkg", "pkg.other"]  # pkg._impl has no page
+    assert [o.path for o in modules["pkg"].members] == ["pkg.f", "pkg.here"]  # not os, not pkg.other's g
+    assert [o.signature for o in modules["pkg.other"].members] == ["def g(a, /, b, *, c: int = 1, **kw) -> None"]
+    assert modules["pkg"].docstring == "The package."
