@@ -122,7 +122,7 @@ def _object(obj: Any, path: str, root: Path, in_class: bool = False) -> ApiObjec
     kind = _kind(target, in_class)
     members: tuple[ApiObject, ...] = ()
     if kind is Kind.CLASS:
-        members = tuple(member for name, value in target.members.items() if not name.startswith("_")
+        members = tuple(member for name, value in target.members.items() if _shown_member(name, value)
                         if (member := _object(value, f"{path}.{name}", root, in_class=True)) is not None)
     annotation = target.annotation if kind in (Kind.ATTRIBUTE, Kind.PROPERTY) else None
     if kind is Kind.PROPERTY:
@@ -131,6 +131,17 @@ def _object(obj: Any, path: str, root: Path, in_class: bool = False) -> ApiObjec
     return ApiObject(kind, path.rsplit(".", 1)[1], path, target.path, _signature(target, kind), _doc(target),
                      "" if annotation is None else str(annotation), _relative(target.filepath, root),
                      target.lineno or 0, target.endlineno or target.lineno or 0, names, members)
+
+
+def _shown_member(name: str, value: Any) -> bool:
+    """Public names, and the special methods the author documented (``__add__`` with a docstring), as
+    mkdocstrings shows them; ``__init__`` is the class's signature instead."""
+    if not name.startswith("_"):
+        return True
+    if name == "__init__" or not (name.startswith("__") and name.endswith("__")):
+        return False
+    target = _target(value)
+    return target is not None and target.kind.value == "function" and bool(_doc(target))
 
 
 def _kind(target: Any, in_class: bool) -> Kind:

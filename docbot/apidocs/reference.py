@@ -108,6 +108,11 @@ def _see(obj: ApiObject, targets: Targets, here: str) -> str:
     return "**See also:** " + ", ".join(links) if links else ""
 
 
+def _paragraphs(text: str) -> str:
+    # ``coll[i0][i1]`` would be a reference link to Markdown (mkdocs' autorefs warns on it under --strict).
+    return prose(text, DOC_LIMIT).replace("][", "]&#91;")
+
+
 def docstring(text: str) -> str:
     """A docstring as Markdown: doctest sessions fenced as ``pycon``, the rest as escaped paragraphs."""
     if not text.strip():
@@ -121,12 +126,12 @@ def docstring(text: str) -> str:
             session.append(stripped)
             continue
         if session:
-            blocks.append(prose("\n".join(prose_lines), DOC_LIMIT) if prose_lines else "")
+            blocks.append(_paragraphs("\n".join(prose_lines)) if prose_lines else "")
             blocks.append(fence("\n".join(session), "pycon"))
             prose_lines, session = [], []
         prose_lines.append(line)
     if session:
-        blocks += [prose("\n".join(prose_lines), DOC_LIMIT) if prose_lines else "", fence("\n".join(session), "pycon")]
+        blocks += [_paragraphs("\n".join(prose_lines)) if prose_lines else "", fence("\n".join(session), "pycon")]
     elif prose_lines:
-        blocks.append(prose("\n".join(prose_lines), DOC_LIMIT))
+        blocks.append(_paragraphs("\n".join(prose_lines)))
     return "\n\n".join(block for block in blocks if block)

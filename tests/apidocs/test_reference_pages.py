@@ -44,6 +44,8 @@ def test_one_page_per_public_module_path(built: tuple[GitRepo, subprocess.Comple
     assert '<a id="pyrsistent.pmap"></a>\n\n## `pmap`' in page  # where users import it
     assert 'id="pyrsistent._pmap' not in page
     assert page.index("## `PMap`") < page.index("### `PMap.set`") < page.index("## `pvector`")  # under its class
+    assert '<a id="pyrsistent.PBag.__add__"></a>' in page  # a documented special method, as mkdocstrings shows
+    assert 'id="pyrsistent.PMap.__getitem__"' not in page and ".__init__" not in page  # undocumented; the signature
     assert repo.read("docs/api/pyrsistent.typing.md").startswith(
         '<a id="pyrsistent.typing"></a>\n\n# `pyrsistent.typing`\n\nHelpers for use with type annotation.')
 
@@ -120,6 +122,7 @@ def test_the_repository_url_comes_from_project_urls(text: str, url: str) -> None
     ("Plain.", "Plain."),
     ("Make one.\n\n>>> f(1)\n2\n\nDone.", "Make one.\n\n```pycon\n>>> f(1)\n2\n```\n\nDone."),
     ("# not a heading", "&#35; not a heading"),
+    ("Returns coll[i0][i1].", "Returns coll[i0]&#91;i1]."),  # not a reference link (autorefs warns on one)
 ])
 def test_docstrings_keep_their_text_and_fence_sessions(text: str, markdown: str) -> None:
     assert docstring(text) == markdown
