@@ -15,7 +15,7 @@ import pytest
 from tests.support.git_repo import GitRepo
 
 HEAVY = ("libcst", "git", "pydantic", "pydantic_core", "rich", "langchain_core", "langchain_ollama",
-         "langchain_openai", "langgraph", "httpx", "llama_cpp", "docbot.loop", "docbot.models")
+         "langchain_openai", "langgraph", "httpx", "llama_cpp", "griffe", "docbot.loop", "docbot.models")
 WITHOUT_SETTINGS = HEAVY
 WITH_SETTINGS = tuple(name for name in HEAVY if not name.startswith("pydantic"))  # --all loads the settings
 

@@ -101,6 +101,9 @@ class Settings(BaseModel):
 
     # Where functions come from and where docs go.
     docs_dir: str = "docs/api"
+    # Where ``docbot pages`` links each object's source, pinned to the commit (a GitHub or GitLab URL);
+    # None: pyproject.toml's [project.urls] (Source, Repository, Homepage...), else no source links.
+    repo_url: str | None = None
     include_dunder: bool = False
     # Files whose functions are not API (fnmatch globs on repo-relative paths; * also spans folders).
     exclude: list[str] = Field(default_factory=lambda: list(DEFAULT_EXCLUDE))

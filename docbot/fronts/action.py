@@ -42,6 +42,7 @@ from docbot.results import RunReport, Target
 from docbot.config.settings import Settings
 
 if TYPE_CHECKING:
+    from docbot.check import UnapprovedEntry
     from docbot.scan.repo import DiffSpec
 
 RunPr = Callable[[Settings, Path, str, str, Mode], RunReport]
@@ -176,15 +177,35 @@ def default_run_pr(settings: Settings, repo_root: Path, base: str, head: str, mo
 
     spec = DiffSpec(base=base, head=head)
     if mode == "check":
-        from docbot.check import check_docs
+        from docbot.check import check_report
 
         # The gate's verdict depends on no cache at all: a pull request fills the workspace.
         settings = settings.model_copy(update={"cache": False})
-        entries = check_docs(settings, repo_root, spec, (), emit=log_sink(sys.stdout))
-        return stale_report(entries, base, head, in_scope(settings, repo_root, spec))
+        found = check_report(settings, repo_root, spec, (), emit=log_sink(sys.stdout), index=False)
+        report = stale_report(found.stale, base, head, in_scope(settings, repo_root, spec))
+        return with_unapproved(report, found.unapproved, _lines_to(sys.stdout))
     from docbot.run.pipeline import run_docs
 
     return run_docs(settings, repo_root, spec, (), log_sink(sys.stdout), cache_dir=cache_dir)
+
+
+def with_unapproved(report: RunReport, unapproved: Sequence[UnapprovedEntry],
+                    log: Callable[[str], None]) -> RunReport:
+    """Check mode's current sections the gate never passed: a notice on each in the job log (on its
+    ``def`` line in the PR's files), and marked unapproved in the report, so the comment can tell them
+    from approved ones. They do not fail the check (``docbot check --strict`` does that)."""
+    from dataclasses import replace
+
+    from docbot.github.annotate import escape_property
+    from docbot.results import SectionStatus
+
+    by_key = {f"{u.module}.{u.qualname}": u for u in unapproved}
+    for entry in unapproved:
+        log(f"::notice file={escape_property(entry.path)},line={entry.lineno},"
+            f"title={escape_property('docbot: unapproved section')}::{escape_data(entry.describe())}")
+    report.results = [replace(r, approval=SectionStatus.UNAPPROVED, reason="doc current, unapproved")
+                      if r.key in by_key and r.status == "unchanged" else r for r in report.results]
+    return report
 
 
 def in_scope(settings: Settings, repo_root: Path, spec: DiffSpec) -> list[Target]:

@@ -153,6 +153,14 @@ def main_parser() -> argparse.ArgumentParser:
     add_verify(sub)
     add_merge(sub)
     _config_parser(sub)
+    pages = command(sub, "pages", "write reference pages from the code alone (no model), with objects.inv",
+                     "One page per public module path (re-exports followed, types from annotations or .pyi "
+                     "stubs), classes with their attributes and methods, source links pinned to HEAD, links "
+                     "between pages, an index.md and a Sphinx objects.inv.")
+    pages.add_argument("--package", help="the import name (default: pyproject.toml's project name)")
+    pages.add_argument("--out", help="the folder (default: <docs_dir>/reference)")
+    pages.add_argument("--config", help="config file (default: config.json at the repo root, if present)")
+    pages.set_defaults(func=cmd_pages)
     demo = command(sub, "demo", "document a sample with the embedded model (no server needed)",
                     "Runs a 135M model in-process on the bundled sample; takes a couple of minutes on a CPU.")
     demo.add_argument("-o", "--output", default="output/demo.md", help="where to write (default: output/demo.md)")
@@ -182,6 +190,26 @@ def cmd_config(args: argparse.Namespace) -> int:
     for note in loaded.notes:
         print(f"docbot: {note.level}: {note.text}", file=sys.stderr)
     print(json.dumps(show_json(loaded), indent=2) if args.json else "\n".join(show_lines(loaded)))
+    return 0
+
+
+def cmd_pages(args: argparse.Namespace) -> int:
+    from docbot.apidocs.publish import project_name, publish, repository_url
+    from docbot.git.repo import head_sha, open_repo
+
+    root = repo_root_of(Path.cwd())
+    settings = settings_from(args, root)
+    pyproject = root / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
+    package = args.package or project_name(text).replace("-", "_")
+    if not package:
+        raise ConfigError("no package to document: pass --package NAME (pyproject.toml names no project).")
+    out = root / (args.out or f"{settings.docs_dir}/reference")
+    done = publish(root, package, out, repo_url=settings.repo_url or repository_url(text),
+                   commit=head_sha(open_repo(root)) or "")
+    for path in done.written:
+        print(Path(path).relative_to(root).as_posix() if Path(path).is_relative_to(root) else path)
+    say(args, f"docbot pages: {plural(len(done.modules), 'module')}, {len(done.written)} files written.")
     return 0
 
 

@@ -1,0 +1,207 @@
+"""A package's public API as its users import it, read by griffe (mkdocstrings' engine) without running it.
+
+One ``ApiModule`` per public module path (no part starting with ``_``): ``attr._funcs.asdict`` is
+documented where users import it, ``attr.asdict``, because griffe follows the re-export to its
+definition. Types come from the annotations, or from ``.pyi`` stubs, which griffe merges into the
+source objects. griffe is imported only here, and only when pages are built: the hook's no-op path
+never pays for it (docs/design.md#lazy-imports).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+
+class Kind(Enum):
+    """What an object is; the value is its Sphinx role in the ``py`` domain (``objects.inv``)."""
+
+    MODULE = "module"
+    CLASS = "class"
+    FUNCTION = "function"
+    METHOD = "method"
+    PROPERTY = "property"
+    ATTRIBUTE = "attribute"
+
+
+@dataclass(frozen=True)
+class ApiObject:
+    """One documented object at its public path. ``canonical`` is where it is defined; ``names`` the
+    canonical paths its annotations mention (for cross-references); ``file`` is relative to the root."""
+
+    kind: Kind
+    name: str
+    path: str
+    canonical: str
+    signature: str
+    docstring: str
+    annotation: str
+    file: str
+    lineno: int
+    endlineno: int
+    names: tuple[str, ...] = ()
+    members: tuple[ApiObject, ...] = ()
+
+
+@dataclass(frozen=True)
+class ApiModule:
+    """A public module path, its own docstring and its public objects in source (or ``__all__``) order."""
+
+    path: str
+    docstring: str
+    file: str
+    members: tuple[ApiObject, ...]
+
+    def walk(self) -> Iterator[ApiObject]:
+        """Every object of the page, classes before their members."""
+        for member in self.members:
+            yield member
+            yield from member.members
+
+
+def load_api(root: Path, package: str) -> list[ApiModule]:
+    """The public modules of ``package`` found under ``root`` (a checkout or an unpacked sdist)."""
+    import griffe  # lazily: see the module docstring
+
+    loaded = griffe.load(package, search_paths=[str(root), str(root / "src")], allow_inspection=False,
+                         resolve_aliases=True, resolve_external=False)
+    return [_module(module, root) for module in _public_modules(loaded)]
+
+
+def _public_modules(module: Any) -> Iterator[Any]:
+    yield module
+    for name, member in module.modules.items():
+        if not name.startswith("_") and not member.is_alias:
+            yield from _public_modules(member)
+
+
+def _relative(path: Any, root: Path) -> str:
+    try:
+        return Path(path).resolve().relative_to(root.resolve()).as_posix()
+    except (TypeError, ValueError):
+        return ""
+
+
+def _module(module: Any, root: Path) -> ApiModule:
+    members = tuple(obj for name in _exported(module)
+                    if (obj := _object(module[name], f"{module.path}.{name}", root)) is not None)
+    return ApiModule(module.path, _doc(module), _relative(module.filepath, root), members)
+
+
+def _exported(module: Any) -> list[str]:
+    """``__all__`` where the module declares it, else its public names: those it defines, and those it
+    re-exports from a private module of the package (an import from a public module is documented there)."""
+    if module.exports is not None:
+        return [str(name) for name in module.exports if str(name) in module.members]
+    package = module.path.split(".")[0]
+    return [name for name, member in module.members.items()
+            if not name.startswith("_") and (not member.is_alias or _from_private(member.target_path, package))]
+
+
+def _from_private(path: str, package: str) -> bool:
+    """``pkg._impl.f`` (a re-export users are meant to import from here), not ``pkg.other.f`` or ``os.path``."""
+    parts = path.split(".")
+    return parts[0] == package and any(part.startswith("_") for part in parts[1:-1])
+
+
+def _target(obj: Any) -> Any:
+    """What an alias names, or None when it leads outside what griffe loaded."""
+    try:
+        return obj.final_target if obj.is_alias else obj
+    except Exception:  # griffe's AliasResolutionError and CyclicAliasError: nothing to document here
+        return None
+
+
+def _object(obj: Any, path: str, root: Path, in_class: bool = False) -> ApiObject | None:
+    target = _target(obj)
+    if target is None or target.kind.value == "module" or target.kind.value == "type alias":
+        return None
+    kind = _kind(target, in_class)
+    members: tuple[ApiObject, ...] = ()
+    if kind is Kind.CLASS:
+        members = tuple(member for name, value in target.members.items() if _shown_member(name, value)
+                        if (member := _object(value, f"{path}.{name}", root, in_class=True)) is not None)
+    annotation = target.annotation if kind in (Kind.ATTRIBUTE, Kind.PROPERTY) else None
+    if kind is Kind.PROPERTY:
+        annotation = target.returns
+    names = _names(target) if kind is not Kind.CLASS else _names_in(target.bases)
+    return ApiObject(kind, path.rsplit(".", 1)[1], path, target.path, _signature(target, kind), _doc(target),
+                     "" if annotation is None else str(annotation), _relative(target.filepath, root),
+                     target.lineno or 0, target.endlineno or target.lineno or 0, names, members)
+
+
+def _shown_member(name: str, value: Any) -> bool:
+    """Public names, and the special methods the author documented (``__add__`` with a docstring), as
+    mkdocstrings shows them; ``__init__`` is the class's signature instead."""
+    if not name.startswith("_"):
+        return True
+    if name == "__init__" or not (name.startswith("__") and name.endswith("__")):
+        return False
+    target = _target(value)
+    return target is not None and target.kind.value == "function" and bool(_doc(target))
+
+
+def _kind(target: Any, in_class: bool) -> Kind:
+    kind = target.kind.value
+    if kind == "class":
+        return Kind.CLASS
+    if kind == "function":
+        if "property" in target.labels:
+            return Kind.PROPERTY
+        return Kind.METHOD if in_class else Kind.FUNCTION
+    return Kind.ATTRIBUTE
+
+
+def _doc(obj: Any) -> str:
+    return obj.docstring.value if obj.docstring else ""
+
+
+def _signature(target: Any, kind: Kind) -> str:
+    if kind not in (Kind.FUNCTION, Kind.METHOD, Kind.CLASS):
+        return ""
+    function = target if kind is not Kind.CLASS else target.members.get("__init__")
+    if function is None or function.kind.value != "function":
+        return f"class {target.name}" if kind is Kind.CLASS else ""
+    params = _parameters(function)
+    if kind is Kind.CLASS:
+        return f"class {target.name}({', '.join(params[1:] if params and params[0] == 'self' else params)})"
+    returns = f" -> {function.returns}" if function.returns is not None else ""
+    return f"def {target.name}({', '.join(params)}){returns}"
+
+
+def _parameters(function: Any) -> list[str]:
+    """Each parameter as written in Python, with ``/`` and ``*`` where the kinds change."""
+    out: list[str] = []
+    kinds = [p.kind.value for p in function.parameters]
+    for index, param in enumerate(function.parameters):
+        kind = kinds[index]
+        if kind == "keyword-only" and "variadic positional" not in kinds[:index] and "*" not in out:
+            out.append("*")
+        prefix = {"variadic positional": "*", "variadic keyword": "**"}.get(kind, "")
+        text = prefix + param.name + (f": {param.annotation}" if param.annotation is not None else "")
+        if param.default is not None and not prefix:  # griffe gives ``**kwargs`` a default of ``{}``
+            text += f" = {param.default}" if param.annotation is not None else f"={param.default}"
+        out.append(text)
+        if kind == "positional-only" and (index + 1 == len(kinds) or kinds[index + 1] != "positional-only"):
+            out.append("/")
+    return out
+
+
+def _names(target: Any) -> tuple[str, ...]:
+    exprs = [getattr(target, "annotation", None), getattr(target, "returns", None)]
+    exprs += [p.annotation for p in getattr(target, "parameters", ())]
+    return _names_in(exprs)
+
+
+def _names_in(exprs: Any) -> tuple[str, ...]:
+    """The canonical paths named inside annotation expressions, in order, once each."""
+    found: list[str] = []
+    for expr in exprs or ():
+        for part in expr.iterate(flat=True) if hasattr(expr, "iterate") else ():
+            path = getattr(part, "canonical_path", None)
+            if isinstance(path, str) and path not in found:
+                found.append(path)
+    return tuple(found)

@@ -1,0 +1,82 @@
+"""``docbot pages``: the reference pages of a package, its ``objects.inv`` and an index, written to a folder.
+
+No model is involved: griffe reads the code (``api_model``), ``reference`` renders one page per public
+module path, ``inventory`` lists every object for Sphinx and mkdocstrings sites. Source links point at
+the commit the pages were built from, on the repository named by the ``repo_url`` setting or, when that
+is unset, by ``pyproject.toml``'s ``[project.urls]``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from docbot.apidocs import inventory, reference
+from docbot.apidocs.api_model import ApiModule, load_api
+from docbot.paths import write_atomic
+
+# [project.urls] keys that name the code's home, most specific first (PyPI's well-known labels).
+URL_KEYS = ("source", "source code", "repository", "code", "github", "homepage", "home")
+INDEX = "index.md"
+
+
+@dataclass(frozen=True)
+class Published:
+    """What ``publish`` wrote (paths relative to the root) and the modules it documented."""
+
+    written: list[str]
+    modules: list[ApiModule]
+
+
+def repository_url(pyproject_text: str) -> str:
+    """The repository ``[project.urls]`` declares (a GitHub or GitLab address), or ""."""
+    try:
+        urls: Mapping[str, str] = tomllib.loads(pyproject_text).get("project", {}).get("urls", {})
+    except tomllib.TOMLDecodeError:
+        return ""
+    by_key = {key.strip().lower(): str(url) for key, url in urls.items()}
+    for key in URL_KEYS:
+        url = by_key.get(key, "")
+        if "github.com/" in url or "gitlab.com/" in url:
+            return url.removesuffix(".git").rstrip("/")
+    return ""
+
+
+def project_name(pyproject_text: str) -> str:
+    try:
+        return str(tomllib.loads(pyproject_text).get("project", {}).get("name", ""))
+    except tomllib.TOMLDecodeError:
+        return ""
+
+
+def render_index(modules: list[ApiModule]) -> str:
+    rows = [f"- [`{m.path}`]({reference.page_name(m.path)})" + (f": {_summary(m.docstring)}" if m.docstring else "")
+            for m in modules]
+    return "# API reference\n\n" + "\n".join(rows) + "\n"
+
+
+def _summary(docstring: str) -> str:
+    return " ".join(docstring.strip().split("\n\n", 1)[0].split())
+
+
+def publish(root: Path, package: str, out: Path, *, repo_url: str = "", commit: str = "",
+            version: str = "") -> Published:
+    """Write ``out/<public.module>.md`` for each public module, ``out/index.md`` and ``out/objects.inv``."""
+    modules = load_api(root, package)
+    targets = reference.Targets.of(modules)
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[str] = []
+    for module in modules:
+        path = out / reference.page_name(module.path)
+        if write_atomic(path, reference.render_page(module, targets, repo_url, commit)):
+            written.append(path.as_posix())
+    if write_atomic(out / INDEX, render_index(modules)):
+        written.append((out / INDEX).as_posix())
+    data = inventory.inventory(modules, package, version)
+    inv = out / "objects.inv"
+    if not inv.is_file() or inv.read_bytes() != data:
+        inv.write_bytes(data)
+        written.append(inv.as_posix())
+    return Published(written, modules)

@@ -1,0 +1,137 @@
+"""Reference pages from the code alone, one per public module path: what mkdocstrings shows, in plain
+GitHub Markdown that ``mkdocs build --strict`` also takes.
+
+A page holds the module's own docstring, then each public object: classes with their public
+attributes and properties in a table and their methods under them, functions with the signature (types
+from annotations or stubs), the docstring as written (long is fine: it is the author's), a source link
+pinned to a commit, and links to the other documented objects its signature or text names. The same
+inputs give the same bytes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from docbot.apidocs.api_model import ApiModule, ApiObject, Kind
+from docbot.mdtext import cell, fence, prose
+
+DOC_LIMIT = 100_000  # the author's own docstring: shown whole, however long the code needs it
+_NAMED = re.compile(r"`{1,2}~?\.?([A-Za-z_][\w.]*)(?:\(\))?`{1,2}|\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b")
+
+
+@dataclass(frozen=True)
+class Targets:
+    """Where each documented object's section is: canonical and public paths -> (page, anchor)."""
+
+    by_path: Mapping[str, tuple[str, str]]
+
+    @classmethod
+    def of(cls, modules: Iterable[ApiModule]) -> Targets:
+        found: dict[str, tuple[str, str]] = {}
+        for module in modules:
+            found.setdefault(module.path, (page_name(module.path), module.path))
+            for obj in module.walk():
+                found.setdefault(obj.path, (page_name(module.path), obj.path))
+                found.setdefault(obj.canonical, (page_name(module.path), obj.path))
+        return cls(found)
+
+    def link(self, path: str, here: str) -> str:
+        page, anchor = self.by_path[path]
+        short = anchor.rsplit(".", 1)[-1]
+        return f"[`{short}`]({'' if page == here else page}#{anchor})"
+
+
+def page_name(module: str) -> str:
+    return f"{module}.md"
+
+
+def source_url(repo_url: str, commit: str, obj: ApiObject) -> str:
+    """A GitHub-style link to the object's lines at ``commit`` (a tag or branch would move)."""
+    lines = f"#L{obj.lineno}-L{obj.endlineno}" if obj.lineno else ""
+    return f"{repo_url.rstrip('/')}/blob/{commit}/{obj.file}{lines}"
+
+
+def render_page(module: ApiModule, targets: Targets, repo_url: str = "", commit: str = "") -> str:
+    here = page_name(module.path)
+    blocks = [f'<a id="{module.path}"></a>', f"# `{module.path}`", docstring(module.docstring)]
+    for obj in module.members:
+        blocks += _object(obj, targets, here, repo_url, commit, level=2)
+    return "\n\n".join(block for block in blocks if block) + "\n"
+
+
+def _object(obj: ApiObject, targets: Targets, here: str, repo_url: str, commit: str, level: int) -> list[str]:
+    title = obj.path.removeprefix(here.removesuffix(".md") + ".")  # ``PMap.set`` under ``PMap``
+    blocks = [f'<a id="{obj.path}"></a>', f"{'#' * level} `{title}`"]
+    if obj.signature:
+        blocks.append(fence(obj.signature, "python"))
+    elif obj.annotation:
+        blocks.append(fence(f"{obj.name}: {obj.annotation}", "python"))
+    blocks.append(docstring(obj.docstring))
+    blocks.append(_see(obj, targets, here))
+    if repo_url and commit and obj.file:
+        blocks.append(f"[source]({source_url(repo_url, commit, obj)})")
+    if obj.kind is Kind.CLASS:
+        blocks.append(_attributes(obj, targets, here))
+        for member in obj.members:
+            if member.kind in (Kind.METHOD, Kind.CLASS):  # a nested class, too, under its class
+                blocks += _object(member, targets, here, repo_url, commit, level=min(level + 1, 6))
+    return blocks
+
+
+def _attributes(cls: ApiObject, targets: Targets, here: str) -> str:
+    rows = [f'| <a id="{m.path}"></a>`{m.name}` | {m.kind.value} | {cell(m.annotation) if m.annotation else ""} '
+            f"| {cell(_first_paragraph(m.docstring))} |"
+            for m in cls.members if m.kind in (Kind.ATTRIBUTE, Kind.PROPERTY)]
+    if not rows:
+        return ""
+    return "**Attributes**\n\n| Name | Kind | Type | Description |\n| --- | --- | --- | --- |\n" + "\n".join(rows)
+
+
+def _first_paragraph(text: str) -> str:
+    return text.strip().split("\n\n", 1)[0] if text else ""
+
+
+def _see(obj: ApiObject, targets: Targets, here: str) -> str:
+    """Links to the documented objects the signature (its annotations, a class's bases) or the
+    docstring names; the object itself is left out."""
+    named = list(obj.names) + [a or b for a, b in _NAMED.findall(obj.docstring)]
+    own = obj.path.rsplit(".", 1)[0] if obj.kind is not Kind.CLASS else obj.path
+    links: list[str] = []
+    for name in named:
+        path = name if name in targets.by_path else f"{own.rsplit('.', 1)[0]}.{name}"
+        if path in targets.by_path and targets.by_path[path][1] not in (obj.path,):
+            link = targets.link(path, here)
+            if link not in links:
+                links.append(link)
+    return "**See also:** " + ", ".join(links) if links else ""
+
+
+def _paragraphs(text: str) -> str:
+    # ``coll[i0][i1]`` would be a reference link to Markdown (mkdocs' autorefs warns on it under --strict).
+    return prose(text, DOC_LIMIT).replace("][", "]&#91;")
+
+
+def docstring(text: str) -> str:
+    """A docstring as Markdown: doctest sessions fenced as ``pycon``, the rest as escaped paragraphs."""
+    if not text.strip():
+        return ""
+    blocks: list[str] = []
+    prose_lines: list[str] = []
+    session: list[str] = []
+    for line in text.strip("\n").split("\n"):
+        stripped = line.strip()
+        if stripped.startswith(">>>") or (session and stripped):
+            session.append(stripped)
+            continue
+        if session:
+            blocks.append(_paragraphs("\n".join(prose_lines)) if prose_lines else "")
+            blocks.append(fence("\n".join(session), "pycon"))
+            prose_lines, session = [], []
+        prose_lines.append(line)
+    if session:
+        blocks += [_paragraphs("\n".join(prose_lines)) if prose_lines else "", fence("\n".join(session), "pycon")]
+    elif prose_lines:
+        blocks.append(_paragraphs("\n".join(prose_lines)))
+    return "\n\n".join(block for block in blocks if block)

@@ -1,0 +1,38 @@
+"""The Action's check mode lists the current sections the gate never passed (issue 24, item 7): a notice
+on each in the job log and the section marked unapproved in the report; approved ones are not listed,
+and neither kind fails the check."""
+
+from __future__ import annotations
+
+import io
+from contextlib import redirect_stdout
+from pathlib import Path
+
+from docbot.config.settings import Settings
+from docbot.fronts.action import default_run_pr
+from docbot.results import SectionStatus
+from docbot.run.pipeline import run_docs
+from docbot.scan.repo import DiffSpec
+from tests.support.events import CollectingSink
+from tests.support.git_repo import GitRepo
+from tests.support.samples import GEO
+from tests.support.scripted import Scripted
+
+
+def test_check_mode_lists_unapproved_sections(tmp_path: Path) -> None:
+    repo = GitRepo(tmp_path / "repo").write("pkg/__init__.py", "").commit("start")
+    base = repo.sha()
+    repo.write("pkg/geo.py", GEO).commit("geo")  # --all documents the committed tree
+    run_docs(Settings(), repo.root, DiffSpec(all=True), (), CollectingSink(),
+             documenter_factory=Scripted({"perimeter": 62}).factory)
+    repo.commit("its docs")
+    log = io.StringIO()
+    with redirect_stdout(log):
+        report = default_run_pr(Settings(), repo.root, base, repo.sha(), "check")
+    notices = [line for line in log.getvalue().splitlines() if line.startswith("::notice")]
+    assert notices == ["::notice file=pkg/geo.py,line=6,title=docbot%3A unapproved section::pkg/geo.py:6: "
+                       "pkg.geo.perimeter: doc is current but unapproved (score 62); review it in "
+                       "docs/api/pkg.geo.md, or change the function and run `docbot run` again"]
+    approval = {r.qualname: (r.status, r.approval) for r in report.results}
+    assert approval == {"area": ("unchanged", None), "perimeter": ("unchanged", SectionStatus.UNAPPROVED),
+                        "Shape.scale": ("unchanged", None)}
