@@ -25,6 +25,7 @@ from docbot.apidocs import disk
 from docbot.apidocs import pages
 from docbot.plan import ModuleDocs, plan_modules
 from docbot.scan.repo import DiffSpec, scan
+from docbot.errors import ExitCode, outcome_code
 from docbot.results import SectionStatus, Target
 
 if TYPE_CHECKING:  # the hook's check loads neither the event types (~20 ms) nor pydantic (docs/design.md#lazy-imports)
@@ -98,6 +99,11 @@ class CheckReport:
     def failed(self, strict: bool) -> bool:
         """Stale docs or a stale index always fail; unapproved sections only with ``strict``."""
         return bool(self.stale or self.index or (strict and self.unapproved))
+
+    def exit_code(self, strict: bool) -> ExitCode:
+        """``docbot check``'s code, by the rule in docbot/errors.py: 1 on what ``failed`` finds, else 0
+        (an unapproved section is a finding only with ``strict``; check never exits 6)."""
+        return outcome_code(findings=self.failed(strict))
 
     def to_json(self) -> dict[str, Any]:
         return {"stale": [e.to_json() for e in self.stale], "unapproved": [e.to_json() for e in self.unapproved],

@@ -192,17 +192,23 @@ class FunctionResult:
     approval: SectionStatus | None = None  # the gate's word on a section written by this run (its marker's)
     repairs: tuple[str, ...] = ()  # what deterministic repair removed or replaced, one line each
     doc_model: DocModel | None = None  # the final typed doc the section was rendered from
+    warnings: tuple[str, ...] = ()  # the loop's own troubles (parse retries, degenerate feedback): log, not PR
     outcome: Outcome | None = None  # None only before __post_init__ settles it
 
     def __post_init__(self) -> None:
         status = Status(self.status)
         # A failed, skipped or unchanged status is its own outcome (``replace(result, status="failed")``
-        # carries the old outcome along: the status wins). A written section needs the gate's word.
-        outcome = _OUTCOME_OF_STATUS.get(status) or Outcome(self.outcome or _OUTCOME_OF_APPROVAL[self.approval])
-        if outcome in _OUTCOME_OF_STATUS.values() and status not in _OUTCOME_OF_STATUS:
-            raise ValueError(f"{self.module}.{self.qualname}: outcome {outcome} needs status {outcome}, not {status}")
-        if self.approval is not None and outcome.written and _APPROVAL_OF_OUTCOME.get(outcome) is not self.approval:
-            raise ValueError(f"{self.module}.{self.qualname}: outcome {outcome} contradicts approval {self.approval}")
+        # carries the old outcome along: the status wins). For a written section the gate's word, as
+        # its marker records it, wins over a carried outcome (``replace(result, approval=...)``).
+        outcome = _OUTCOME_OF_STATUS.get(status)
+        if outcome is None:
+            given = Outcome(self.outcome) if self.outcome is not None else None
+            if given in _OUTCOME_OF_STATUS.values():
+                raise ValueError(f"{self.module}.{self.qualname}: outcome {given} needs status {given}, not {status}")
+            if given is Outcome.REMOVED or (given is not None and self.approval is None):
+                outcome = given
+            else:
+                outcome = _OUTCOME_OF_APPROVAL[self.approval]
         object.__setattr__(self, "status", status)
         object.__setattr__(self, "outcome", outcome)
         object.__setattr__(self, "approval", _APPROVAL_OF_OUTCOME.get(outcome))
@@ -259,6 +265,7 @@ class FunctionResult:
         data["outcome"] = self.ended.value
         data["cause"] = self.cause.value if self.cause else None
         data["repairs"] = list(self.repairs)
+        data["warnings"] = list(self.warnings)
         data["doc_model"] = self.doc_model.model_dump(mode="json") if self.doc_model is not None else None
         return {**data, "key": self.key, "approved": self.approved}
 

@@ -53,9 +53,10 @@ def test_a_removed_section_is_an_outcome_and_the_json_keeps_its_word() -> None:
     assert not FunctionResult("pkg.geo", "area", "updated", reason="removed").removed
     data = gone.to_json()
     assert "removed" not in data and data["reason"] == "removed"
+    # schema_version 1: keys are only added, never renamed
     assert list(data) == ["module", "qualname", "status", "reason", "path", "doc_path", "markdown", "scores",
                           "rounds", "exit_reason", "fatal_issues", "bar", "tokens", "approval", "repairs",
-                          "doc_model", "outcome", "cause", "key", "approved"]  # keys are only added (schema_version 1)
+                          "doc_model", "warnings", "outcome", "cause", "key", "approved"]
     assert (data["approval"], data["repairs"], data["doc_model"], data["outcome"]) == (None, [], None, "removed")
 
 

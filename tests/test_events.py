@@ -134,7 +134,7 @@ UNAPPROVED = FunctionResult("pkg.geo", "area", "updated", scores=[18], approval=
 @pytest.mark.parametrize("result, says_unapproved", [
     (UNAPPROVED, True),
     (replace(UNAPPROVED, approval=SectionStatus.APPROVED), False),
-    (replace(UNAPPROVED, approval=None), False),
+    (replace(UNAPPROVED, approval=None, outcome=None), False),  # no verdict at all
     (replace(UNAPPROVED, status="failed"), False),  # a failure says so itself
 ])
 def test_an_unapproved_result_says_so_with_its_repairs(result: FunctionResult, says_unapproved: bool) -> None:

@@ -49,15 +49,24 @@ def test_a_status_that_is_its_own_outcome_wins(fields: dict[str, Any]) -> None:
 @pytest.mark.parametrize("fields", [
     {"status": "updated", "outcome": Outcome.FAILED},
     {"status": "updated", "outcome": Outcome.SKIPPED},
-    {"status": "updated", "outcome": Outcome.APPROVED, "approval": SectionStatus.UNAPPROVED},
-    {"status": "updated", "outcome": Outcome.UNAPPROVED, "approval": SectionStatus.APPROVED},
-    {"status": "updated", "outcome": Outcome.UNREVIEWED, "approval": SectionStatus.APPROVED},
     {"status": "done"},
     {"status": "updated", "exit_reason": "bored"},
 ])
 def test_a_contradictory_result_cannot_be_built(fields: dict[str, Any]) -> None:
     with pytest.raises(ValueError):
         FunctionResult("m", "f", **fields)
+
+
+@pytest.mark.parametrize("outcome, approval, expected", [
+    (Outcome.APPROVED, SectionStatus.UNAPPROVED, Outcome.UNAPPROVED),  # the marker's word wins a carried outcome
+    (Outcome.UNAPPROVED, SectionStatus.APPROVED, Outcome.APPROVED),
+    (Outcome.UNREVIEWED, SectionStatus.APPROVED, Outcome.APPROVED),
+    (Outcome.REMOVED, SectionStatus.APPROVED, Outcome.REMOVED),  # a dropped section has no verdict
+])
+def test_the_gates_word_wins_a_carried_outcome(outcome: Outcome, approval: SectionStatus, expected: Outcome) -> None:
+    written = FunctionResult("m", "f", "updated", outcome=outcome)
+    again = dataclasses.replace(written, approval=approval)
+    assert again.outcome is expected and again.approval is (approval if expected.written else None)
 
 
 def test_a_failure_replacing_a_written_section_is_failed() -> None:
@@ -132,3 +141,29 @@ def test_an_unapproved_section_says_why(fields: dict[str, Any], cause: str, word
 def test_only_an_unapproved_section_has_a_cause(outcome: Outcome) -> None:
     result = FunctionResult("m", "f", "updated", outcome=outcome, fatal_issues=["x"], scores=[10])
     assert (result.cause, result.why(), result.to_json()["cause"]) == (None, "", None)
+
+
+def test_the_loops_troubles_go_to_the_result_not_to_annotations() -> None:
+    import io
+
+    from docbot import events
+    from docbot.fronts.action import log_sink
+    from docbot.loop.runner import loop_warnings
+    from docbot.loop.state import new_state
+
+    state = new_state("f", "m", "def f(): pass\n", "", None)
+    entry = {"round": 1, "accuracy": 0, "completeness": 0, "score": 0, "issues": [], "fatal_issues": [],
+             "critical_fix": "", "parsed": False, "draft_chars": 0, "draft_head": "", "calls": []}
+    state = {**state, "trajectory": [entry, {**entry, "round": 2, "parsed": True}],  # type: ignore[typeddict-item]
+             "warnings": ["round 1: degenerate feedback replaced by a generic fix"]}
+    assert loop_warnings(state) == ("round 1: degenerate feedback replaced by a generic fix",  # type: ignore[arg-type]
+                                    "round 1: the critic's answer could not be parsed")
+    out = io.StringIO()
+    sink = log_sink(out)
+    sink(events.WarningEvent("critique 1/3 could not be parsed", round=1, qualname="f"))
+    sink(events.WarningEvent("the adjudicator returned no usable doc model", qualname="f"))
+    sink(events.WarningEvent("pkg/bad.py: cannot parse"))  # not one function's loop: a person should see it
+    lines = out.getvalue().splitlines()
+    assert [line for line in lines if line.startswith("::")] == ["::warning title=docbot::pkg/bad.py: cannot parse"]
+    assert any("critique 1/3 could not be parsed" in line for line in lines)  # still in the log
+    assert FunctionResult("m", "f", "failed", warnings=("x",)).to_json()["warnings"] == ["x"]

@@ -20,7 +20,8 @@ from docbot.results import SectionStatus
 from docbot.mdtext import cell, clean, fence, literal_code, prose
 from docbot.verify.model_check import agreeing_site, extra_parameter_allowed
 
-__all__ = ["IndexEntry", "SectionStatus", "anchor", "render_index", "render_section"]
+__all__ = ["UNAPPROVED_NOTE", "IndexEntry", "SectionStatus", "anchor", "render_index", "render_section",
+           "with_gate_note"]
 
 CODE_LIMIT = 8_000  # characters of one example's code or output; a longer example is left out
 MAX_ITEMS = 20  # raises entries / examples rendered; more are counted in a note
@@ -36,6 +37,25 @@ def anchor(module: str, qualname: str) -> str:
         if not all(part.isidentifier() for part in name.split(".")):
             raise ValueError(f"not a dotted Python name: {name!r}")
     return f"{module}.{qualname}"
+
+
+# What a reader of an unapproved section sees under its heading: the marker alone is an HTML comment
+# nobody reads (docs/design.md#gate). Plain Markdown, so it renders on GitHub and in mkdocs alike.
+UNAPPROVED_NOTE = ("> **Unapproved.** docbot's reviewer did not pass this section; a person should check it "
+                   "against the code before relying on it.")
+
+
+def with_gate_note(body: str, status: SectionStatus | None) -> str:
+    """``body`` with the visible note under its heading when ``status`` is unapproved; an approved or
+    unjudged body is returned as it is (same bytes), and the note is never added twice."""
+    if status is not SectionStatus.UNAPPROVED or UNAPPROVED_NOTE in body:
+        return body
+    lines = body.split("\n")
+    at = next((i + 1 for i, line in enumerate(lines) if line.startswith("## ")), 0)
+    head, rest = lines[:at], lines[at:]
+    while rest and not rest[0].strip():
+        rest = rest[1:]
+    return "\n".join([*head, *([""] if head else []), UNAPPROVED_NOTE, "", *rest])
 
 
 def render_section(model: DocModel, facts: Facts, module: str) -> str:
@@ -168,11 +188,18 @@ def render_index(entries: Sequence[IndexEntry], title: str = "API reference") ->
     if not modules:
         parts.append("No documented modules yet.")
     for module in sorted(modules):
-        rows = [f"| [`{e.qualname}`]({_link(e)}) | {e.status.value if e.status else 'no status'} | "
-                f"{'' if e.score is None else e.score} |" for e in modules[module]]
-        table = "| Function | Status | Score |\n| --- | --- | --- |\n" + "\n".join(rows)
+        rows = [f"| [`{e.qualname}`]({_link(e)}) | {_STATUS_WORDS[e.status]} |" for e in modules[module]]
+        table = "| Function | Status |\n| --- | --- |\n" + "\n".join(rows)
         parts.append(f"## [`{module}`]({module}.md)\n\n{table}")
     return "\n\n".join(parts) + "\n"
+
+
+# The index is read by people: words, not the critic's raw score (the marker keeps the score).
+_STATUS_WORDS: dict[SectionStatus | None, str] = {
+    SectionStatus.APPROVED: "approved",
+    SectionStatus.UNAPPROVED: "**unapproved**: a person should check it",
+    None: "no verdict recorded",
+}
 
 
 def _link(entry: IndexEntry) -> str:

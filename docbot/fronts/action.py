@@ -232,7 +232,9 @@ def log_sink(stream: TextIO, redact: Redactor | None = None) -> events.EventSink
     console = ConsoleSink(cast(TextIO, SafeLog(stream, redact, untrusted=True)))
 
     def show(event: events.Event) -> None:
-        if event.kind is events.EventKind.WARNING:
+        # A warning about one function's loop (a parse retry, degenerate feedback) is a log line: it is
+        # in the JSON report too, and annotations are capped, so they are kept for what needs a person.
+        if isinstance(event, events.WarningEvent) and event.qualname is None:
             print(annotation("warning", redact(event.message)), file=stream)
         else:
             console(event)

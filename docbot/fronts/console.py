@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from docbot import events
-from docbot.results import FunctionResult, SectionStatus, plural, score_curve
+from docbot.results import FunctionResult, Outcome, plural, score_curve
 
 
 def _tokens(tokens: dict[str, dict[str, Any]]) -> str:
@@ -102,8 +102,9 @@ class ConsoleSink:
         colour = {"updated": "green", "unchanged": "dim", "skipped": "yellow", "failed": "red"}[r.status]
         reason = f" ({escape(r.reason)})" if r.reason else ""
         # "updated" alone would read as a doc docbot vouches for: say when the gate never passed it.
-        unapproved = r.status == "updated" and r.approval is SectionStatus.UNAPPROVED
-        gate = " [yellow]unapproved[/]: the critic never passed it; check it before relying on it" if unapproved else ""
+        unapproved = r.outcome is Outcome.UNAPPROVED  # the finish step's decision, read, never recomputed
+        gate = f" [yellow]unapproved[/]: {escape(r.why().removeprefix('not approved: '))}; check it before relying " \
+               "on it" if unapproved else ""
         self.console.print(f"[{colour}]{r.status}[/] {escape(r.key)}{reason}{gate}")
         for repair in r.repairs if unapproved else ():
             self.console.print(f"    repaired: {escape(repair)}")
@@ -173,7 +174,7 @@ class RunProgress:
 
 def _matters_when_quiet(event: events.Event) -> bool:
     if isinstance(event, events.ResultEvent):
-        return event.result.status in ("failed", "skipped") or event.result.approval is SectionStatus.UNAPPROVED
+        return event.result.outcome in (Outcome.FAILED, Outcome.SKIPPED, Outcome.UNAPPROVED)
     return isinstance(event, events.WarningEvent)
 
 # Progress on the user's terminal while pre-commit buffers the hook's output. pre-commit shows a

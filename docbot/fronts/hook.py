@@ -23,6 +23,7 @@ from typing import Sequence, TextIO
 
 from docbot import __version__
 from docbot.config.choices import BACKEND_NAMES
+from docbot.errors import outcome_code
 from docbot.fronts.common import guarded, plan_settings_from, settings_from
 from docbot.scan.repo import DiffSpec, touches_nothing_public
 from docbot.results import RunReport, plural
@@ -98,7 +99,7 @@ def _check(args: argparse.Namespace, root: Path) -> int:
         print(line)
     if found.stale or found.index:
         print(f"docbot: run the `docbot` hook or `{_run_command(spec)}`, then stage docs/api.")
-    return 1 if found.failed(args.strict) else 0
+    return found.exit_code(args.strict)
 
 
 def _run_command(spec: DiffSpec) -> str:
@@ -186,9 +187,23 @@ def _report(report: RunReport, tty: TextIO | None = None) -> int:
         print("docbot wrote or changed these docs; review them, then `git add` them and commit again:")
         for path in report.written:
             print(f"  {path}")
+    _unapproved(report, tty)
     if report.results:
         print(report.summary_line())
-    return 1 if report.written or report.count("failed") else 0
+    # pre-commit's rule: files written (to stage) fail the attempt like a failed function does.
+    return outcome_code(failed=bool(report.count("failed")), findings=bool(report.written))
+
+
+def _unapproved(report: RunReport, tty: TextIO | None) -> None:
+    """Each section written unapproved, by name, with why and what to do: its note is in the page,
+    but a person committing needs to hear it here."""
+    if not report.unapproved:
+        return
+    _tell(f"docbot: {plural(len(report.unapproved), 'section')} written unapproved; read each against the code "
+          "and fix or delete what is wrong before you commit (the note under its heading says so to readers):", tty)
+    for result in report.unapproved:
+        where = f" in {result.doc_path}" if result.doc_path else ""
+        _tell(f"  {result.key}{where}: {result.why()}", tty)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from docbot import __version__
-from docbot.errors import ConfigError
+from docbot.errors import ConfigError, outcome_code
 from docbot.fronts.common import EXIT_CODES, json_document, read_source, settings_from, write_output
 from docbot.fronts.options import model_options, say, sink_for
+from docbot.results import Outcome
 
 if TYPE_CHECKING:
     from docbot.events import EventSink
@@ -60,7 +61,8 @@ def reflexion(args: argparse.Namespace, extra: dict[str, Any] | None = None,
         all_results += results
     if args.json:
         print(json_document("reflexion", results=[r.to_json() for r in all_results]))
-    return 1 if any(r.status == "failed" for r in all_results) else 0
+    # Seed-compatible: 1 when a function failed, else 0 (reflexion's output file carries the unapproved note).
+    return outcome_code(failed=any(r.outcome is Outcome.FAILED for r in all_results))
 
 
 def demo_input() -> Path:

@@ -53,11 +53,13 @@ def read_run_report(path: Path) -> tuple[RunReport, StageOptions]:
 
 
 def _result(data: dict[str, Any]) -> FunctionResult:
-    """One result back from its JSON: the typed fields (verdict, repairs, doc model) rebuilt."""
+    """One result back from its JSON: the typed fields (verdict, outcome, repairs, doc model) rebuilt;
+    the outcome is the run step's, read back, never decided again here."""
     names = {f.name for f in fields(FunctionResult)}
     values = {k: v for k, v in data.items() if k in names}
     values["approval"] = SectionStatus(values["approval"]) if values.get("approval") else None
     values["repairs"] = tuple(str(line) for line in values.get("repairs") or ())
+    values["warnings"] = tuple(str(line) for line in values.get("warnings") or ())
     if values.get("doc_model") is not None:
         from docbot.docmodel import DocModel  # pydantic: only when a doc model was written
 

@@ -101,7 +101,15 @@ def result_from_state(target: Target, final: LoopState, settings: Settings) -> F
         rounds=len(trajectory), exit_reason=ExitReason(final["exit_reason"]) if final["exit_reason"] else "",
         fatal_issues=final["final_fatal"], bar=settings.quality_score_bar,
         tokens=tokens_by_role(final["calls"]), outcome=outcome,
-        repairs=tuple(final["repairs"]), doc_model=model)
+        repairs=tuple(final["repairs"]), doc_model=model, warnings=loop_warnings(final))
+
+
+def loop_warnings(final: LoopState) -> tuple[str, ...]:
+    """What went wrong inside the loop, for the log and the JSON report: the nodes' warnings and each
+    critique that never parsed (its retries are warning events too, but only the final miss matters)."""
+    unparsed = [f"round {t['round']}: the critic's answer could not be parsed" for t in final["trajectory"]
+                if not t["parsed"]]
+    return tuple(dict.fromkeys([*final["warnings"], *unparsed]))
 
 
 def document_target(graph: Any, target: Target, settings: Settings, emit: events.EventSink,

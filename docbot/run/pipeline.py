@@ -25,7 +25,7 @@ from docbot.config.deadline import Deadline, DeadlineReached
 from docbot.events import EventSink, ProgressEvent, ResultEvent, WarningEvent
 from docbot.plan import ModuleDocs, plan_modules
 from docbot.scan.repo import DiffSpec, scan
-from docbot.results import DocNotice, FunctionResult, NoticeKind, RunReport, Status, StatusWord, Target
+from docbot.results import DocNotice, FunctionResult, NoticeKind, Outcome, RunReport, Status, StatusWord, Target
 from docbot.run.jobs import Rounds, Runner, Slots, Task
 from docbot.config.settings import Settings
 from docbot.run.shards import Shard
@@ -243,7 +243,7 @@ def _write_module(module: _Module, results: dict[str, FunctionResult],
     the notices for a person (kept edits, duplicates, removals)."""
     plan = module.plan
     hashes = {target.qualname: hash_ for target, hash_ in module.to_document}
-    updates = {q: pages.Section(hashes[q], r.markdown, r.approval, r.scores[-1] if r.approval and r.scores else None)
+    updates = {q: pages.Section(hashes[q], _visible(r), r.approval, r.scores[-1] if r.approval and r.scores else None)
                for q, r in results.items() if q in hashes and r.status == "updated"}
     removals = {q for q, r in results.items() if r.removed}
     if plan.order is None and not updates:
@@ -263,6 +263,15 @@ def _write_module(module: _Module, results: dict[str, FunctionResult],
     final = [replace(results[t.qualname], doc_path=plan.doc_rel if t.qualname in final_sections else "")
              for t in plan.targets]
     return final + _orphan_results(plan, final_sections), written, notices
+
+
+def _visible(result: FunctionResult) -> str:
+    """The body to write: an unapproved one carries its note for readers (docs/design.md#gate)."""
+    if result.outcome is not Outcome.UNAPPROVED:
+        return result.markdown
+    from docbot.apidocs.render import with_gate_note  # the doc model's module: only when a model ran
+
+    return with_gate_note(result.markdown, result.approval)
 
 
 def _kept_edit(plan: ModuleDocs, results: dict[str, FunctionResult]) -> tuple[dict[str, FunctionResult], DocNotice]:

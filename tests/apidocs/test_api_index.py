@@ -28,17 +28,17 @@ EXPECTED = f"""{api_index.INDEX_MARKER}
 
 ## [`pkg.geo`](pkg.geo.md)
 
-| Function | Status | Score |
-| --- | --- | --- |
-| [`area`](pkg.geo.md#pkg.geo.area) | approved | 97 |
-| [`perimeter`](pkg.geo.md#pkg.geo.perimeter) | unapproved | 62 |
-| [`Shape.scale`](pkg.geo.md#pkg.geo.Shape.scale) | approved | 97 |
+| Function | Status |
+| --- | --- |
+| [`area`](pkg.geo.md#pkg.geo.area) | approved |
+| [`perimeter`](pkg.geo.md#pkg.geo.perimeter) | **unapproved**: a person should check it |
+| [`Shape.scale`](pkg.geo.md#pkg.geo.Shape.scale) | approved |
 
 ## [`pkg.tool`](pkg.tool.md)
 
-| Function | Status | Score |
-| --- | --- | --- |
-| [`run`](pkg.tool.md#pkg.tool.run) | approved | 97 |
+| Function | Status |
+| --- | --- |
+| [`run`](pkg.tool.md#pkg.tool.run) | approved |
 """
 
 
@@ -82,7 +82,7 @@ def test_a_new_verdict_rewrites_only_its_row(repo: GitRepo) -> None:
     _run(repo)
     repo.write("pkg/geo.py", GEO.replace("6 * r", "6.28 * r"))
     assert _run(repo, Scripted()) == ["docs/api/pkg.geo.md", INDEX]
-    assert repo.read(INDEX) == EXPECTED.replace("| unapproved | 62 |", "| approved | 97 |")
+    assert repo.read(INDEX) == EXPECTED.replace("| **unapproved**: a person should check it |", "| approved |")
 
 
 def test_check_reports_an_index_that_disagrees_with_the_markers(repo: GitRepo) -> None:
@@ -100,7 +100,7 @@ def test_check_reports_an_index_that_disagrees_with_the_markers(repo: GitRepo) -
 def test_a_staged_check_judges_the_staged_index(repo: GitRepo) -> None:
     _run(repo)
     repo.commit("docs")
-    repo.write(INDEX, EXPECTED.replace("| 97 |", "| 98 |", 1)).stage(INDEX)
+    repo.write(INDEX, EXPECTED.replace("| approved |", "| no verdict recorded |", 1)).stage(INDEX)
     assert _stale_index(repo, DiffSpec(staged=True)) is not None
     repo.write(INDEX, EXPECTED)  # the working tree is fixed, the index still holds the bad copy
     assert _stale_index(repo, DiffSpec(staged=True)) is not None and _stale_index(repo) is None
@@ -129,10 +129,34 @@ def test_the_index_goes_when_the_last_section_goes(repo: GitRepo) -> None:
     assert not (repo.root / INDEX).exists()
 
 
-def test_a_section_without_an_anchor_links_to_its_page_and_an_old_marker_has_no_status(repo: GitRepo) -> None:
+def test_a_section_without_an_anchor_links_to_its_page_and_an_old_marker_has_no_verdict(repo: GitRepo) -> None:
     repo.write("docs/api/pkg.old.md", "# pkg.old\n\n<!-- docbot:section f hash=000000000000 -->\n## f\n\nOld.\n")
     repo.write("docs/api/notes.md", "# Notes\n\nNo docbot section here.\n")
     text = api_index.index_text(repo.root, "docs/api")
     assert text is not None
-    assert "## [`pkg.old`](pkg.old.md)" in text and "| [`f`](pkg.old.md) | no status |  |" in text
+    assert "## [`pkg.old`](pkg.old.md)" in text and "| [`f`](pkg.old.md) | no verdict recorded |" in text
     assert "notes" not in text
+
+
+def test_the_index_shows_readers_words_not_the_critics_score(repo: GitRepo) -> None:
+    _run(repo)
+    text = repo.read(INDEX)
+    assert "Score" not in text and "| 62 |" not in text and "| 97 |" not in text
+    assert "score=62" in repo.read("docs/api/pkg.geo.md")  # the marker keeps the score for docbot
+
+
+def test_only_an_unapproved_section_carries_the_note_for_readers(repo: GitRepo) -> None:
+    from docbot.apidocs import pages
+    from docbot.apidocs.render import UNAPPROVED_NOTE
+
+    _run(repo)
+    sections = pages.parse_doc_file(repo.read("docs/api/pkg.geo.md")).sections
+    shown = {q: UNAPPROVED_NOTE in s.body for q, s in sections.items()}
+    assert shown == {"area": False, "perimeter": True, "Shape.scale": False}
+    body = sections["perimeter"].body
+    heading = body.index("## `perimeter`")
+    assert body.index(UNAPPROVED_NOTE) > heading and body.count(UNAPPROVED_NOTE) == 1  # right under the heading
+    assert sections["perimeter"].status is pages.SectionStatus.UNAPPROVED  # the marker still parses
+    before = repo.read("docs/api/pkg.geo.md")
+    assert _run(repo, Scripted(failing=("area", "perimeter", "run", "Shape.scale"))) == []  # rerun: same bytes
+    assert repo.read("docs/api/pkg.geo.md") == before

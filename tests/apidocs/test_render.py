@@ -16,7 +16,15 @@ from markdown_it.token import Token
 from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
 from docbot.apidocs.pages import marker_line, parse_doc_file, render_doc_file
 from docbot.facts.function import extract_facts
-from docbot.apidocs.render import IndexEntry, SectionStatus, anchor, render_index, render_section
+from docbot.apidocs.render import (
+    UNAPPROVED_NOTE,
+    IndexEntry,
+    SectionStatus,
+    anchor,
+    render_index,
+    render_section,
+    with_gate_note,
+)
 from tests.support.docmodel_samples import deposit, good_deposit, interest
 
 GFM = MarkdownIt("commonmark").enable("table")
@@ -261,12 +269,12 @@ def test_index_lists_modules_sorted_and_functions_in_given_order() -> None:
     assert page == (
         "# API reference\n\n"
         "## [`pkg.alpha`](pkg.alpha.md)\n\n"
-        "| Function | Status | Score |\n| --- | --- | --- |\n"
-        "| [`Ledger.post`](pkg.alpha.md#pkg.alpha.Ledger.post) | unapproved | 62 |\n"
-        "| [`Ledger.__init__`](pkg.alpha.md#pkg.alpha.Ledger.__init__) | approved |  |\n\n"
+        "| Function | Status |\n| --- | --- |\n"
+        "| [`Ledger.post`](pkg.alpha.md#pkg.alpha.Ledger.post) | **unapproved**: a person should check it |\n"
+        "| [`Ledger.__init__`](pkg.alpha.md#pkg.alpha.Ledger.__init__) | approved |\n\n"
         "## [`pkg.zeta`](pkg.zeta.md)\n\n"
-        "| Function | Status | Score |\n| --- | --- | --- |\n"
-        "| [`run`](pkg.zeta.md#pkg.zeta.run) | approved | 97 |\n"
+        "| Function | Status |\n| --- | --- |\n"
+        "| [`run`](pkg.zeta.md#pkg.zeta.run) | approved |\n"
     )
 
 
@@ -284,3 +292,18 @@ def test_model_bullet_lists_stay_lists() -> None:
     html = markdown.markdown(body, extensions=["tables", "fenced_code"])
     assert "<li>one</li>" in html and "<li>two" in html
     assert GFM.render(body).split("<strong>Notes</strong>")[1].count("<li>") == 3
+
+
+@pytest.mark.parametrize("body, status, expected", [
+    ("## `f`\n\nDoes f.\n", SectionStatus.UNAPPROVED, f"## `f`\n\n{UNAPPROVED_NOTE}\n\nDoes f.\n"),
+    ('<a id="m.f"></a>\n\n## `f`\n\nDoes f.\n', SectionStatus.UNAPPROVED,
+     f'<a id="m.f"></a>\n\n## `f`\n\n{UNAPPROVED_NOTE}\n\nDoes f.\n'),
+    ("## `f`\nDoes f.\n", SectionStatus.UNAPPROVED, f"## `f`\n\n{UNAPPROVED_NOTE}\n\nDoes f.\n"),
+    ("Does f.\n", SectionStatus.UNAPPROVED, f"{UNAPPROVED_NOTE}\n\nDoes f.\n"),  # no heading: on top
+    ("## `f`\n\nDoes f.\n", SectionStatus.APPROVED, "## `f`\n\nDoes f.\n"),  # same bytes
+    ("## `f`\n\nDoes f.\n", None, "## `f`\n\nDoes f.\n"),
+])
+def test_an_unapproved_body_gets_one_visible_note(body: str, status: SectionStatus | None, expected: str) -> None:
+    assert with_gate_note(body, status) == expected
+    assert with_gate_note(expected, status) == expected  # never twice
+    assert UNAPPROVED_NOTE.startswith("> ") and "\n" not in UNAPPROVED_NOTE  # one blockquote line, plain Markdown
