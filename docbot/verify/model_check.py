@@ -1,9 +1,12 @@
-"""Exact truth checks of a ``DocModel`` against the code's ``Facts``: no Markdown is parsed.
+"""Exact truth checks of a ``DocModel`` against the code's ``Facts``, the page's own rules where a field is prose.
 
 A *contradiction* is something the model states that the code or a run shows false: a parameter the
-signature lacks, a raises entry whose type or message differs from the code's raise site for that
-condition, an example that fails. A *gap* is something the code has that the model does not say:
-a parameter, the return value, a raise site. Gaps never block approval.
+signature lacks, a raises entry whose type or message differs from the code's raise site for that condition,
+an example that fails, a raises type that names no exception class, a return claim the code disproves (the
+page's rule, docbot.verify.doccheck, field by field), a field that repeats the prompt, holds a template
+placeholder or is empty where the schema needs text (docbot.verify.text_rules). A *gap* is something the
+code has that the model does not say: a parameter, the return value, a raise site. Gaps never block
+approval.
 
 Examples are run by a callable the caller passes in (the sandbox), so this module stays pure.
 """
