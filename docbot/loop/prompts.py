@@ -13,6 +13,7 @@ from __future__ import annotations
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from docbot.mdtext import plain
+from docbot.verify.text_rules import prompt_sentences
 
 PROMPT_VERSION = "2026-12-01.docmodel-3"  # -3: the current docstring is an input
 
@@ -129,6 +130,13 @@ The draft, as JSON:
 {draft}
 
 Answer with the final JSON object only, every field filled."""
+
+
+# Every text docbot sends a model: a doc field that repeats one of their sentences is the prompt echoed,
+# not documentation (docbot.verify.text_rules), so the exact checks reject it.
+TEMPLATES = (WRITER_SYSTEM, DRAFT, CURRENT, REVISE, DOC_REPAIR, CRITIC_SYSTEM, CRITIQUE, CRITIQUE_REPAIR,
+             ADJUDICATOR_SYSTEM, ADJUDICATE)
+ECHO_SENTENCES = prompt_sentences(TEMPLATES)
 
 
 def render(template: str, **values: object) -> str:

@@ -5,7 +5,11 @@ out or replaced by the code's facts, and every change is listed so the report ca
 
 - a parameter the signature does not have is dropped;
 - a raises entry that misstates a raise site is replaced by that site (type, exact message, condition);
-- an example that fails when run is removed.
+- an example that fails when run is removed;
+- a raises entry whose type is no exception class (or is empty) is dropped;
+- a returns text for a function that returns None is cleared;
+- a field that repeats the prompt or holds a template placeholder is cleared (an example with such
+  output, or with no code, is removed); an empty or cleared summary says that there is none.
 
 The section is then marked unapproved by the caller. Pure: the example outcomes come in as values.
 """
@@ -17,10 +21,13 @@ from dataclasses import dataclass
 
 from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
 from docbot.facts.function import Facts
-from docbot.verify.model_check import ExampleOutcome, ExampleVerdict, conflicting_site, invented_parameters
+from docbot.loop.prompts import ECHO_SENTENCES
+from docbot.verify.findings import FindingName
+from docbot.verify.model_check import (ExampleOutcome, ExampleVerdict, conflicting_site, invented_parameters,
+                                       invented_return, not_exceptions, text_findings)
 
-__all__ = ["DroppedExample", "DroppedParameter", "DroppedRaise", "RepairChange", "Repaired", "ReplacedRaise",
-           "repair"]
+__all__ = ["ClearedText", "DroppedExample", "DroppedParameter", "DroppedRaise", "RepairChange", "Repaired",
+           "ReplacedRaise", "repair"]
 
 
 @dataclass(frozen=True)
@@ -46,7 +53,14 @@ class DroppedExample:
     evidence: str  # what the run showed
 
 
-RepairChange = DroppedParameter | ReplacedRaise | DroppedRaise | DroppedExample
+@dataclass(frozen=True)
+class ClearedText:
+    where: str  # the model field, e.g. "summary", "parameters[1]", "returns"
+    why: str  # the finding's message
+
+
+RepairChange = DroppedParameter | ReplacedRaise | DroppedRaise | DroppedExample | ClearedText
+NO_SUMMARY = "No summary yet: docbot's drafts of this function did not pass its checks."
 
 
 @dataclass(frozen=True)
@@ -62,6 +76,7 @@ class Repaired:
 def repair(model: DocModel, facts: Facts, outcomes: Sequence[ExampleOutcome]) -> Repaired:
     """``model`` without the contradictions its checks find; ``outcomes`` align with its examples."""
     changes: list[RepairChange] = []
+    model, outcomes = _cleared(model, facts, outcomes, changes)
     invented = invented_parameters(model, facts)
     parameters = tuple(p for i, p in enumerate(model.parameters) if i not in invented)
     changes += [DroppedParameter(model.parameters[i], facts.signature()) for i in invented]
@@ -75,6 +90,25 @@ def repair(model: DocModel, facts: Facts, outcomes: Sequence[ExampleOutcome]) ->
             examples.append(example)
     repaired = model.model_copy(update={"parameters": parameters, "raises": raises, "examples": tuple(examples)})
     return Repaired(repaired, tuple(changes))
+
+
+def _cleared(model: DocModel, facts: Facts, outcomes: Sequence[ExampleOutcome],
+             changes: list[RepairChange]) -> tuple[DocModel, list[ExampleOutcome]]:
+    """The model without the text the text rules reject, and the outcomes of the examples it keeps."""
+    found = text_findings(model, ECHO_SENTENCES) + not_exceptions(model, facts, None) + invented_return(model, facts)
+    bad = {f.where: f.message for f in found}
+    changes += [ClearedText(where, why) for where, why in bad.items()]
+    update: dict[str, object] = {name: "" for name in ("description", "returns", "notes") if name in bad}
+    if "summary" in bad:
+        update["summary"] = NO_SUMMARY
+    update["parameters"] = tuple(p.model_copy(update={"description": ""}) if f"parameters[{i}]" in bad else p
+                                 for i, p in enumerate(model.parameters))
+    dropped = {f.where for f in found if f.kind in (FindingName.NOT_AN_EXCEPTION, FindingName.EMPTY_FIELD)}
+    update["raises"] = tuple(r.model_copy(update={"message": "", "condition": ""}) if f"raises[{i}]" in bad else r
+                             for i, r in enumerate(model.raises) if f"raises[{i}]" not in dropped)
+    kept = [i for i in range(len(model.examples)) if f"examples[{i}]" not in bad]
+    update["examples"] = tuple(model.examples[i] for i in kept)
+    return model.model_copy(update=update), [outcomes[i] for i in kept if i < len(outcomes)]
 
 
 def _repaired_raises(entries: Sequence[RaisesDoc], facts: Facts, changes: list[RepairChange]) -> tuple[RaisesDoc, ...]:
@@ -103,4 +137,6 @@ def _describe(change: RepairChange) -> str:
                 f"{after.type}({after.message!r})")
     if isinstance(change, DroppedRaise):
         return f"dropped a repeated raises entry {change.entry.type}({change.entry.message!r})"
+    if isinstance(change, ClearedText):
+        return f"cleared the {change.where}: {change.why}"
     return f"removed a failing example: {change.evidence or 'it failed when run'}"

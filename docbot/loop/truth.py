@@ -14,6 +14,7 @@ from typing import Callable
 
 from docbot.docmodel import DocModel, Example
 from docbot.facts.function import Facts
+from docbot.loop.prompts import ECHO_SENTENCES
 from docbot.mdtext import fence
 from docbot.verify.example_check import check_steps
 from docbot.sandbox.step import Step
@@ -67,7 +68,7 @@ def sandbox_runner(context: ExampleContext | None, qualname: str) -> ExampleRunn
 
 def check_with_sandbox(model: DocModel, facts: Facts, context: ExampleContext | None) -> list[Finding]:
     """The default checker: every exact check, examples run in the sandbox when a context is given."""
-    return check_model(model, facts, sandbox_runner(context, facts.qualname))
+    return check_model(model, facts, sandbox_runner(context, facts.qualname), prompts=ECHO_SENTENCES)
 
 
 def outcomes_of(model: DocModel, findings: Sequence[Finding]) -> list[ExampleOutcome]:

@@ -9,6 +9,9 @@ gap (an omission) goes to the reviser but never blocks.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from docbot.facts.function import extract_facts
 from docbot.verify.doccheck import check_parameters, check_returns
 from docbot.verify.docraises import check_raises
@@ -17,15 +20,18 @@ from docbot.verify.findings import ExampleContext, Finding, FindingName, note
 from docbot.verify.kwargs_reach import NOTHING, Carried
 from docbot.verify.markdown import html_code_as_spans
 from docbot.verify.return_check import check_return_type
+from docbot.verify.text_rules import page_findings
 
 
 def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | None = None,
-              carried: Carried = NOTHING, module_source: str = "", sys_path: tuple[str, ...] = ()) -> list[Finding]:
+              carried: Carried = NOTHING, module_source: str = "", sys_path: tuple[str, ...] = (),
+              prompts: Sequence[re.Pattern[str]] = ()) -> list[Finding]:
     """All findings for ``doc`` (one function's Markdown) against ``source`` (that function's text).
 
     ``carried``: the keywords the function's ``**kwargs`` carries (docbot.verify.kwargs_reach).
     ``module_source``: the whole module, where the checks that follow the code beyond the function look (the
-    types it returns, the callees a parameter reaches); ``sys_path``: where its imports are found.
+    types it returns, the callees a parameter reaches); ``sys_path``: where its imports are found;
+    ``prompts``: the prompt sentences a doc must not repeat (docbot.verify.text_rules.prompt_sentences).
     """
     doc = html_code_as_spans(doc)
     try:
@@ -34,7 +40,7 @@ def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | N
         return [note(FindingName.SOURCE_UNREADABLE, f"the source of {qualname} could not be read ({error}); "
                      "nothing was checked")]
     findings = check_parameters(doc, facts, carried) + check_raises(doc, facts, source, module_source)
-    findings += check_returns(doc, facts)
+    findings += check_returns(doc, facts) + page_findings(doc, facts, module_source, prompts)
     findings += check_return_type(doc, facts, module_source, sys_path or (examples.sys_path if examples else ()))
     if examples is not None:
         findings += check_examples(doc, qualname, examples)

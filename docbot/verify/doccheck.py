@@ -31,7 +31,7 @@ _SAYS_NOTHING = re.compile(
     r"^(?:returns?\s+)?(?:none\b|nothing\b|no\s+value|no\s+return|does\s+not\s+return|doesn't\s+return"
     r"|(?:this|the)\s+(?:function|method)\s+(?:does\s+not|doesn't)\s+return)"
 )
-_BUILTIN_VALUE = re.compile(r"`(?:int|float|complex|str|bytes|bool|list|dict|tuple|set|frozenset)`")
+BUILTIN_VALUE = re.compile(r"`(?:int|float|complex|str|bytes|bool|list|dict|tuple|set|frozenset)`")
 _CONDITIONAL = re.compile(r"\b(if|or|otherwise|else|unless|when)\b")
 # "returns the total", "Return a list", "yields `int`": a verb followed by what is returned.
 _RETURN_PHRASE = re.compile(
@@ -167,17 +167,19 @@ def return_claims(section: str, facts: Facts) -> list[tuple[str, str]]:
     """
     claims: list[tuple[str, str]] = []
     text = re.sub(r"\s+", " ", prose(" ".join(p.text for p in parts_labelled(section, "returns")))).strip()
+    # docbot's Returns part leads with the annotation (`None`); a text after it is what the doc claims
+    text = re.sub(r"^`None`\s+(?=\S)", "", text)
     if text:
-        claims.append(("nothing" if _says_nothing(text) else "value", text))
+        claims.append(("nothing" if says_nothing(text) else "value", text))
     for signature in doc_signatures(section, _call_names(facts)):
         if signature.returns:
             claims.append(("nothing" if signature.returns == "None" else "value", signature.text))
     for match in _RETURN_PHRASE.finditer(prose(section)):
-        claims.append(("nothing" if _says_nothing(match.group(1)) else "value", match.group(0)))
+        claims.append(("nothing" if says_nothing(match.group(1)) else "value", match.group(0)))
     return claims
 
 
-def _says_nothing(text: str) -> bool:
+def says_nothing(text: str) -> bool:
     plain = re.sub(r"[`*_]", "", text).strip().lower()
     return bool(_SAYS_NOTHING.match(plain)) and not _CONDITIONAL.search(plain[:60])
 
@@ -187,7 +189,7 @@ def check_returns(section: str, facts: Facts) -> list[Finding]:
     annotated_value = facts.return_annotation not in (None, "None")
     if not facts.returns_value:
         said = next((text for kind, text in claims if kind == "value"
-                     and (facts.name != "__init__" or _BUILTIN_VALUE.search(text))), None)
+                     and (facts.name != "__init__" or BUILTIN_VALUE.search(text))), None)
         if said is not None and not annotated_value:
             return [Finding(FindingName.INVENTED_RETURN, f"the doc describes a return value ({_short(said)}), but "
                             f"{facts.name}() returns nothing (None)", said, "no `return <value>` in the code")]

@@ -34,7 +34,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
 _QUOTED = re.compile(r"`([^`]+)`|\"([^\"]+)\"|“([^”]+)”|(?<![\w'])'([^']+?)'(?![\w])")
 _CALL_FORM = re.compile(r"^\s*[\w.]+\(\s*f?(['\"])(.*)\1\s*\)\s*$", re.DOTALL)
 # "when handling IndexError": the exception the code catches, named in a condition, is not one it raises.
-_HANDLED = re.compile(r"\b(?:while|when|after|during|on)\s+(?:handling|catching)\s+`?(?:[A-Za-z_]\w*\.)*\w+`?")
+_HANDLED = re.compile(r"\b(?:while|when|after|during|on)\s+`?(?:handling|catching)\s+`?(?:[A-Za-z_]\w*\.)*\w+`?")
 _COLON_FORM = re.compile(r"^\s*([\w.]+(?:Error|Exception|Warning)|[A-Z]\w*):\s+(.+)$", re.DOTALL)
 
 

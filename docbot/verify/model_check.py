@@ -1,9 +1,12 @@
-"""Exact truth checks of a ``DocModel`` against the code's ``Facts``: no Markdown is parsed.
+"""Exact truth checks of a ``DocModel`` against the code's ``Facts``, the page's own rules where a field is prose.
 
 A *contradiction* is something the model states that the code or a run shows false: a parameter the
-signature lacks, a raises entry whose type or message differs from the code's raise site for that
-condition, an example that fails. A *gap* is something the code has that the model does not say:
-a parameter, the return value, a raise site. Gaps never block approval.
+signature lacks, a raises entry whose type or message differs from the code's raise site for that condition,
+an example that fails, a raises type that names no exception class, a return claim the code disproves (the
+page's rule, docbot.verify.doccheck, field by field), a field that repeats the prompt, holds a template
+placeholder or is empty where the schema needs text (docbot.verify.text_rules). A *gap* is something the
+code has that the model does not say: a parameter, the return value, a raise site. Gaps never block
+approval.
 
 Examples are run by a callable the caller passes in (the sandbox), so this module stays pure.
 """
@@ -13,12 +16,14 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from docbot.docmodel import DocModel, Example, RaisesDoc, param_key
 from docbot.facts.function import Facts, Raise
 from docbot.verify.findings import Finding, FindingKind, FindingName, model_finding
+from docbot.verify.doccheck import check_returns
+from docbot.verify.text_rules import ModuleNames, echoes, placeholder, resolves_to_exception
 
 __all__ = [
     "ExampleOutcome", "ExampleRunner", "ExampleVerdict", "Finding", "FindingKind", "FindingName", "ModelFinding",
@@ -47,9 +52,15 @@ class ExampleOutcome:
 ExampleRunner = Callable[[Sequence[Example]], Sequence[ExampleOutcome]]
 
 
-def check_model(model: DocModel, facts: Facts, run_examples: ExampleRunner) -> list[Finding]:
-    """Every contradiction and gap of ``model`` against ``facts`` and a run of its examples."""
-    findings = _parameter_findings(model, facts) + _raises_findings(model, facts)
+def check_model(model: DocModel, facts: Facts, run_examples: ExampleRunner,
+                names: ModuleNames | None = None, prompts: Sequence[re.Pattern[str]] = ()) -> list[Finding]:
+    """Every contradiction and gap of ``model`` against ``facts`` and a run of its examples.
+
+    ``names``: what the function's module binds (docbot.verify.text_rules.module_names), None when unknown;
+    ``prompts``: the prompt sentences a field must not repeat (docbot.verify.text_rules.prompt_sentences).
+    """
+    findings = text_findings(model, prompts) + _parameter_findings(model, facts) + _raises_findings(model, facts)
+    findings += not_exceptions(model, facts, names) + invented_return(model, facts)
     if facts.returns_value and not model.returns.strip():
         word = "yields" if facts.is_generator else "returns"
         findings.append(model_finding(FindingName.MISSING_RETURN, FindingKind.GAP,
@@ -62,6 +73,61 @@ def check_model(model: DocModel, facts: Facts, run_examples: ExampleRunner) -> l
                                           f"example {index + 1} fails when run", outcome.evidence,
                                           f"examples[{index}]"))
     return findings
+
+
+def text_fields(model: DocModel) -> list[tuple[str, str]]:
+    """(where, text) for every prose field of the model, in page order."""
+    fields = [("summary", model.summary), ("description", model.description)]
+    fields += [(f"parameters[{i}]", p.description) for i, p in enumerate(model.parameters)]
+    fields += [("returns", model.returns)]
+    fields += [(f"raises[{i}]", f"{r.message}\n{r.condition}") for i, r in enumerate(model.raises)]
+    fields += [(f"examples[{i}]", e.output) for i, e in enumerate(model.examples)]
+    return fields + [("notes", model.notes)]
+
+
+def text_findings(model: DocModel, prompts: Sequence[re.Pattern[str]] = ()) -> list[Finding]:
+    """Fields that are not documentation: a prompt repeated, a template placeholder, a required field empty."""
+    found: list[Finding] = []
+    for where, text in text_fields(model):
+        echoed, hole = echoes(text, prompts), placeholder(text)
+        if echoed is not None:
+            found.append(model_finding(FindingName.ECHOED_PROMPT, FindingKind.CONTRADICTION,
+                                       f"the {where} repeats the prompt", echoed, where))
+        elif hole is not None and not where.startswith("examples"):
+            found.append(model_finding(FindingName.TEMPLATE_PLACEHOLDER, FindingKind.CONTRADICTION,
+                                       f"the {where} holds a template placeholder {hole}", hole, where))
+    empty = [("summary", model.summary)] + [(f"raises[{i}]", r.type) for i, r in enumerate(model.raises)]
+    empty += [(f"examples[{i}]", e.code) for i, e in enumerate(model.examples)]
+    return found + [model_finding(FindingName.EMPTY_FIELD, FindingKind.CONTRADICTION,
+                                  f"the {where} is empty", "the schema needs text here", where)
+                    for where, text in empty if not text.strip()]
+
+
+def not_exceptions(model: DocModel, facts: Facts, names: ModuleNames | None) -> list[Finding]:
+    """Raises entries whose type names no exception class (``error``, ``json``, ``list``)."""
+    return [model_finding(FindingName.NOT_AN_EXCEPTION, FindingKind.CONTRADICTION,
+                          f"raises type {entry.type!r} is not an exception class",
+                          "not a builtin exception, a type the code raises, or a name its module binds",
+                          f"raises[{index}]")
+            for index, entry in enumerate(model.raises)
+            if entry.type.strip() and not resolves_to_exception(entry.type, facts, names)]
+
+
+def invented_return(model: DocModel, facts: Facts) -> list[Finding]:
+    """What the page would say comes back, against the code: the Markdown rule on each prose field.
+
+    ``docbot verify`` reads a return claim anywhere on the page ("Returns the new balance." in the
+    description, a returns text for a function that returns None, "returns nothing" for one that
+    returns a value), so the model is checked field by field with that same rule, and ``where`` names
+    the field that makes the claim.
+    """
+    found: list[Finding] = []
+    for where, text in text_fields(model):
+        if not text.strip() or where.startswith("examples"):
+            continue  # an example's output is code on the page, not a claim
+        shown = f"**Returns**\n\n{text}" if where == "returns" else text
+        found += [replace(f, where=where) for f in check_returns(shown, facts) if f.fatal]
+    return found
 
 
 def example_outcomes(model: DocModel, run_examples: ExampleRunner) -> list[ExampleOutcome]:

@@ -6,6 +6,7 @@ functions are found with the same rules ``docbot run`` uses (docbot.scan.targets
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -74,7 +75,8 @@ def select(functions: dict[str, str], name: str) -> str:
 
 def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tuple[str, ...],
                       function: str | Sequence[str] | None = None, run_examples: bool = True,
-                      timeout_s: float = 10.0, sandbox: ExampleSandbox = "os") -> list[FunctionFindings]:
+                      timeout_s: float = 10.0, sandbox: ExampleSandbox = "os",
+                      prompts: Sequence[re.Pattern[str]] = ()) -> list[FunctionFindings]:
     """Findings for each public function of the source (or the ones named), in source order.
 
     A function with no section is reported with ``section_found=False``. The doc's examples run as
@@ -90,7 +92,7 @@ def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tu
     spans = {q: span for q, (span, _text) in sections.items()}
     report = {q: FunctionFindings(q, check_doc(sections[q][1], functions[q], q,
                                             carried=carried_keywords(source_text, functions[q]),
-                                            module_source=source_text, sys_path=sys_path)
+                                            module_source=source_text, sys_path=sys_path, prompts=prompts)
                                   if q in sections else [], q in sections) for q in wanted}
     if run_examples and functions:
         context = ExampleContext(module, sys_path, timeout_s, sandbox=sandbox)
