@@ -15,7 +15,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from docbot.mdtext import plain
 from docbot.verify.text_rules import prompt_sentences
 
-PROMPT_VERSION = "2026-12-01.docmodel-3"  # -3: the current docstring is an input
+PROMPT_VERSION = "2026-11-30.docmodel-2"
 
 WRITER_SYSTEM = """\
 You are a senior technical writer documenting a Python API for developers.
