@@ -8,6 +8,8 @@ is unset, by ``pyproject.toml``'s ``[project.urls]``.
 
 from __future__ import annotations
 
+import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -20,6 +22,8 @@ from docbot.paths import write_atomic
 # [project.urls] keys that name the code's home, most specific first (PyPI's well-known labels).
 URL_KEYS = ("source", "source code", "repository", "code", "github", "homepage", "home")
 INDEX = "index.md"
+SECTION_MARK = "<!-- docbot:section "  # the marker line above each of docbot's sections (apidocs.pages)
+_ANCHOR = re.compile(r'^<a id="([A-Za-z_][\w.]*)"></a>$', re.M)
 
 
 @dataclass(frozen=True)
@@ -61,16 +65,32 @@ def _summary(docstring: str) -> str:
     return " ".join(docstring.strip().split("\n\n", 1)[0].split())
 
 
+def docbot_sections(docs_dir: Path, out: Path) -> dict[str, str]:
+    """The anchors of docbot's model-written sections (``<a id="pkg._impl.f"></a>``, one per function, in
+    ``docs_dir/<module>.md``) -> a link to each from ``out``."""
+    found: dict[str, str] = {}
+    for page in sorted(docs_dir.glob("*.md")) if docs_dir.is_dir() else ():
+        text = page.read_text(encoding="utf-8")
+        if SECTION_MARK not in text:  # not docbot's page (a reference page written into the same folder)
+            continue
+        relative = Path(os.path.relpath(page, out)).as_posix()
+        for anchor in _ANCHOR.findall(text):
+            found.setdefault(anchor, f"{relative}#{anchor}")
+    return found
+
+
 def publish(root: Path, package: str, out: Path, *, repo_url: str = "", commit: str = "",
-            version: str = "") -> Published:
-    """Write ``out/<public.module>.md`` for each public module, ``out/index.md`` and ``out/objects.inv``."""
+            version: str = "", docs_dir: Path | None = None) -> Published:
+    """Write ``out/<public.module>.md`` for each public module, ``out/index.md`` and ``out/objects.inv``;
+    each object documented by ``docbot run`` in ``docs_dir`` links to its section there."""
     modules = load_api(root, package)
     targets = reference.Targets.of(modules)
+    links = reference.Links(repo_url, commit, docbot_sections(docs_dir, out) if docs_dir else {})
     out.mkdir(parents=True, exist_ok=True)
     written: list[str] = []
     for module in modules:
         path = out / reference.page_name(module.path)
-        if write_atomic(path, reference.render_page(module, targets, repo_url, commit)):
+        if write_atomic(path, reference.render_page(module, targets, links)):
             written.append(path.as_posix())
     if write_atomic(out / INDEX, render_index(modules)):
         written.append((out / INDEX).as_posix())

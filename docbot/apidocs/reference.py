@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from docbot.apidocs.api_model import ApiModule, ApiObject, Kind
 from docbot.mdtext import cell, fence, prose
@@ -53,15 +53,25 @@ def source_url(repo_url: str, commit: str, obj: ApiObject) -> str:
     return f"{repo_url.rstrip('/')}/blob/{commit}/{obj.file}{lines}"
 
 
-def render_page(module: ApiModule, targets: Targets, repo_url: str = "", commit: str = "") -> str:
+@dataclass(frozen=True)
+class Links:
+    """Where a page links out: the repository and commit of the source links, and docbot's own checked
+    sections (canonical path -> a link to its section in the model-written pages)."""
+
+    repo_url: str = ""
+    commit: str = ""
+    sections: Mapping[str, str] = field(default_factory=dict)
+
+
+def render_page(module: ApiModule, targets: Targets, links: Links = Links()) -> str:
     here = page_name(module.path)
     blocks = [f'<a id="{module.path}"></a>', f"# `{module.path}`", docstring(module.docstring)]
     for obj in module.members:
-        blocks += _object(obj, targets, here, repo_url, commit, level=2)
+        blocks += _object(obj, targets, here, links, level=2)
     return "\n\n".join(block for block in blocks if block) + "\n"
 
 
-def _object(obj: ApiObject, targets: Targets, here: str, repo_url: str, commit: str, level: int) -> list[str]:
+def _object(obj: ApiObject, targets: Targets, here: str, links: Links, level: int) -> list[str]:
     title = obj.path.removeprefix(here.removesuffix(".md") + ".")  # ``PMap.set`` under ``PMap``
     blocks = [f'<a id="{obj.path}"></a>', f"{'#' * level} `{title}`"]
     if obj.signature:
@@ -70,13 +80,15 @@ def _object(obj: ApiObject, targets: Targets, here: str, repo_url: str, commit: 
         blocks.append(fence(f"{obj.name}: {obj.annotation}", "python"))
     blocks.append(docstring(obj.docstring))
     blocks.append(_see(obj, targets, here))
-    if repo_url and commit and obj.file:
-        blocks.append(f"[source]({source_url(repo_url, commit, obj)})")
+    if obj.canonical in links.sections:
+        blocks.append(f"docbot's checked documentation: [{obj.name}]({links.sections[obj.canonical]})")
+    if links.repo_url and links.commit and obj.file:
+        blocks.append(f"[source]({source_url(links.repo_url, links.commit, obj)})")
     if obj.kind is Kind.CLASS:
         blocks.append(_attributes(obj, targets, here))
         for member in obj.members:
             if member.kind in (Kind.METHOD, Kind.CLASS):  # a nested class, too, under its class
-                blocks += _object(member, targets, here, repo_url, commit, level=min(level + 1, 6))
+                blocks += _object(member, targets, here, links, level=min(level + 1, 6))
     return blocks
 
 

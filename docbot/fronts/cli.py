@@ -206,7 +206,7 @@ def cmd_pages(args: argparse.Namespace) -> int:
         raise ConfigError("no package to document: pass --package NAME (pyproject.toml names no project).")
     out = root / (args.out or f"{settings.docs_dir}/reference")
     done = publish(root, package, out, repo_url=settings.repo_url or repository_url(text),
-                   commit=head_sha(open_repo(root)) or "")
+                   commit=head_sha(open_repo(root)) or "", docs_dir=root / settings.docs_dir)
     for path in done.written:
         print(Path(path).relative_to(root).as_posix() if Path(path).is_relative_to(root) else path)
     say(args, f"docbot pages: {plural(len(done.modules), 'module')}, {len(done.written)} files written.")

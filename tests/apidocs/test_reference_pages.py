@@ -141,3 +141,21 @@ def test_a_package_without_all_shows_its_own_and_its_private_re_exports(tmp_path
     assert [o.path for o in modules["pkg"].members] == ["pkg.f", "pkg.here"]  # not os, not pkg.other's g
     assert [o.signature for o in modules["pkg.other"].members] == ["def g(a, /, b, *, c: int = 1, **kw) -> None"]
     assert modules["pkg"].docstring == "The package."
+
+
+def test_an_object_docbot_documented_links_to_its_checked_section(tmp_path: Path) -> None:
+    from docbot.apidocs.publish import publish
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg/__init__.py").write_text("from pkg._impl import f\n")
+    (tmp_path / "pkg/_impl.py").write_text("def f():\n    pass\n\n\ndef g():\n    pass\n")
+    docs = tmp_path / "docs/api"
+    docs.mkdir(parents=True)
+    (docs / "pkg._impl.md").write_text('# `pkg._impl`\n\n<!-- docbot:section f hash=ab status=approved -->\n'
+                                       '<a id="pkg._impl.f"></a>\n\n## `f`\n\nMakes nothing.\n'
+                                       "<!-- /docbot:section -->\n")
+    (docs / "notes.md").write_text('<a id="pkg._impl.f"></a>\n')  # a person's page (sorted first): not docbot's
+    publish(tmp_path, "pkg", docs / "reference", docs_dir=docs)
+    page = (docs / "reference" / "pkg.md").read_text()
+    assert "docbot's checked documentation: [f](../pkg._impl.md#pkg._impl.f)" in page
+    assert "notes.md" not in page

@@ -71,14 +71,17 @@ def test_reflexion_with_an_unwritable_output_says_so(tmp_path: Path, capsys: pyt
     assert code == 2 and "out.md: cannot write the output" in err and "pass a writable --output" in err
 
 
-@pytest.mark.parametrize("host", ["garbage:notaport", "gpu-box:99999", "ftp://gpu-box:11434", "http://:11434"])
+@pytest.mark.parametrize("host", ["garbage:notaport", "gpu-box:99999", "ftp://gpu-box:11434"])
 def test_a_bad_ollama_host_names_the_variable(host: str) -> None:
     with pytest.raises(ConfigError, match=r"^OLLAMA_HOST=.* is not a host\[:port\] or http\(s\) URL"):
         load_settings(None, env={"OLLAMA_HOST": host})
 
 
+# As the ollama client reads them (tests/models/test_ollama_host.py): a scheme's own default port is
+# spelled out, and an empty host is this machine.
 @pytest.mark.parametrize("host, url", [("gpu-box:11434", "http://gpu-box:11434"),
-                                       ("https://gpu.example/", "https://gpu.example"), ("[::1]:80", "http://[::1]:80")])
+                                       ("https://gpu.example/", "https://gpu.example:443"),
+                                       ("[::1]:80", "http://[::1]:80"), ("http://:11434", "http://127.0.0.1:11434")])
 def test_a_good_ollama_host_is_taken(host: str, url: str) -> None:
     assert load_settings(None, env={"OLLAMA_HOST": host}).base_url == url
 

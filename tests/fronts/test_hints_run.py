@@ -86,3 +86,21 @@ def test_demo_outside_the_checkout_names_a_command_that_exists(monkeypatch: pyte
     argv = [a.replace("FILE.py", str(source)) for a in shlex.split(match.group(1))[1:]]
     parsed = reflexion_parser().parse_args(argv)  # every option of the hint exists (the old one did not)
     assert (parsed.input, parsed.backend) == (str(source), "embedded")
+
+
+def test_the_check_hint_for_a_gone_function_drops_its_section(tmp_path: Path) -> None:
+    repo = make_repo(tmp_path)
+    recording = tmp_path / "answers.jsonl"
+    record_answers(repo.root, DiffSpec(all=True), recording, [AREA, PERIMETER, SCALE], [critique(97, 97)] * 3,
+                   [AREA, PERIMETER, SCALE])
+    assert docbot(repo, ["run", "--all", "--replay", str(recording)]).returncode == 0
+    source = repo.read("geo/shapes.py")
+    repo.write("geo/shapes.py", source[:source.index("\n\ndef perimeter")] + "\n").commit("perimeter goes")
+    reported = docbot(repo, ["check"])
+    assert reported.returncode == 1 and "no longer exists" in reported.stdout, reported.stdout
+    command = hinted(reported.stderr)
+    assert command == ["run", "--all"]
+    fixed = docbot(repo, [*command, "--replay", str(recording)])
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    again = docbot(repo, ["check"])
+    assert again.returncode == 0, again.stdout + again.stderr
