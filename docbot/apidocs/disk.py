@@ -31,7 +31,7 @@ def read_text(repo_root: Path, rel: str) -> str | None:
         data = paths.read_bytes_no_follow(path, rel)
     except OSError as err:
         raise RepoError(f"{rel}: cannot read the doc file ({err.strerror}); check its permissions.") from err
-    return None if data is None else _decode(data)
+    return None if data is None else _decode(data, rel)
 
 
 def read_staged_text(repo_root: Path, rel: str) -> str | None:
@@ -44,11 +44,21 @@ def read_staged_text(repo_root: Path, rel: str) -> str | None:
     if mode == _SYMLINK_MODE:
         raise ConfigError(f"{rel}: staged as a symlink, and docbot never reads a doc through a symlink. "
                           f"Replace it with a regular file (`git rm --cached {rel}`), then stage the doc again.")
-    return _decode(data)
+    return _decode(data, rel)
 
 
-def _decode(data: bytes) -> str:
-    return data.decode("utf-8", errors="replace").replace("\r\n", "\n")
+def _decode(data: bytes, rel: str) -> str:
+    """The file's text; ConfigError (exit 2) for bytes that are not UTF-8.
+
+    Decoding them as U+FFFD would let the next write replace a person's bytes for good, so the file is
+    not read at all until a person decides what those bytes are.
+    """
+    try:
+        return data.decode("utf-8").replace("\r\n", "\n")
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{rel}: byte 0x{data[err.start]:02x} at offset {err.start} is not UTF-8, and docbot never "
+                          "rewrites bytes a person wrote. Convert the file to UTF-8 (for example `iconv -f latin1 "
+                          f"-t utf-8 {rel}`) or remove those bytes, then run docbot again.") from None
 
 
 def write_text(repo_root: Path, rel: str, text: str | None, *, read_as: str | None) -> bool:

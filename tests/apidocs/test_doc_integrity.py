@@ -157,3 +157,18 @@ def test_check_reports_a_duplicated_section_too(repo: GitRepo) -> None:
     assert check_docs(Settings(), repo.root, ALL, emit=seen.append) == []
     notice = DocNotice(NoticeKind.DUPLICATE_SECTION, DOC, ("area",))
     assert [e.message for e in seen if e.kind is EventKind.WARNING] == [notice.describe()]
+
+
+@pytest.mark.parametrize("spec", [ALL, DiffSpec(staged=True)])
+def test_undecodable_bytes_a_person_wrote_stop_the_write_naming_the_file(repo: GitRepo, spec: DiffSpec) -> None:
+    """Issue 22 item 5: latin-1 bytes in a docs/api file were decoded as U+FFFD and written back, for good."""
+    from docbot.errors import ConfigError
+
+    doc = repo.root / DOC
+    before = doc.read_bytes() + "\n## Appendix\n\nCaf\u00e9 au lait, by hand.\n".encode("latin-1")
+    doc.write_bytes(before)
+    repo.write("pkg/geo.py", GEO.replace("3 * r * r", "3.14159 * r * r")).git("add", "-A")
+    with pytest.raises(ConfigError, match=r"docs/api/pkg\.geo\.md: byte 0xe9 at offset \d+ is not UTF-8") as raised:
+        run(repo, spec)
+    assert raised.value.exit_code == 2
+    assert doc.read_bytes() == before  # every byte as the person left it
