@@ -12,6 +12,9 @@ are quoted: the machine is shared.
 - **hook**: ``docbot-hook`` with nothing staged and with a comment staged in a 3,343-line file no
   public function of which it touches (the stdlib's ``inspect.py``), against ``interrogate`` on that
   file (what its pre-commit hook runs for such a commit).
+- **public** (a section of its own): ``docbot-hook --check`` on a commit that changes one public function
+  of ``inspect.py`` in a repository with no docs/api, without and with a config file, against
+  ``ast.parse`` of that file in a child and interrogate on it, and the git processes it starts.
 - **check**: ``docbot check --all`` on the stdlib, cold (no ``.docbot/cache``) and warm, against a
   child that only ``ast.parse``s every file and against ``pydoclint``.
 - **targets**: ``docbot targets --base HEAD~1`` on four release diffs (PyPI sdists: click 8.1.3 -> 8.1.7,
@@ -116,6 +119,83 @@ def hook_part(sources: dict[str, str], rounds: int) -> tuple[list[Row], list[str
              "interrogate, that file", staged["peer"].cpu, "≤ 1.5×"),
             ("hook --check, the same commit", "docbot-hook --check", staged["check"].cpu,
              "interrogate, that file", staged["peer"].cpu, "≤ 1.5×")], notes
+
+
+PUBLIC_SECTION = "## The hook's public-edit path against the parse floor (`bench/bench_speed.py --parts public`)"
+FILE_FLOOR = "import ast, sys, tokenize\nwith tokenize.open(sys.argv[1]) as handle:\n    ast.parse(handle.read())\n"
+GIT_LOGGER = '#!/bin/sh\necho "$1" >> "{log}"\nexec {git} "$@"\n'
+
+
+def public_part(rounds: int) -> str:
+    """``docbot-hook --check`` on a commit that changes one public function of ``inspect.py`` in a repository
+    with no docs/api, against ``ast.parse`` of that file in a child (the floor: no exact check reads less)
+    and interrogate on it; without a config file (the settings' defaults, no pydantic) and with one."""
+    folder = Path(tempfile.mkdtemp(prefix="docbot-bench-public-"))
+    try:
+        source = Path(inspect_path()).read_text(encoding="utf-8")
+        (folder / BIG).write_text(source, encoding="utf-8")
+        git(folder, "init", "-q")
+        git(folder, "add", BIG)
+        git(folder, "commit", "-qm", "inspect")
+        old = "    return isinstance(object, types.ModuleType)"
+        (folder / BIG).write_text(source.replace(old, old.replace("types.ModuleType", "(types.ModuleType,)"), 1),
+                                  encoding="utf-8")
+        git(folder, "add", BIG)
+        hook = [str(BIN / "docbot-hook"), "--check", BIG]
+        commands = {"floor": lambda: measure([sys.executable, "-P", "-c", FILE_FLOOR, BIG], folder),
+                    "hook": lambda: measure(hook, folder),
+                    "hook, config file": lambda: _with_config(folder, lambda: measure(hook, folder))}
+        interrogate = tool("interrogate")
+        if interrogate is not None:
+            commands["interrogate"] = lambda: measure([interrogate, "-q", "-f", "0", BIG], folder)
+        costs = rounds_of(commands, rounds)
+        processes = _git_processes(folder, hook)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    floor = costs["floor"].cpu
+    lines = [PUBLIC_SECTION, "",
+             f"Command: `{' '.join(['python -m bench.bench_speed', *sys.argv[1:]])}`. Machine: {machine()}.",
+             f"CPU seconds (user + system, children included), median of {rounds} interleaved rounds. The commit "
+             f"changes `ismodule` in a {source.count(chr(10))}-line `{BIG}`; the repository has no docs/api.", "",
+             "| what | CPU s | × floor |", "|---|---|---|",
+             f"| `ast.parse` of {BIG} in a child (the floor) | {floor:.3f} | 1.00× |"]
+    for name, what in (("hook", "docbot-hook --check, no config file"),
+                       ("hook, config file", "docbot-hook --check, a config.json (the settings loaded)"),
+                       ("interrogate", f"interrogate on {BIG}")):
+        if name in costs:
+            lines.append(f"| {what} | {costs[name].cpu:.3f} | {costs[name].cpu / floor:.2f}× |")
+    lines += ["", f"- Target: docbot-hook --check without a config file ≤ 2× the floor. git processes it starts: "
+              f"{processes} (counted by a logging `git` first on PATH)."]
+    if "interrogate" not in costs:
+        lines.append("- interrogate is not installed: its row is skipped.")
+    return "\n".join(lines) + "\n"
+
+
+def inspect_path() -> str:
+    import inspect
+
+    return inspect.__file__
+
+
+def _with_config(folder: Path, run: Callable[[], Cost]) -> Cost:
+    (folder / "config.json").write_text('{"include_dunder": false}\n', encoding="utf-8")
+    try:
+        return run()
+    finally:
+        (folder / "config.json").unlink()
+
+
+def _git_processes(folder: Path, command: list[str]) -> int:
+    """How many git processes ``command`` starts: a logging ``git`` wrapper goes first on PATH."""
+    wrapped = Path(tempfile.mkdtemp(prefix="docbot-bench-git-"))
+    try:
+        log = wrapped / "log"
+        (wrapped / "git").write_text(GIT_LOGGER.format(log=log, git=shutil.which("git")), encoding="utf-8")
+        (wrapped / "git").chmod(0o755)
+        measure(command, folder, {"PATH": f"{wrapped}:{os.environ.get('PATH', '')}"})
+        return len(log.read_text(encoding="utf-8").split()) if log.exists() else 0
+    finally:
+        shutil.rmtree(wrapped, ignore_errors=True)
 
 
 def check_part(sources: dict[str, str], rounds: int) -> tuple[list[Row], list[str]]:
@@ -312,14 +392,14 @@ def compile_docbot() -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bench_speed", description=__doc__.split("\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--parts", default="hook,check,targets,verify")
+    parser.add_argument("--parts", default="hook,public,check,targets,verify")
     parser.add_argument("--sdists", default=str(Path(tempfile.gettempdir()) / "docbot-bench-sdists"),
                         help="where the release sdists are kept between runs")
     parser.add_argument("--no-write", action="store_true", help="print only; leave bench/RESULTS.md alone")
     args = parser.parse_args(argv)
     parts = set(args.parts.split(","))
     compile_docbot()
-    sources = stdlib_sources()
+    sources = stdlib_sources() if parts - {"public", "verify"} else {}
     rows: list[Row] = []
     notes: list[str] = []
     Path(args.sdists).mkdir(parents=True, exist_ok=True)
@@ -332,8 +412,10 @@ def main(argv: list[str] | None = None) -> int:
             rows += found
             notes += said
             print("\n".join(report(found, said, args.rounds).splitlines()[5:]), flush=True)
-    text = report(rows, notes, args.rounds)
-    publish(text, not args.no_write)
+    if rows or notes:
+        publish(report(rows, notes, args.rounds), not args.no_write)
+    if "public" in parts:  # its own section: a floor per file, not a peer per row
+        publish(public_part(args.rounds), not args.no_write)
     return 0
 
 

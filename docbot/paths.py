@@ -11,7 +11,6 @@ never needed, and telling the two apart is where such checks go wrong.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
@@ -86,6 +85,8 @@ one step, or remove it when ``text`` is None: docbot's one atomic writer, for do
         path.unlink(missing_ok=True)
         return True
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # only a write needs it: ~3 ms (random, shutil) off every check's imports
+
     # The one file mode decision for everything docbot writes (docs, docstrings, caches): mkstemp makes
     # 0600 files, but a rewritten file keeps its own mode, and a new one gets 0644 as a checkout's files
     # do. Nothing docbot writes is secret: all of it is derived from the repository.

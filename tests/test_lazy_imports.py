@@ -82,6 +82,7 @@ def test_whole_tree_commands_load_the_settings_but_nothing_else_heavy(repo: GitR
 
 @pytest.mark.parametrize("front, argv, config", [
     ("hook", ["--check", "pkg/geo.py"], True),  # a config file could set what the check reads
+    ("hook", ["--check", "--base-url", "http://127.0.0.1:9", "pkg/geo.py"], False),  # a flag to validate
     ("cli", ["check", "--staged"], False),  # `docbot check` always loads the settings for a public edit
 ])
 def test_control_a_public_edit_loads_the_settings(repo: GitRepo, front: str, argv: list[str], config: bool) -> None:
@@ -97,7 +98,7 @@ def test_control_a_public_edit_loads_the_settings(repo: GitRepo, front: str, arg
 # warnings through a console made at the first one (rich), leaves the event types and the index's renderer (the
 # doc model, the truth checks, markdown-it) alone, and opens the checkout once.
 NOT_ON_PUBLIC_EDIT = (*HEAVY, "docbot.config.settings", "docbot.docmodel", "docbot.verify", "docbot.apidocs.render",
-                      "docbot.events", "markdown_it")
+                      "docbot.events", "markdown_it", "tempfile")
 GIT_WRAPPER = '#!/bin/sh\necho "$1" >> "{log}"\nexec {git} "$@"\n'
 # rev-parse --show-toplevel once; then for the paths pre-commit named, the screen and the check, each: HEAD's
 # SHA and the diff (and cat-file --batch for the two scans); then ls-files for the module's doc and index.md.
