@@ -17,6 +17,7 @@ import json
 import re
 import sys
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -112,14 +113,26 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--only", action="append", help="check only this package (repeat)")
+    parser.add_argument("--jobs", type=int, default=2, help="packages checked at once (each is one docbot process)")
+    parser.add_argument("--rescore", action="store_true",
+                        help="score the last run's results.json again (after judging) instead of running")
     args = parser.parse_args(argv)
     entries = [e for e in listed() if not args.only or e.name in args.only]
-    outcomes = [check_package(e) for e in entries]
+    if args.rescore:
+        stored = json.loads((HERE / "results.json").read_text(encoding="utf-8"))["outcomes"]
+        outcomes = [Outcome(e, stored[e.name]["exit_code"], stored[e.name]["seconds"], stored[e.name]["findings"],
+                            stored[e.name]["error"]) for e in entries]
+    else:
+        for entry in entries:
+            root_of(entry)  # fetch first, one at a time: pip runs are not to be raced
+        with ThreadPoolExecutor(args.jobs) as pool:
+            outcomes = list(pool.map(check_package, entries))
     verdicts = json.loads(VERDICTS.read_text(encoding="utf-8")) if VERDICTS.exists() else {}
     summary = summarise(outcomes, verdicts)
     if not args.no_write and not args.only:
-        (HERE / "results.json").write_text(json.dumps({"summary": summary, "findings": {
-            o.entry.name: o.findings for o in outcomes}}, indent=1) + "\n", encoding="utf-8")
+        (HERE / "results.json").write_text(json.dumps({"summary": summary, "outcomes": {o.entry.name: {
+            "exit_code": o.exit_code, "seconds": round(o.seconds, 2), "error": o.error, "findings": o.findings}
+            for o in outcomes}}, indent=1) + "\n", encoding="utf-8")
     publish(section(summary), write=not args.no_write and not args.only)
     for item in summary["unjudged"]:
         print(f"NO VERDICT: {item}", file=sys.stderr)

@@ -155,6 +155,7 @@ class Reference:
     how: str  # "import" (an example imports it) or "prose" (the text names it as code)
 
 
+_FILE_SUFFIXES = {"py", "pyi", "txt", "md", "rst", "toml", "cfg", "ini", "json", "yaml", "yml", "so", "pyd"}
 _CODE_SPAN = re.compile(r"`([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+)(?:\([^`]*\))?`")
 
 
@@ -202,6 +203,8 @@ def prose_references(prose_lines: list[tuple[int, str]], package: str, aliases: 
     found = []
     for line, text in prose_lines:
         for match in _CODE_SPAN.finditer(text):
+            if match.group(1).rpartition(".")[2] in _FILE_SUFFIXES:
+                continue  # `distro.py`, `setup.cfg`: a file the text names, not an API name
             head, _, rest = match.group(1).partition(".")
             if head == package:
                 found.append(Reference(match.group(1), line, "prose"))

@@ -42,6 +42,7 @@ class ReaderFinding:
                 "code_fact": self.finding.code_fact, "fails": self.kind is ReaderKind.CONTRADICTION}
 
 
+_LIMITS = ("example_timeout", "example_flood", "example_crashed")
 _SYNTAX = ("SyntaxError", "IndentationError", "TabError")
 _UNDEFINED = re.compile(r"NameError: name '(\w+)' is not defined")
 _CLOCK = re.compile(r"\b(?:datetime|date\.today|time\.time|now\(\)|today\(\)|utcnow|localtime|monotonic|arrow|"
@@ -68,6 +69,9 @@ def classify(finding: Finding, steps: Sequence[Step], lines: list[str], defined:
         return ReaderFinding(ReaderKind.NOTE, finding, line)
     if _console_shows_it(finding):
         return None
+    if finding.kind in _LIMITS or finding.code_fact.startswith("MemoryError"):
+        return ReaderFinding(ReaderKind.NOTE, finding, line, "the example needs more time or memory than the sandbox "
+                             "gives (or a service it waits for); nothing it states was shown false")
     if _first_line_of_message(finding):
         return ReaderFinding(ReaderKind.NOTE, finding, line, "the doc quotes the first line of a longer message")
     before = " ".join(lines[max(0, (finding.line or 0) - 4) : (finding.line or 0) + 1])

@@ -111,8 +111,8 @@ def test_examples_name_the_api_through_imports_and_aliases() -> None:
                            "pkg", aliases)
     assert sorted((r.dotted, r.how) for r in refs) == [("pkg.core.add", "code"), ("pkg.core.add", "import")]
     assert aliases == {"p": "pkg", "plus": "pkg.core.add"}
-    prose = prose_references([(1, "Call `p.core.add()` or `pkg.Box.open`, not `os.path` or `add`.")], "pkg",
-                             aliases)
+    prose = prose_references([(1, "Call `p.core.add()` or `pkg.Box.open`, not `os.path`, `add` or `pkg.py`.")],
+                             "pkg", aliases)
     assert [(r.dotted, r.line) for r in prose] == [("pkg.core.add", 1), ("pkg.Box.open", 1)]
 
 
@@ -225,6 +225,8 @@ def _classified(kind: str, doc_text: str, code_fact: str, prose: str = "", code:
     ("example_raises", "", "TypeError: unsupported operand type(s) for >>: 'builtin_function_or_method' and 'X'",
      "", "print >>sys.stderr, 'a'", "version_dependent"),  # Python 2
     ("example_raises", "", "SystemExit: 2", "", "main()", "not_runnable_as_printed"),
+    ("example_timeout", "", "time limit reached", "", "sleep(99)", "note"),
+    ("example_raises", "", "MemoryError", "", "x *= 10**9", "note"),
     ("example_raises", "", "NameError: name 'defined' is not defined", "", "x", "contradiction"),
     ("example_raises", "", "NameError: name 'other' is not defined", "", "x", "setup_elided"),
     ("example_mismatch", "3", "4", "New in Python 3.10+:", "x", "contradiction"),  # 3.10 is not later than this
