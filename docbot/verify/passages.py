@@ -78,12 +78,16 @@ class ApiIndex:
 
     def canonical(self, dotted: str) -> str:
         """``pkg.f`` re-exported from ``pkg.core``: ``pkg.core.f`` (where its source is)."""
-        head, _, leaf = dotted.rpartition(".")
-        scope = self.scopes.get(head)
-        what = scope.names.get(leaf, "") if scope else ""
-        if what.startswith("from:"):
-            return self.canonical(what.removeprefix("from:"))
-        return dotted
+        seen = {dotted}
+        while True:  # a loop, not recursion: re-exports can form a cycle (`a` imports from `b`, `b` from `a`)
+            head, _, leaf = dotted.rpartition(".")
+            scope = self.scopes.get(head)
+            what = scope.names.get(leaf, "") if scope else ""
+            target = what.removeprefix("from:")
+            if not what.startswith("from:") or target in seen:
+                return dotted
+            seen.add(target)
+            dotted = target
 
 
 def _bindings(body: list[ast.stmt], dotted: str, index: ApiIndex) -> Scope:

@@ -240,3 +240,10 @@ def test_findings_are_told_apart_by_what_they_mean_to_the_reader(kind: str, doc_
                                                                   prose: str, code: str,
                                                                   expected: str | None) -> None:
     assert _classified(kind, doc_text, code_fact, prose, code) == expected
+
+
+def test_re_exports_that_form_a_cycle_end() -> None:
+    index = ApiIndex("pkg")
+    index.add_module("pkg.a", "from pkg.b import x\n")
+    index.add_module("pkg.b", "from pkg.a import x\n")
+    assert index.canonical("pkg.a.x") in ("pkg.a.x", "pkg.b.x")
