@@ -94,7 +94,7 @@ def section(summary: dict[str, Any]) -> str:
     lines = [SECTION, "", f"Machine: {machine()}. Rule and list: `bench/published/corpus.py`, `packages.json`; "
              "verdicts with evidence: `verdicts.json`.", "",
              "| packages | docs | contradictions judged | precision | correct docs with a false contradiction | "
-             "exit 1 without a contradiction (or 0 with one) | CPU-free wall time, all packages |",
+             "exit 1 without a contradiction (or 0 with one) | wall time, all packages (2 at once) |",
              "| --- | --- | --- | --- | --- | --- | --- |",
              f"| {summary['packages']} | {summary['docs']} | {summary['judged']} | {precision} | "
              f"{len(summary['false_docs'])} of {summary['correct_docs']} ({false_share:.1%}) | "
