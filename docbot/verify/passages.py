@@ -78,12 +78,16 @@ class ApiIndex:
 
     def canonical(self, dotted: str) -> str:
         """``pkg.f`` re-exported from ``pkg.core``: ``pkg.core.f`` (where its source is)."""
-        head, _, leaf = dotted.rpartition(".")
-        scope = self.scopes.get(head)
-        what = scope.names.get(leaf, "") if scope else ""
-        if what.startswith("from:"):
-            return self.canonical(what.removeprefix("from:"))
-        return dotted
+        seen = {dotted}
+        while True:  # a loop, not recursion: re-exports can form a cycle (`a` imports from `b`, `b` from `a`)
+            head, _, leaf = dotted.rpartition(".")
+            scope = self.scopes.get(head)
+            what = scope.names.get(leaf, "") if scope else ""
+            target = what.removeprefix("from:")
+            if not what.startswith("from:") or target in seen:
+                return dotted
+            seen.add(target)
+            dotted = target
 
 
 def _bindings(body: list[ast.stmt], dotted: str, index: ApiIndex) -> Scope:
@@ -155,6 +159,7 @@ class Reference:
     how: str  # "import" (an example imports it) or "prose" (the text names it as code)
 
 
+_FILE_SUFFIXES = {"py", "pyi", "txt", "md", "rst", "toml", "cfg", "ini", "json", "yaml", "yml", "so", "pyd"}
 _CODE_SPAN = re.compile(r"`([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+)(?:\([^`]*\))?`")
 
 
@@ -202,6 +207,8 @@ def prose_references(prose_lines: list[tuple[int, str]], package: str, aliases: 
     found = []
     for line, text in prose_lines:
         for match in _CODE_SPAN.finditer(text):
+            if match.group(1).rpartition(".")[2] in _FILE_SUFFIXES:
+                continue  # `distro.py`, `setup.cfg`: a file the text names, not an API name
             head, _, rest = match.group(1).partition(".")
             if head == package:
                 found.append(Reference(match.group(1), line, "prose"))

@@ -29,8 +29,9 @@ from docbot.verify.reader import ReaderFinding, ReaderKind, classify, defined_na
 from docbot.verify.rst import rst_to_markdown
 
 DEFAULT_DOCS_GLOBS = ("README.*", "docs/**/*.md", "docs/**/*.rst")
-# A fresh namespace: the sandbox binds a module's names for its examples; `builtins` adds none a reader lacks.
-_BLANK_MODULE, _BLANK_NAME = "builtins", "print"
+# A fresh namespace: the sandbox binds a module's names for its examples; `builtins` adds none a reader lacks. The
+# "documented name" must be one no doc rebinds (`from rich import print` does rebind print).
+_BLANK_MODULE, _BLANK_NAME = "builtins", "__build_class__"
 
 
 @dataclass(frozen=True)
@@ -54,24 +55,37 @@ class ProjectReport:
 
 
 def find_package(root: Path) -> Package:
-    """The package the docs describe: ``[project].name`` in pyproject.toml, at the root or under ``src/``."""
+    """The package the docs describe: the project's name (pyproject.toml, else an sdist's PKG-INFO) at the root or
+    under ``src/``; else the one package there (``beautifulsoup4`` ships ``bs4``)."""
     name = _project_name(root)
     for base in (root / "src", root):
-        candidates = [base / name] if name else sorted(p.parent for p in base.glob("*/__init__.py"))
-        found = [c for c in candidates if (c / "__init__.py").is_file()]
+        named = [base / name] if name and (base / name / "__init__.py").is_file() else []
         single = [base / f"{name}.py"] if name and (base / f"{name}.py").is_file() else []
-        if len(found) == 1 or single:
-            return Package.at(found[0] if found else single[0], base)
+        if named or single:
+            return Package.at((named or single)[0], base)
+    for base in (root / "src", root):
+        found = [p.parent for p in sorted(base.glob("*/__init__.py")) if p.parent.name not in _NOT_THE_PACKAGE]
+        if len(found) == 1:
+            return Package.at(found[0], base)
     raise ConfigError(f"{root}: no package found (pyproject.toml's [project].name, or one package under src/); "
                       "run docbot verify from the project root, or pass SOURCE DOC")
 
 
+_NOT_THE_PACKAGE = {"tests", "test", "docs", "doc", "examples", "example", "benchmarks", "scripts", "tools"}
+
+
 def _project_name(root: Path) -> str:
     try:
-        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+        name = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8")).get("project", {}).get("name")
     except (OSError, tomllib.TOMLDecodeError):
-        return ""
-    return str(data.get("project", {}).get("name", "")).replace("-", "_").replace(".", "_").lower()
+        name = None
+    if not name:
+        try:  # a built sdist says its name in PKG-INFO, whatever its build tool
+            info = (root / "PKG-INFO").read_text(encoding="utf-8", errors="replace")
+            name = next((line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("Name:")), "")
+        except OSError:
+            name = ""
+    return str(name).replace("-", "_").replace(".", "_").lower()
 
 
 def doc_paths(root: Path, globs: Sequence[str]) -> list[Path]:

@@ -42,6 +42,7 @@ class ReaderFinding:
                 "code_fact": self.finding.code_fact, "fails": self.kind is ReaderKind.CONTRADICTION}
 
 
+_LIMITS = ("example_timeout", "example_flood", "example_crashed")
 _SYNTAX = ("SyntaxError", "IndentationError", "TabError")
 _UNDEFINED = re.compile(r"NameError: name '(\w+)' is not defined")
 _CLOCK = re.compile(r"\b(?:datetime|date\.today|time\.time|now\(\)|today\(\)|utcnow|localtime|monotonic|arrow|"
@@ -49,6 +50,8 @@ _CLOCK = re.compile(r"\b(?:datetime|date\.today|time\.time|now\(\)|today\(\)|utc
 _PY_VERSION = re.compile(r"\bPython\s*(3\.\d+)\s*(?:\+|and (?:later|above|newer)|or (?:later|newer|above)|only)",
                          re.IGNORECASE)
 _EXTRA = re.compile(r"pip install\s+['\"]?[\w.-]+\[([\w,.-]+)\]")
+_PYTHON2 = re.compile(r"Did you mean \"print\(|Missing parentheses in call to '(?:print|exec)'|"
+                      r"unsupported operand type\(s\) for >>: 'builtin_function_or_method'")
 _DID_YOU_MEAN = re.compile(r"\.?\s*Did you mean:? .*\?$")
 
 
@@ -66,6 +69,11 @@ def classify(finding: Finding, steps: Sequence[Step], lines: list[str], defined:
         return ReaderFinding(ReaderKind.NOTE, finding, line)
     if _console_shows_it(finding):
         return None
+    if finding.kind in _LIMITS or finding.code_fact.startswith("MemoryError"):
+        return ReaderFinding(ReaderKind.NOTE, finding, line, "the example needs more time or memory than the sandbox "
+                             "gives (or a service it waits for); nothing it states was shown false")
+    if _first_line_of_message(finding):
+        return ReaderFinding(ReaderKind.NOTE, finding, line, "the doc quotes the first line of a longer message")
     before = " ".join(lines[max(0, (finding.line or 0) - 4) : (finding.line or 0) + 1])
     marked = _PY_VERSION.search(before)
     if marked and tuple(int(p) for p in marked.group(1).split(".")) > sys.version_info[:2]:
@@ -80,6 +88,11 @@ def classify(finding: Finding, steps: Sequence[Step], lines: list[str], defined:
 
 def _by_error(finding: Finding, code: str, defined: set[str], line: int | None) -> ReaderFinding:
     error = finding.code_fact
+    if _PYTHON2.search(error):
+        return ReaderFinding(ReaderKind.VERSION_DEPENDENT, finding, line, "Python 2 code: it runs only there")
+    if error.startswith("SystemExit"):
+        return ReaderFinding(ReaderKind.NOT_RUNNABLE, finding, line,
+                             "a program run from the shell (it exits); a session cannot run it as printed")
     if error.startswith(_SYNTAX) or (finding.kind == "example_raises" and "SyntaxError" in finding.message):
         return ReaderFinding(ReaderKind.NOT_RUNNABLE, finding, line,
                              "the block does not parse as printed; a reader must join or fix its lines")
@@ -100,6 +113,22 @@ def _console_shows_it(finding: Finding) -> bool:
         return False
     stated = _DID_YOU_MEAN.sub("", finding.doc_text.strip().splitlines()[-1].strip())
     return bool(stated) and finding.code_fact.strip().endswith(stated.split(":", 1)[-1].strip())
+
+
+def _traceback_tail(text: str) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def _first_line_of_message(finding: Finding) -> bool:
+    """A console prints an exception's whole message; a doc that quotes its first line elides, it does not lie."""
+    if finding.kind not in ("example_wrong_exception", "example_raises") or not finding.doc_text.strip():
+        return False
+    stated = _traceback_tail(finding.doc_text)
+    first = finding.code_fact.strip().splitlines()[0] if finding.code_fact.strip() else ""
+    if finding.kind == "example_raises" and stated == _traceback_tail(finding.code_fact):
+        return True  # a doc showing a traceback's last line without its header: the same exception
+    return bool(stated) and (first == stated or first.endswith("." + stated)) and "\n" in finding.code_fact.strip()
 
 
 def one_per_block(found: list[ReaderFinding]) -> list[ReaderFinding]:

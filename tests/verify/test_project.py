@@ -46,6 +46,9 @@ CORE = '''\
     ({"pyproject.toml": PYPROJECT, "toy_pkg/__init__.py": ""}, "toy_pkg", "."),
     ({"pyproject.toml": PYPROJECT, "toy_pkg.py": ""}, "toy_pkg", "."),
     ({"src/other/__init__.py": ""}, "other", "src"),  # no pyproject: the one package under src/
+    ({"PKG-INFO": "Metadata-Version: 2.1\nName: toy-pkg\n", "toy_pkg/__init__.py": "", "other/__init__.py": ""},
+     "toy_pkg", "."),  # an sdist's metadata names it
+    ({"setup.py": "", "bs4/__init__.py": "", "tests/__init__.py": ""}, "bs4", "."),  # tests/ is not the package
 ])
 def test_the_package_is_found_from_pyproject_or_the_src_layout(tmp_path: Path, files: dict[str, str], name: str,
                                                               base: str) -> None:
@@ -108,8 +111,8 @@ def test_examples_name_the_api_through_imports_and_aliases() -> None:
                            "pkg", aliases)
     assert sorted((r.dotted, r.how) for r in refs) == [("pkg.core.add", "code"), ("pkg.core.add", "import")]
     assert aliases == {"p": "pkg", "plus": "pkg.core.add"}
-    prose = prose_references([(1, "Call `p.core.add()` or `pkg.Box.open`, not `os.path` or `add`.")], "pkg",
-                             aliases)
+    prose = prose_references([(1, "Call `p.core.add()` or `pkg.Box.open`, not `os.path`, `add` or `pkg.py`.")],
+                             "pkg", aliases)
     assert [(r.dotted, r.line) for r in prose] == [("pkg.core.add", 1), ("pkg.Box.open", 1)]
 
 
@@ -199,3 +202,48 @@ def test_strict_fails_on_undocumented_api_and_docs_setup_supplies_prose_setup(
     assert (_kinds(report), code) == ([], 0)
     assert report["undocumented"] == ["toy_pkg.core.Box", "toy_pkg.core.Box.open"]
     assert _verify(root, "--strict", capsys=capsys)[0] == 1
+
+
+def _classified(kind: str, doc_text: str, code_fact: str, prose: str = "", code: str = "x = 1") -> str | None:
+    from docbot.sandbox.step import Step
+    from docbot.verify.findings import Finding
+    from docbot.verify.reader import classify
+
+    finding = Finding(kind, "m", doc_text, code_fact, line=1)
+    found = classify(finding, [Step(code, "output", line=1)], [prose, "```pycon"], {"defined"}, {})
+    return None if found is None else found.kind.value
+
+
+@pytest.mark.parametrize("kind, doc_text, code_fact, prose, code, expected", [
+    ("example_wrong_exception", "ValidationError: 'a' is bad", "pkg.errors.ValidationError: 'a' is bad\n\nmore",
+     "", "x", "note"),  # the first line of a longer message
+    ("example_wrong_exception", "ValidationError: 'b' is bad", "pkg.errors.ValidationError: 'a' is bad\n\nmore",
+     "", "x", "contradiction"),  # a wrong first line is still wrong
+    ("example_wrong_exception", "ValidationError: 'a' is bad", "pkg.errors.ValidationError: 'a' is bad, too",
+     "", "x", "contradiction"),  # one line that only starts alike: not an elision
+    ("example_raises", "pkg.Bad: no", "pkg.Bad: no", "", "x", "note"),  # a traceback's last line, no header
+    ("example_raises", "", "TypeError: unsupported operand type(s) for >>: 'builtin_function_or_method' and 'X'",
+     "", "print >>sys.stderr, 'a'", "version_dependent"),  # Python 2
+    ("example_raises", "", "SystemExit: 2", "", "main()", "not_runnable_as_printed"),
+    ("example_timeout", "", "time limit reached", "", "sleep(99)", "note"),
+    ("example_raises", "", "MemoryError", "", "x *= 10**9", "note"),
+    ("example_raises", "", "NameError: name 'defined' is not defined", "", "x", "contradiction"),
+    ("example_raises", "", "NameError: name 'other' is not defined", "", "x", "setup_elided"),
+    ("example_mismatch", "3", "4", "New in Python 3.10+:", "x", "contradiction"),  # 3.10 is not later than this
+    ("example_mismatch", "3", "4", "Requires Python 3.99 or later", "x", "version_dependent"),
+    ("example_mismatch", "3", "4", "Install with pip install pkg[fast]", "x", "version_dependent"),
+    ("example_mismatch", "'2020-01-01'", "'2026-12-01'", "", "date.today()", "time_dependent"),
+    ("example_wrong_exception", "NameError: name 'ad' is not defined. Did you mean: 'add'?",
+     "NameError: name 'ad' is not defined", "", "ad", None),
+])
+def test_findings_are_told_apart_by_what_they_mean_to_the_reader(kind: str, doc_text: str, code_fact: str,
+                                                                  prose: str, code: str,
+                                                                  expected: str | None) -> None:
+    assert _classified(kind, doc_text, code_fact, prose, code) == expected
+
+
+def test_re_exports_that_form_a_cycle_end() -> None:
+    index = ApiIndex("pkg")
+    index.add_module("pkg.a", "from pkg.b import x\n")
+    index.add_module("pkg.b", "from pkg.a import x\n")
+    assert index.canonical("pkg.a.x") in ("pkg.a.x", "pkg.b.x")
