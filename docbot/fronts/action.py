@@ -18,6 +18,7 @@ import functools
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
@@ -81,6 +82,11 @@ def _action(env: Mapping[str, str], argv: Sequence[str] | None, run_pr: RunPr, o
         write_run_report(Path(flags.report), report, redact, options)
         print(f"{report.summary_line()}; report in {flags.report}", file=out)
         return 0
+    # One order in both modes: the report is redacted as raw text, as the run step writes it, before any
+    # rendering escapes it (``_`` as ``&#95;`` would hide a token from a later redaction).
+    with tempfile.TemporaryDirectory(prefix="docbot-") as folder:
+        write_run_report(Path(folder) / "run.json", report, redact, options)
+        report, _ = read_run_report(Path(folder) / "run.json")
     return publish(inputs, report, _lines_to(out), redact, docstrings=options.write_docstrings)
 
 

@@ -28,8 +28,10 @@ class Recorder:
     def __init__(self) -> None:
         self.settings: list[Settings] = []
 
-    def __call__(self, settings: Settings, repo_root: Path, base: str, head: str, mode: str) -> Any:
+    def __call__(self, settings: Settings, repo_root: Path, base: str, head: str, mode: str, *,
+                 cache_dir: Path | None = None) -> Any:
         self.settings.append(settings)
+        self.cache_dir = cache_dir
         write(repo_root / "docs" / "api" / "pkg.geometry.md", "# pkg.geometry\n\n## area\n\nThe area.\n")
         report = canned(written=["docs/api/pkg.geometry.md"])
         report.base, report.head = base, head

@@ -97,3 +97,15 @@ def test_model_text_mentions_nobody_in_the_comment(tmp_path: Path, gh: FakeGitHu
     assert code == 0 and "octocat" in body
     rendered = re.sub(r"```.*?```", "", body, flags=re.DOTALL)  # GitHub links no mention inside a code block
     assert not re.search(r"(?<![\w`])@[A-Za-z0-9]", rendered), body  # each @ is followed by a zero-width space
+
+
+def test_single_process_mode_redacts_before_the_comment_escapes(tmp_path: Path, gh: FakeGitHub,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The order, on its own: with a redaction that knows nothing of ``&#95;``, the token the report
+    carries raw is still masked, because the report is redacted before rendering escapes ``_``."""
+    monkeypatch.setattr(Redactor, "__call__", lambda self, text: old_redact(text))
+    env = runner_env(tmp_path, gh)
+    code, log = act(env, FakeRun(leaky(f"GITHUB_TOKEN={TOKEN}")))
+    everything = published(tmp_path, gh, env, log)
+    assert code == 0 and gh.comments[PR]
+    assert TOKEN not in everything and TOKEN.replace("_", "&#95;") not in everything
