@@ -172,9 +172,10 @@ class SourceParseError(ValueError):
 class FunctionResult:
     """What happened to one target. One failure never loses the others' results.
 
-    ``outcome`` is the decision; give it, or it follows from ``status`` (and, for a written section,
-    from ``approval``, the gate's word as its marker records it). The two can never disagree: both are
-    settled in ``__post_init__``."""
+    ``outcome`` is the word every reader uses. The loop's finish step decides it (docbot.loop.runner
+    passes it in); otherwise it follows from ``status`` (failed, skipped, unchanged) and, for a written
+    section, from ``approval`` (the gate's word as the marker records it; none: ``unreviewed``).
+    ``__post_init__`` settles both, so ``outcome`` and ``approval`` can never disagree."""
 
     module: str
     qualname: str
