@@ -114,10 +114,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     if found.unapproved:
         print(f"docbot check: {plural(len(found.unapproved), 'section')} unapproved"
               + ("." if args.strict else " (not a failure without --strict)."), file=sys.stderr)
-    if found.failed(args.strict):
-        return 1
-    say(args, "docbot check: all docs are current.")
-    return 0
+    if not found.failed(args.strict):
+        say(args, "docbot check: all docs are current.")
+    return found.exit_code(args.strict)
 
 
 def main_parser() -> argparse.ArgumentParser:
