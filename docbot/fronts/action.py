@@ -195,22 +195,26 @@ def default_run_pr(settings: Settings, repo_root: Path, base: str, head: str, mo
     return run_docs(settings, repo_root, spec, (), log_sink(sys.stdout), cache_dir=cache_dir)
 
 
+CURRENT_UNAPPROVED = "doc current, unapproved"
+
+
 def with_unapproved(report: RunReport, unapproved: Sequence[UnapprovedEntry],
                     log: Callable[[str], None]) -> RunReport:
     """Check mode's current sections the gate never passed: a notice on each in the job log (on its
-    ``def`` line in the PR's files), and marked unapproved in the report, so the comment can tell them
+    ``def`` line in the PR's files), and their reason says so in the report, so the comment can tell them
     from approved ones. They do not fail the check (``docbot check --strict`` does that)."""
     from dataclasses import replace
 
     from docbot.github.annotate import escape_property
-    from docbot.results import SectionStatus
 
     by_key = {f"{u.module}.{u.qualname}": u for u in unapproved}
     for entry in unapproved:
         log(f"::notice file={escape_property(entry.path)},line={entry.lineno},"
             f"title={escape_property('docbot: unapproved section')}::{escape_data(entry.describe())}")
-    report.results = [replace(r, approval=SectionStatus.UNAPPROVED, reason="doc current, unapproved")
-                      if r.key in by_key and r.status == "unchanged" else r for r in report.results]
+    # The outcome stays "unchanged" (results.py: an unchanged section's outcome is its status); the
+    # reason is what tells the comment this current section was never approved.
+    report.results = [replace(r, reason=CURRENT_UNAPPROVED) if r.key in by_key and r.status == "unchanged" else r
+                      for r in report.results]
     return report
 
 

@@ -9,8 +9,7 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 from docbot.config.settings import Settings
-from docbot.fronts.action import default_run_pr
-from docbot.results import SectionStatus
+from docbot.fronts.action import CURRENT_UNAPPROVED, default_run_pr
 from docbot.run.pipeline import run_docs
 from docbot.scan.repo import DiffSpec
 from tests.support.events import CollectingSink
@@ -33,6 +32,6 @@ def test_check_mode_lists_unapproved_sections(tmp_path: Path) -> None:
     assert notices == ["::notice file=pkg/geo.py,line=6,title=docbot%3A unapproved section::pkg/geo.py:6: "
                        "pkg.geo.perimeter: doc is current but unapproved (score 62); review it in "
                        "docs/api/pkg.geo.md, or change the function and run `docbot run` again"]
-    approval = {r.qualname: (r.status, r.approval) for r in report.results}
-    assert approval == {"area": ("unchanged", None), "perimeter": ("unchanged", SectionStatus.UNAPPROVED),
-                        "Shape.scale": ("unchanged", None)}
+    reasons = {r.qualname: (r.status, r.reason) for r in report.results}
+    assert reasons == {"area": ("unchanged", "doc current"), "perimeter": ("unchanged", CURRENT_UNAPPROVED),
+                       "Shape.scale": ("unchanged", "doc current")}
