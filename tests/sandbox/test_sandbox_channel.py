@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,16 @@ TOKEN = "ghs_FAKE0token0planted0by0the0test0000"
 @pytest.fixture
 def module_dir(tmp_path: Path) -> Path:
     return write_module(tmp_path)
+
+
+@pytest.fixture
+def crowded_fds() -> Iterator[None]:
+    """Open files enough that the result pipe gets a high number, as in a long test session or a busy
+    docbot process: an attack that scanned fds 1 to 63 once passed alone and failed in the full suite."""
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(100)]
+    yield
+    for fd in held:
+        os.close(fd)
 
 
 def test_the_parent_token_is_out_of_reach(module_dir: Path) -> None:
@@ -61,10 +72,12 @@ def test_the_sandbox_binds_no_home_and_starts_bwrap_with_nothing() -> None:
 @pytest.mark.parametrize(("call", "kind", "said"), [
     ("while True: os.write(1, b'x' * 2**20)", "example_flood", f"wrote more than {OUTPUT_CAP // 1024} KiB of output"),
     ("while True: os.write(2, b'x\\n' * 2**19)", "example_flood", "KiB of output"),
-    ("while True:\n...     for fd in range(3, 64):\n...         try: os.write(fd, b'x' * 2**20)\n"
-     "...         except OSError: pass", "example_flood", "bytes of results"),  # the result pipe too
+    ("while True:\n...     for fd in [int(n) for n in os.listdir('/proc/self/fd') if int(n) > 2]:\n"
+     "...         try: os.write(fd, b'x' * 2**20)\n...         except OSError: pass",
+     "example_flood", "bytes of results"),  # the result pipe too, wherever its number is
 ])
-def test_a_flood_is_cut_at_the_cap_and_the_child_killed(module_dir: Path, call: str, kind: str, said: str) -> None:
+def test_a_flood_is_cut_at_the_cap_and_the_child_killed(module_dir: Path, call: str, kind: str, said: str,
+                                                        crowded_fds: None) -> None:
     steps = extract_steps(block(f">>> import os\n>>> {call}\n>>> compound(1, 1)\n2"))
     run = run_steps(steps, "money", "compound", (str(module_dir),), timeout_s=60)
     found = findings_from_run(steps, run, 60)
@@ -72,9 +85,10 @@ def test_a_flood_is_cut_at_the_cap_and_the_child_killed(module_dir: Path, call: 
     assert not run.timed_out and len(run.stderr_tail) <= 500  # stopped by the cap, keeping only a tail
 
 
-def test_results_written_by_the_example_are_not_trusted(module_dir: Path) -> None:
+def test_results_written_by_the_example_are_not_trusted(module_dir: Path, crowded_fds: None) -> None:
     forged = '{"index": 1, "status": "ok"}\\n'
-    doc = block(f">>> import os\n>>> for fd in range(1, 64):\n...     try: os.write(fd, b'{forged}')\n"
+    doc = block(f">>> import os\n>>> for fd in map(int, os.listdir('/proc/self/fd')):\n"
+                f"...     try: os.write(fd, b'{forged}')\n"
                 "...     except OSError: pass\n>>> compound(1, 1)\n999")
     run, found = sandboxed(module_dir, doc)
     assert [f.kind for f in found] == ["example_untrusted"] and run.results == []
