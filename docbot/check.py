@@ -24,7 +24,7 @@ from docbot.apidocs import index as api_index
 from docbot.apidocs import disk
 from docbot.apidocs import pages
 from docbot.plan import ModuleDocs, plan_modules
-from docbot.scan.repo import DiffSpec, scan
+from docbot.scan.repo import DiffRead, DiffSpec, scan
 from docbot.errors import ExitCode, outcome_code
 from docbot.results import SectionStatus, Target
 
@@ -132,11 +132,12 @@ def check_docs(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths: S
 
 
 def check_report(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
-                 emit: EventSink = _discard, index: bool = True) -> CheckReport:
+                 emit: EventSink = _discard, index: bool = True, diff: DiffRead | None = None) -> CheckReport:
     """``check_docs``, plus the unapproved sections in the same scope and (with ``index``) the API index,
-    read like the doc files: from the index for a staged check."""
+    read like the doc files: from the index for a staged check. ``diff``: git's reading of ``spec``'s
+    diff, when the caller already has it (the hook's screen)."""
     found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
-                 exclude=settings.exclude, cache=settings.cache)
+                 exclude=settings.exclude, cache=settings.cache, diff=diff)
     for error in found.errors:
         emit(_warning().scan(error))
     stale: list[StaleEntry] = []

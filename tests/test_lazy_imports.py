@@ -102,8 +102,9 @@ NOT_ON_PUBLIC_EDIT = (*HEAVY, "docbot.config.settings", "docbot.docmodel", "docb
 GIT_WRAPPER = '#!/bin/sh\necho "$1" >> "{log}"\nexec {git} "$@"\n'
 # rev-parse --show-toplevel once; then for the paths pre-commit named, the screen and the check, each: HEAD's
 # SHA and the diff (and cat-file --batch for the two scans); then ls-files for the module's doc and index.md.
-PUBLIC_EDIT_GIT = ["rev-parse", "rev-parse", "diff", "rev-parse", "diff", "cat-file", "rev-parse", "diff",
-                   "cat-file", "ls-files", "ls-files"]
+# The top, HEAD, the diff and the blobs once each: the paths, the screen and the check share one reading of
+# the diff (docs/design.md#speed; 11 processes before it). Then the two doc files' entries in the index.
+PUBLIC_EDIT_GIT = ["rev-parse", "rev-parse", "diff", "cat-file", "ls-files", "ls-files"]
 
 
 def git_counted(root: Path) -> tuple[dict[str, str], Path]:

@@ -23,9 +23,7 @@ re-run on unchanged code leaves the files byte-identical.
 
 from __future__ import annotations
 
-import hashlib
 import re
-import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -76,6 +74,9 @@ def source_hash(source: str) -> str:
     A method hashes the same at any nesting depth, and CRLF checkouts hash like LF ones, so only a
     real edit (the docstring included) makes a doc stale.
     """
+    import hashlib  # here, with textwrap: ~7 ms the hook's check of a repo with no docs never pays
+    import textwrap
+
     text = source.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     text = "\n".join(line.rstrip() for line in text.split("\n"))
     text = textwrap.dedent(text).strip("\n")
@@ -271,4 +272,6 @@ def doc_path(docs_dir: str, module: str) -> str:
 
 def text_digest(text: str | None) -> str:
     """A digest of a doc file's text (LF line ends), "" for an absent file: what "unchanged" means."""
+    import hashlib
+
     return "" if text is None else hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()

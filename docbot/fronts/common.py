@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import json
 import os
 import sys
 import tokenize
@@ -33,6 +32,8 @@ EXIT_CODES = "exit codes:\n" + "\n".join(f"  {int(code):<4} {text}" for code, te
 
 def json_document(command: str, **payload: Any) -> str:
     """What ``--json`` prints: one object per command, ``schema_version`` and ``command`` first."""
+    import json  # ~3 ms, and only --json needs it
+
     return json.dumps({"schema_version": JSON_SCHEMA_VERSION, "command": command, **payload}, indent=2)
 
 

@@ -25,7 +25,7 @@ from docbot import __version__
 from docbot.config.choices import BACKEND_NAMES
 from docbot.errors import outcome_code
 from docbot.fronts.common import guarded, plan_settings_from, settings_from
-from docbot.scan.repo import DiffSpec, touches_nothing_public
+from docbot.scan.repo import DiffRead, DiffSpec, touches_nothing_public
 from docbot.results import RunReport, plural
 
 # Inside the hook, pre-commit owns the environment: `pip install -e .[embedded]` there would install the
@@ -73,15 +73,28 @@ def hook_scope(env: Mapping[str, str], filenames: Sequence[str],
     return spec, (*sources, *sorted(gone))
 
 
-def _scope(args: argparse.Namespace, root: Path) -> tuple[DiffSpec, tuple[str, ...]] | None:
-    """The hook's scope; None when there is nothing to do. Decided before the settings are loaded, so a
-    commit that touches no public function never imports pydantic, rich or libcst (docs/design.md#lazy-imports)."""
-    from docbot.scan.repo import changed_python_paths
+def _scope(args: argparse.Namespace, root: Path) -> tuple[DiffSpec, tuple[str, ...], DiffRead | None] | None:
+    """The hook's scope, and git's reading of its diff; None when there is nothing to do. Decided before the
+    settings are loaded, so a commit that touches no public function never imports pydantic, rich or
+    libcst (docs/design.md#lazy-imports). The paths, the screen and the check share one reading of the
+    diff: asking git again for each was most of the check's cost above the parse floor (docs/design.md#speed)."""
+    from docbot.scan.repo import read_diff
 
-    scope = hook_scope(os.environ, args.filenames, lambda spec: changed_python_paths(root, spec))
-    if scope is None or touches_nothing_public(root, *scope):
+    read: dict[DiffSpec, DiffRead] = {}
+
+    def diff_of(spec: DiffSpec) -> DiffRead:
+        if spec not in read:
+            read[spec] = read_diff(root, spec)
+        return read[spec]
+
+    scope = hook_scope(os.environ, args.filenames, lambda spec: diff_of(spec).paths())
+    if scope is None:
         return None
-    return scope
+    spec, paths = scope
+    diff = None if spec.all else diff_of(spec)
+    if touches_nothing_public(root, spec, paths, diff=diff):
+        return None
+    return spec, paths, diff
 
 
 def _check(args: argparse.Namespace, root: Path) -> int:
@@ -91,8 +104,8 @@ def _check(args: argparse.Namespace, root: Path) -> int:
     from docbot.check import check_report
     from docbot.fronts.options import console_sink  # rich only when there is a warning to show
 
-    spec, paths = scope
-    found = check_report(plan_settings_from(args, root), root, spec, paths,
+    spec, paths, diff = scope
+    found = check_report(plan_settings_from(args, root), root, spec, paths, diff=diff,
                          emit=console_sink(verbose=False, quiet=False, stream=sys.stdout))
     lines = [e.describe() for e in found.stale] + [e.describe() for e in found.unapproved]
     for line in lines + ([found.index.describe()] if found.index else []):
@@ -122,14 +135,14 @@ def _document(args: argparse.Namespace, root: Path) -> int:
             tty.close()
 
 
-def _document_to(args: argparse.Namespace, root: Path, scope: tuple[DiffSpec, tuple[str, ...]],
+def _document_to(args: argparse.Namespace, root: Path, scope: tuple[DiffSpec, tuple[str, ...], DiffRead | None],
                  tty: TextIO | None) -> int:
     from docbot.errors import ConfigError, ModelServerError
     from docbot.fronts.console import ConsoleSink, TtyProgress, tee
     from docbot.run.with_docstrings import run_with_docstrings
 
     settings = settings_from(args, root, {"time_budget_s": args.time_budget})
-    spec, paths = scope
+    spec, paths, _diff = scope  # the run reads the diff again: a model call dwarfs a git process
     emit = ConsoleSink(sys.stdout, verbose=False)
     try:
         done = run_with_docstrings(settings, root, spec, paths, tee(emit, TtyProgress(tty)) if tty else emit)

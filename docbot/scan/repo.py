@@ -20,10 +20,10 @@ from docbot.scan.publicity import in_api, merge_moves
 from docbot.errors import ConfigError, RepoError
 from docbot.git.blobs import BlobReader
 from docbot.git.runner import Git
-from docbot.git.diff import DIFF_FLAGS, DiffShapeError, FileChange, parse_git_diff
-from docbot.git.repo import (INDEX, WORKTREE, DiffPlan, DiffSpec, changed_python_paths, decode, diff_plan,
-                             empty_tree, head_sha, open_repo, read_worktree, resolve_commit, staged_entry,
-                             tracked_python_files)
+from docbot.git.diff import FileChange
+from docbot.git.repo import (INDEX, WORKTREE, DiffPlan, DiffSpec, changed_python_paths, decode, empty_tree,
+                             head_sha, open_repo, read_worktree, resolve_commit, staged_entry, tracked_python_files)
+from docbot.scan.diff_read import DiffRead, read_diff
 from docbot.results import ScanError, Target
 from docbot.scan.targets import (SourceParseError, changed_targets, importable, module_name, public_functions,
                                  public_spans, targets_at)
@@ -31,9 +31,9 @@ from docbot.scan.targets import (SourceParseError, changed_targets, importable, 
 if TYPE_CHECKING:
     from docbot.scan.cache import ScanCache
 
-__all__ = ["INDEX", "SCAN_CACHE", "WORKTREE", "DiffSpec", "Scan", "WorktreeTexts", "changed_python_paths",
-           "few_collections", "open_repo", "read_worktree", "resolve_commit", "scan", "staged_entry",
-           "touches_nothing_public", "tracked_python_files"]
+__all__ = ["INDEX", "SCAN_CACHE", "WORKTREE", "DiffRead", "DiffSpec", "Scan", "WorktreeTexts",
+           "changed_python_paths", "few_collections", "open_repo", "read_diff", "read_worktree", "resolve_commit",
+           "scan", "staged_entry", "touches_nothing_public", "tracked_python_files"]
 
 SCAN_CACHE = ".docbot/cache/scan.json"
 
@@ -87,16 +87,19 @@ def few_collections() -> Iterator[None]:
 
 
 def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
-         include_dunder: bool = False, exclude: Sequence[str] = (), cache: bool = False) -> Scan:
+         include_dunder: bool = False, exclude: Sequence[str] = (), cache: bool = False,
+         diff: DiffRead | None = None) -> Scan:
     """The targets of ``spec`` in the repository at ``repo_root``, limited to files under ``paths``
     (absolute, or relative to ``repo_root``) and not matching an ``exclude`` glob. Files that cannot be
     read or parsed go to ``errors``. With ``cache``, a whole-tree scan parses only the files whose blob
-    ``.docbot/cache/scan.json`` does not know (docbot.scan.cache)."""
+    ``.docbot/cache/scan.json`` does not know (docbot.scan.cache). ``diff``, git's answers for ``spec``
+    already read (by the hook's screen), is used instead of asking git again."""
     with few_collections():
-        return _scan(repo_root, spec, paths, include_dunder, exclude, cache, first_only=False)
+        return _scan(repo_root, spec, paths, include_dunder, exclude, cache, first_only=False, diff=diff)
 
 
-def touches_nothing_public(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = ()) -> bool:
+def touches_nothing_public(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
+                           diff: DiffRead | None = None) -> bool:
     """Whether ``spec`` gives no target whatever the settings say: the widest scan (dunders included,
     nothing excluded) finds no target and no file it could not read. The fronts then finish before
     loading the settings (docs/design.md#lazy-imports). Always False for a whole-tree spec. The scan
@@ -104,17 +107,20 @@ def touches_nothing_public(repo_root: Path, spec: DiffSpec, paths: Sequence[str]
     if spec.all:
         return False
     with few_collections():
-        found = _scan(repo_root, spec, paths, True, (), False, first_only=True)
+        found = _scan(repo_root, spec, paths, True, (), False, first_only=True, diff=diff)
     return not found.targets and not found.errors
 
 
 def _scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str], include_dunder: bool, exclude: Sequence[str],
-          cache: bool, *, first_only: bool) -> Scan:
+          cache: bool, *, first_only: bool, diff: DiffRead | None = None) -> Scan:
     skipped: dict[str, None] = {}
     repo = open_repo(repo_root)
-    found = _scan_wanted(repo, repo_root, spec, paths, include_dunder, cache, first_only,
-                         _importable_only(_excluding(_path_filter(repo.top, Path(repo_root), paths), exclude),
-                                          skipped))
+    wanted = _importable_only(_excluding(_path_filter(repo.top, Path(repo_root), paths), exclude), skipped)
+    if spec.all:
+        found = _scan_tree(repo, repo_root, paths, include_dunder, cache, wanted)
+    else:
+        found = _scan_diff(diff if diff is not None and diff.spec == spec else read_diff(repo_root, spec),
+                           include_dunder, first_only, wanted)
     found.skipped = list(skipped)
     return found
 
@@ -132,23 +138,23 @@ def _importable_only(wanted: Callable[[str | None], bool], skipped: dict[str, No
     return narrowed
 
 
-def _scan_wanted(repo: Git, repo_root: Path, spec: DiffSpec, paths: Sequence[str], include_dunder: bool,
-                 cache: bool, first_only: bool, wanted: Callable[[str | None], bool]) -> Scan:
-    top = repo.top
-    if spec.all:
-        # The whole tree is what is on disk: a path that is not there is a typo, not "nothing to do".
-        for given in paths:
-            if not (Path(repo_root) / given).exists():
-                raise ConfigError(f"{given}: no such file or folder in {top}; check the path.")
-        return _scan_all(repo, top, wanted, include_dunder, cache)
-    plan = diff_plan(repo, spec)
-    try:
-        changes = parse_git_diff(repo.run("diff", *plan.diff_args, *DIFF_FLAGS, "--", "*.py"))
-    except DiffShapeError as err:
-        raise RepoError(f"cannot read git's diff ({err}); please report this with `git --version`.") from None
+def _scan_tree(repo: Git, repo_root: Path, paths: Sequence[str], include_dunder: bool, cache: bool,
+               wanted: Callable[[str | None], bool]) -> Scan:
+    # The whole tree is what is on disk: a path that is not there is a typo, not "nothing to do".
+    for given in paths:
+        if not (Path(repo_root) / given).exists():
+            raise ConfigError(f"{given}: no such file or folder in {repo.top}; check the path.")
+    return _scan_all(repo, repo.top, wanted, include_dunder, cache)
+
+
+def _scan_diff(diff: DiffRead, include_dunder: bool, first_only: bool, wanted: Callable[[str | None], bool]) -> Scan:
+    top, plan = diff.repo.top, diff.plan
     found = Scan(base=plan.base, head=plan.head)
     texts: dict[str, str] = {}
-    with BlobReader(top) as blobs:
+    with BlobReader(top) as reader:  # its git process starts only for a blob ``diff`` has not read
+
+        def blobs(name: str) -> bytes:
+            return diff.blob(reader, name)
 
         def read_init(path: str, old_side: bool) -> str | None:
             try:
@@ -156,7 +162,7 @@ def _scan_wanted(repo: Git, repo_root: Path, spec: DiffSpec, paths: Sequence[str
             except (RepoError, SourceParseError, OSError):
                 return None
 
-        for change in changes:
+        for change in diff.changes:
             if _is_python(change) and (wanted(change.old_path) or wanted(change.new_path)):
                 targets = _scan_change(blobs, top, plan, change, include_dunder, found, texts)
                 if first_only and (found.errors or in_api(targets, read_init)):
@@ -166,7 +172,7 @@ def _scan_wanted(repo: Git, repo_root: Path, spec: DiffSpec, paths: Sequence[str
     return found
 
 
-def _scan_change(blobs: BlobReader, top: Path, plan: DiffPlan, change: FileChange, include_dunder: bool,
+def _scan_change(blobs: Callable[[str], bytes], top: Path, plan: DiffPlan, change: FileChange, include_dunder: bool,
                  found: Scan, texts: dict[str, str]) -> list[Target]:
     """Add one changed file's targets (or its error) to ``found`` and its new-side text to ``texts``;
     the file's targets."""
@@ -189,16 +195,16 @@ def _scan_change(blobs: BlobReader, top: Path, plan: DiffPlan, change: FileChang
     return targets
 
 
-def _read_old(blobs: BlobReader, plan: DiffPlan, path: str) -> str | None:
+def _read_old(blobs: Callable[[str], bytes], plan: DiffPlan, path: str) -> str | None:
     if plan.old_rev is None:
         return None
-    return decode(blobs.read(f"{plan.old_rev}:{path}"), path)
+    return decode(blobs(f"{plan.old_rev}:{path}"), path)
 
 
-def _read_new(blobs: BlobReader, top: Path, plan: DiffPlan, path: str) -> str:
+def _read_new(blobs: Callable[[str], bytes], top: Path, plan: DiffPlan, path: str) -> str:
     if plan.new_rev is None:
         return read_worktree(top, path)
-    return decode(blobs.read(f"{plan.new_rev}:{path}"), path)  # ":path" is the index
+    return decode(blobs(f"{plan.new_rev}:{path}"), path)  # ":path" is the index
 
 
 def _scan_all(repo: Git, top: Path, wanted: Callable[[str | None], bool], include_dunder: bool,
