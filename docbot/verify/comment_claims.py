@@ -107,8 +107,8 @@ def _simple_statements(node: ast.stmt) -> list[tuple[ast.stmt, list[ast.stmt], b
         suites = [getattr(current, f, None) for f in ("body", "orelse", "finalbody")]
         suites += [h.body for h in getattr(current, "handlers", [])]
         suites += [c.body for c in getattr(current, "cases", [])]
-        for suite in suites:
-            for child in suite if isinstance(suite, list) else []:
+        for suite in (s for s in suites if isinstance(s, list)):
+            for child in suite:
                 if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                     continue
                 if _has_suite(child):

@@ -21,6 +21,9 @@ from docbot.verify.markdown import Entry, code_blocks, entries, headings, parts_
 _PYDOC_GUTTER = re.compile(r"^\s*\|  (?=[A-Za-z_])")
 _INLINE_DEFAULT_ITEM = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)])\s+)?`[A-Za-z_]\w*\s*=[^`]+`")
 _NAME_COLUMNS = ("parameter", "parameters", "param", "name", "argument", "arg", "field", "option")
+# headers of columns that describe a parameter: a table whose first column is one of these has no name column
+_ABOUT_COLUMNS = {"type", "types", "required", "optional", "description", "default", "defaults", "value", "values",
+                  "meaning", "notes", "note", "kind", "example", "examples"}
 _STATED_DEFAULT = re.compile(
     r"(?i:\bdefaults?)(?:\s+(?i:value|is|to|of))*\s*(?:[:=]|\bis\b|\bto\b)?\s*"
     r"(`[^`]+`|\"[^\"]*\"|'[^']*'|[-+]?\.?\d[\w.+-]*|True\b|False\b|None\b)"
@@ -112,8 +115,8 @@ def inline_default_items(section: str) -> list[DocParam]:
 def _from_table_row(entry: Entry) -> DocParam | None:
     cells = entry.cells or {}
     column = next((c for c in cells if c in _NAME_COLUMNS), next(iter(cells), None))
-    if column is None:
-        return None
+    if column is None or column in _ABOUT_COLUMNS:
+        return None  # Type / Required / Description: its first column holds types, not names
     lead = leading_name(cells[column])
     if lead is None:
         return None
