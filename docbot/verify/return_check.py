@@ -28,7 +28,7 @@ import re
 
 from docbot.facts.function import Facts
 from docbot.verify.findings import Finding, FindingName
-from docbot.verify.markdown import parts_labelled, prose
+from docbot.verify.markdown import parts_labelled, prose, tokens
 from docbot.verify.return_types import returned_types
 
 # type word -> the builtin types that make the claim true
@@ -143,8 +143,6 @@ def own_return_prose(passage: str, name: str) -> str:
     The paragraphs come from markdown-it (list items and block quotes included, headings and tables not); the
     line count is kept, code is untouched.
     """
-    from docbot.verify.markdown import tokens
-
     lines = passage.splitlines()
     short = name.rsplit(".", 1)[-1]
     stream = tokens(passage)

@@ -244,3 +244,15 @@ CONTRADICTION = "contradiction"
 def test_project_mode_reads_topic_passages_as_a_reader(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                        readme: str, expected: list[tuple[str, str]]) -> None:
     assert _project(tmp_path, readme, capsys) == expected
+
+
+@pytest.mark.parametrize("table, fatal", [
+    ("| Parameter | Default | Description |\n|---|---|---|\n| `a` | required | first |\n| `b` | `5` | second |\n",
+     ["wrong_default"]),
+    ("| Parameter | Default | Description |\n|---|---|---|\n| `a` | required | first |\n| `b` | `2` | second |\n", []),
+    ("| Name | Default | Description |\n|---|---|---|\n| `timeout` | `5` | a setting |\n", []),  # settings, maybe
+])
+def test_a_parameter_table_outside_a_parameters_part_has_its_defaults_compared(table: str,
+                                                                               fatal: list[str]) -> None:
+    found = check_doc(f"## Usage\n\n{table}", "def total(a, b=2):\n    return a + b\n", "total")
+    assert [f.kind for f in found if f.severity is FindingKind.CONTRADICTION] == fatal
