@@ -43,7 +43,7 @@ def is_print(node: ast.stmt) -> bool:
 def marked_statements(text: str, tree: ast.Module) -> dict[int, str]:
     """Statement index -> the text of its marker comment (same line, or comment lines right after).
 
-    The comments after a statement are its own only while they touch it: a blank line ends them, so a
+    The comments after a statement are its own while they touch it (a blank line ends them), so a
     remark standing above the next statement (``# Prints "x"`` over ``run(f)``) or a next paragraph of
     comments (``# or``) is not the statement's stated output (tests/verify/test_reading_claims.py). A
     ``def`` or ``class`` states nothing (defining prints nothing); a compound statement's inner remarks are
@@ -55,8 +55,7 @@ def marked_statements(text: str, tree: ast.Module) -> dict[int, str]:
     for index, node in enumerate(tree.body):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue
-        last = index + 1 == len(tree.body)
-        after = _touching(node, comments, lines, node.col_offset, last)
+        after = _touching(node, comments, lines, node.col_offset)
         if _has_suite(node):
             stated_claim = _compound_claim(node, comments, lines)
             if stated_claim is None and not _inner_claims(node, comments, lines):
@@ -72,25 +71,35 @@ def marked_statements(text: str, tree: ast.Module) -> dict[int, str]:
 
 
 def _touching(node: ast.stmt, comments: dict[int, tuple[str, int]], lines: list[str], column: int,
-              last: bool, inner: bool = False) -> list[str]:
+              inner: bool = False) -> list[str]:
     """The comment-only lines right after a statement, up to a blank line or code; for ``inner``, those
-    indented past ``column`` (inside the compound), else those at or left of it. After the block's last
-    statement a blank line does not end them (``print(x)``, a blank line, ``# Output: 3``)."""
+    indented past ``column`` (inside the compound), else those at or left of it. When none touch it, a
+    comment paragraph standing alone after a blank line is its own too (``print(x)``, a blank line,
+    ``# Output: 3``, a blank line or the block's end), but not one that stands over the next statement."""
+    first = (node.end_lineno or node.lineno) + 1
+    taken, after = _comment_run(first, comments, lines, column, inner)
+    if taken or inner:
+        return taken
+    gap = first
+    while gap <= len(lines) and not lines[gap - 1].strip():
+        gap += 1
+    if gap == first:
+        return []
+    alone, after = _comment_run(gap, comments, lines, column, inner)
+    return alone if after > len(lines) or not lines[after - 1].strip() else []
+
+
+def _comment_run(line: int, comments: dict[int, tuple[str, int]], lines: list[str], column: int,
+                 inner: bool) -> tuple[list[str], int]:
+    """The comment-only lines from ``line`` on (on the side of ``column`` that ``inner`` says), and the line
+    after them."""
     taken: list[str] = []
-    line = (node.end_lineno or node.lineno) + 1
-    while line <= len(lines):
-        if not lines[line - 1].strip():
-            if last and not inner and not taken:
-                line += 1
-                continue
-            break
-        if line not in comments or not lines[line - 1].lstrip().startswith("#"):
-            break
+    while line <= len(lines) and line in comments and lines[line - 1].lstrip().startswith("#"):
         if (comments[line][1] > column) != inner:
             break
         taken.append(comments[line][0])
         line += 1
-    return taken
+    return taken, line
 
 
 def _has_suite(node: ast.stmt) -> bool:
@@ -126,7 +135,7 @@ def _inner_claims(node: ast.stmt, comments: dict[int, tuple[str, int]],
     for child, suite, looped in _simple_statements(node):
         end = child.end_lineno or child.lineno
         said = ([comments[end][0]] if end in comments else []) + _touching(child, comments, lines, node.col_offset,
-                                                                         False, inner=True)
+                                                                         inner=True)
         stated = claim(said)
         if stated is not None:
             found.append((child, suite, looped, stated))

@@ -66,6 +66,14 @@ STATED_CASES = [
         # Output: 2
         '''), [("none", "", "x = 1"), ("stdout", "2", "print(f(x))")],
         id="after the block's last statement a blank line does not end its output"),
+    pytest.param(block('''
+        print(f(1))
+
+        # Output: 2
+
+        print(f(2))
+        '''), [("stdout", "2", "print(f(1))"), ("none", "", "print(f(2))")],
+        id="a comment paragraph standing alone between blank lines is the statement's output"),
     pytest.param(block(">>> f(1)\n'x'\n#\n>>> g()\n#\n>>> h()\n3", lang="pycon"),
                  [("output", "'x'\n", "f(1)"), ("output", "", "g()"), ("output", "3\n", "h()")],
                  id="a bare # line after a doctest's output is a separator, not output (beautifulsoup4)"),
