@@ -21,7 +21,7 @@ import tokenize
 from docbot.sandbox.compare import literal
 
 _MARKER = re.compile(
-    r"^\s*(?:(?:=>|->|→|==>)|(?i:output|out|prints?|printed|result|returns?|gives|yields?|displays?|shows?)\s*:?)"
+    r"^\s*(?:(?:=>|->|→|==>)|(?i:output|out|prints?|printed|result|returns?|gives|yields?|displays?|shows?)\b\s*:?)"
     r"\s*(.*)$"
 )
 _VALUE_TOKEN = re.compile(r"(?=[\w-]*(?:[_\d-]|[a-z][A-Z]))[A-Za-z_][\w-]*")
@@ -41,19 +41,122 @@ def is_print(node: ast.stmt) -> bool:
 
 
 def marked_statements(text: str, tree: ast.Module) -> dict[int, str]:
-    """Statement index -> the text of its marker comment (same line, or comment lines right after)."""
+    """Statement index -> the text of its marker comment (same line, or comment lines right after).
+
+    The comments after a statement are its own while they touch it (a blank line ends them), so a
+    remark standing above the next statement (``# Prints "x"`` over ``run(f)``) or a next paragraph of
+    comments (``# or``) is not the statement's stated output (tests/verify/test_reading_claims.py). A
+    ``def`` or ``class`` states nothing (defining prints nothing); a compound statement's inner remarks are
+    read by ``_compound_claim``.
+    """
     comments = _comments(text)
-    ends = [node.end_lineno or node.lineno for node in tree.body]
-    starts = [node.lineno for node in tree.body[1:]] + [len(text.splitlines()) + 1]
+    lines = text.splitlines()
     found: dict[int, str] = {}
-    for index, (end, next_start) in enumerate(zip(ends, starts)):
-        stated = [comments[line] for line in range(end, next_start) if line in comments]
-        stated_claim = claim(stated)
-        if stated_claim is None and end in comments and _bare_claim(tree.body[index], comments[end]):
-            stated_claim = comments[end]
+    for index, node in enumerate(tree.body):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        after = _touching(node, comments, lines, node.col_offset)
+        if _has_suite(node):
+            stated_claim = _compound_claim(node, comments, lines)
+            if stated_claim is None and not _inner_claims(node, comments, lines):
+                stated_claim = claim(after)
+        else:
+            end = node.end_lineno or node.lineno
+            stated_claim = claim(([comments[end][0]] if end in comments else []) + after)
+            if stated_claim is None and end in comments and _bare_claim(node, comments[end][0]):
+                stated_claim = comments[end][0]
         if stated_claim is not None:
             found[index] = stated_claim
     return found
+
+
+def _touching(node: ast.stmt, comments: dict[int, tuple[str, int]], lines: list[str], column: int,
+              inner: bool = False) -> list[str]:
+    """The comment-only lines right after a statement, up to a blank line or code; for ``inner``, those
+    indented past ``column`` (inside the compound), else those at or left of it. When none touch it, a
+    comment paragraph standing alone after a blank line is its own too (``print(x)``, a blank line,
+    ``# Output: 3``, a blank line or the block's end), but not one that stands over the next statement."""
+    first = (node.end_lineno or node.lineno) + 1
+    taken, after = _comment_run(first, comments, lines, column, inner)
+    if taken or inner:
+        return taken
+    gap = first
+    while gap <= len(lines) and not lines[gap - 1].strip():
+        gap += 1
+    if gap == first:
+        return []
+    alone, after = _comment_run(gap, comments, lines, column, inner)
+    return alone if after > len(lines) or not lines[after - 1].strip() else []
+
+
+def _comment_run(line: int, comments: dict[int, tuple[str, int]], lines: list[str], column: int,
+                 inner: bool) -> tuple[list[str], int]:
+    """The comment-only lines from ``line`` on (on the side of ``column`` that ``inner`` says), and the line
+    after them."""
+    taken: list[str] = []
+    while line <= len(lines) and line in comments and lines[line - 1].lstrip().startswith("#"):
+        if (comments[line][1] > column) != inner:
+            break
+        taken.append(comments[line][0])
+        line += 1
+    return taken, line
+
+
+def _has_suite(node: ast.stmt) -> bool:
+    return isinstance(getattr(node, "body", None), list)
+
+
+def _simple_statements(node: ast.stmt) -> list[tuple[ast.stmt, list[ast.stmt], bool]]:
+    """(statement, the suite it stands in, inside a loop) for each simple statement of a compound one; a nested
+    ``def``/``class`` body is left out (defining it runs none of it)."""
+    found: list[tuple[ast.stmt, list[ast.stmt], bool]] = []
+
+    def walk(current: ast.stmt, looped: bool) -> None:
+        looped = looped or isinstance(current, (ast.For, ast.AsyncFor, ast.While))
+        suites = [getattr(current, f, None) for f in ("body", "orelse", "finalbody")]
+        suites += [h.body for h in getattr(current, "handlers", [])]
+        suites += [c.body for c in getattr(current, "cases", [])]
+        for suite in (s for s in suites if isinstance(s, list)):
+            for child in suite:
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    continue
+                if _has_suite(child):
+                    walk(child, looped)
+                else:
+                    found.append((child, suite, looped))
+
+    walk(node, False)
+    return found
+
+
+def _inner_claims(node: ast.stmt, comments: dict[int, tuple[str, int]],
+                  lines: list[str]) -> list[tuple[ast.stmt, list[ast.stmt], bool, str]]:
+    found = []
+    for child, suite, looped in _simple_statements(node):
+        end = child.end_lineno or child.lineno
+        said = ([comments[end][0]] if end in comments else []) + _touching(child, comments, lines, node.col_offset,
+                                                                         inner=True)
+        stated = claim(said)
+        if stated is not None:
+            found.append((child, suite, looped, stated))
+    return found
+
+
+def _compound_claim(node: ast.stmt, comments: dict[int, tuple[str, int]], lines: list[str]) -> str | None:
+    """The stated output of a compound statement whose lines carry their own remarks (``print(a)  # => 1``
+    inside a ``try``): the remarks in order, when they are all on ``print`` calls of one suite outside any
+    loop and no other ``print`` of the statement is left unremarked; else None (the statement is then only
+    run), never one remark against all the statement prints."""
+    inner = _inner_claims(node, comments, lines)
+    if not inner:
+        return None
+    suites = {id(suite) for _, suite, _, _ in inner}
+    prints = [child for child, _, _ in _simple_statements(node) if is_print(child)]
+    if (len(suites) > 1 or any(looped for _, _, looped, _ in inner)
+            or any(not is_print(child) or said.startswith("!raises ") for child, _, _, said in inner)
+            or len(prints) != len(inner)):
+        return None
+    return "\n".join(said for _, _, _, said in inner)
 
 
 def _bare_claim(node: ast.stmt, comment: str) -> bool:
@@ -63,13 +166,14 @@ def _bare_claim(node: ast.stmt, comment: str) -> bool:
     return literal(comment)[1] or _VALUE_TOKEN.fullmatch(comment.strip()) is not None
 
 
-def _comments(text: str) -> dict[int, str]:
-    found: dict[int, str] = {}
+def _comments(text: str) -> dict[int, tuple[str, int]]:
+    """Line -> (the comment's text, its column)."""
+    found: dict[int, tuple[str, int]] = {}
     try:
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
             if token.type == tokenize.COMMENT:
                 # Only "#" and one space go: the indentation of a multi-line stated output is its text.
-                found[token.start[0]] = re.sub(r"^#+ ?", "", token.string).rstrip()
+                found[token.start[0]] = (re.sub(r"^#+ ?", "", token.string).rstrip(), token.start[1])
     except (tokenize.TokenError, IndentationError):
         pass
     return found

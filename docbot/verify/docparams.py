@@ -21,6 +21,10 @@ from docbot.verify.markdown import Entry, code_blocks, entries, headings, parts_
 _PYDOC_GUTTER = re.compile(r"^\s*\|  (?=[A-Za-z_])")
 _INLINE_DEFAULT_ITEM = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)])\s+)?`[A-Za-z_]\w*\s*=[^`]+`")
 _NAME_COLUMNS = ("parameter", "parameters", "param", "name", "argument", "arg", "field", "option")
+_PARAMETER_COLUMNS = ("parameter", "parameters", "param", "argument", "arguments", "arg")
+# headers of columns that describe a parameter: a table whose first column is one of these has no name column
+_ABOUT_COLUMNS = {"type", "types", "required", "optional", "description", "default", "defaults", "value", "values",
+                  "meaning", "notes", "note", "kind", "example", "examples"}
 _STATED_DEFAULT = re.compile(
     r"(?i:\bdefaults?)(?:\s+(?i:value|is|to|of))*\s*(?:[:=]|\bis\b|\bto\b)?\s*"
     r"(`[^`]+`|\"[^\"]*\"|'[^']*'|[-+]?\.?\d[\w.+-]*|True\b|False\b|None\b)"
@@ -103,17 +107,23 @@ def documented_params(section: str) -> list[DocParam] | None:
 
 
 def inline_default_items(section: str) -> list[DocParam]:
-    """Items of a list outside any Parameters part that lead with `` `name=default` `` (the docstring)."""
-    found = [param for entry in entries(section) if entry.cells is None and _INLINE_DEFAULT_ITEM.match(entry.text)
+    """Items of a list outside any Parameters part that lead with `` `name=default` `` (the docstring), and the
+    rows of a table with a name column and a Default column: both forms say "this parameter, this default", so
+    the defaults they state are compared with the code wherever they stand. Only a column headed as parameters
+    says so: a "Name | Default" table may list settings, not the function's parameters."""
+    listed = entries(section)
+    found = [param for entry in listed if entry.cells is None and _INLINE_DEFAULT_ITEM.match(entry.text)
              for param in [_from_item(entry)] if param is not None]
-    return found if len(found) >= 2 else []
+    rows = [param for entry in listed if entry.cells is not None and any(c in _PARAMETER_COLUMNS for c in entry.cells)
+            and any("default" in c for c in entry.cells) for param in [_from_table_row(entry)] if param is not None]
+    return (found if len(found) >= 2 else []) + rows
 
 
 def _from_table_row(entry: Entry) -> DocParam | None:
     cells = entry.cells or {}
     column = next((c for c in cells if c in _NAME_COLUMNS), next(iter(cells), None))
-    if column is None:
-        return None
+    if column is None or column in _ABOUT_COLUMNS:
+        return None  # Type / Required / Description: its first column holds types, not names
     lead = leading_name(cells[column])
     if lead is None:
         return None

@@ -143,7 +143,8 @@ def _doctest_steps(text: str) -> list[Step]:
                               shown=shown))
         else:
             loose = bool(example.options.get(doctest.NORMALIZE_WHITESPACE))
-            steps.append(Step(example.source, "output", example.want, shown=shown, loose_space=loose))
+            steps.append(Step(example.source, "output", _without_separators(example.want), shown=shown,
+                              loose_space=loose))
     return steps
 
 
@@ -161,6 +162,15 @@ def _without_commentary(exc_msg: str) -> str:
     while len(lines) > 1 and lines[-1].lstrip().startswith("#"):
         lines.pop()
     return "\n".join(lines) + "\n"
+
+
+def _without_separators(want: str) -> str:
+    """A doctest's expected output without the bare ``#`` lines that end it: a doc sets sessions apart with
+    them (``<i>HTML</i>``, then ``#``, then the next ``>>>``), and a console prints no such line after a value."""
+    lines = want.splitlines()
+    while lines and lines[-1].strip() == "#":
+        lines.pop()
+    return "".join(line + "\n" for line in lines)
 
 
 def _exception_claim(text: str) -> tuple[str, str | None]:
@@ -221,7 +231,7 @@ def _marked_step(text: str, node: ast.stmt, claim: str | None) -> Step:
     if claim.startswith("!raises ") or EXCEPTION.match(claim):
         exc_type, message = _exception_claim(claim.removeprefix("!raises "))
         return Step(code, "raises", claim.removeprefix("!raises "), exc_type, _unquote(message), shown=shown)
-    want = _drop_remark(claim)
+    want = _drop_remark(_worked_result(claim))
     want = _WORDS.get(want.strip().rstrip(".").lower(), want)  # "# returns true", "# -> none"
     if is_print(node) or not isinstance(node, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
         return Step(code, "stdout", want, shown=shown)
@@ -232,6 +242,21 @@ def _marked_step(text: str, node: ast.stmt, claim: str | None) -> Step:
             return Step(code, "none", shown=shown)
         target = targets[0].id
     return Step(code, "value", want, target=target, shown=shown)
+
+
+def _worked_result(want: str) -> str:
+    """``1 - 6/10 = 0.4`` -> ``0.4``: a worked sum states its result after the ``=``; the sum is not the value."""
+    left, equals, result = want.rpartition("=")
+    if not equals or left.endswith(("=", "<", ">", "!")) or not literal(result.strip())[1]:
+        return want
+    try:
+        tree = ast.parse(left.strip(), mode="eval")
+    except SyntaxError:
+        return want
+    sums = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.operator, ast.unaryop)
+    if not isinstance(tree.body, (ast.BinOp, ast.UnaryOp)) or not all(isinstance(n, sums) for n in ast.walk(tree)):
+        return want
+    return result.strip()
 
 
 def _drop_remark(want: str) -> str:

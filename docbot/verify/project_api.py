@@ -8,6 +8,7 @@ re-exports from its submodules, and, where ``__all__`` names submodules, their p
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -19,6 +20,7 @@ from docbot.verify.findings import Finding, FindingKind
 from docbot.verify.kwargs_reach import carried_keywords
 from docbot.verify.markdown import headings
 from docbot.verify.passages import ApiIndex, Reference, Resolution
+from docbot.verify.return_check import own_return_prose
 
 
 @dataclass(frozen=True)
@@ -113,7 +115,9 @@ def topic_checks(markdown: str, references: list[Reference], package: Package, i
     """The prose checks of each heading's passage that uses exactly one of the package's functions.
 
     A topic passage is not a reference entry, so it owes nothing: only what it states is checked (its
-    contradictions); what it leaves out is not a gap here (coverage is reported for the whole project).
+    contradictions); what it leaves out is not a gap here (coverage is reported for the whole project). Unless
+    its heading names the function, its sentences about what other things return are left out first
+    (docbot.verify.return_check.own_return_prose).
     """
     found: list[Finding] = []
     for (start, end), qualified in _passages(markdown, references, package, index):
@@ -122,6 +126,9 @@ def topic_checks(markdown: str, references: list[Reference], package: Package, i
         if qualname not in functions:
             continue
         text = "\n".join(markdown.splitlines()[start:end]) + "\n"
+        heading = markdown.splitlines()[start] if start < len(markdown.splitlines()) else ""
+        if not re.search(rf"\b{re.escape(qualname.rsplit('.', 1)[-1])}\b", heading):
+            text = own_return_prose(text, qualname)  # a topic, not the function's entry
         source = package.source(module)
         for finding in check_doc(text, functions[qualname], qualname, carried=carried_keywords(
                 source, functions[qualname]), module_source=source, sys_path=package.sys_path):

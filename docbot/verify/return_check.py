@@ -14,6 +14,12 @@ True/False``) speaks of something else and is not read. The claim is a contradic
 returned types are all known and none of them is of the stated kind (``float`` admits an ``int``, ``integer``
 a ``bool``): "returns bytes if None" for a function that only returns ``str`` or nothing is false whatever
 the condition. docs/design.md#return-types; tests/verify/test_return_types.py.
+
+A topic passage ("Usage", "Quickstart") is not one function's entry: its sentences speak of many things, so
+``own_return_prose`` keeps of its return sentences only those whose verb has the function as its subject
+(`` `f` returns ``, ``f(x) also returns``); "an object with a `read()` method that returns `bytes`", "if the
+converter returns a pair" and "otherwise it should return `None`" are about something else
+(tests/verify/test_reading_claims.py).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import re
 
 from docbot.facts.function import Facts
 from docbot.verify.findings import Finding, FindingName
-from docbot.verify.markdown import parts_labelled, prose
+from docbot.verify.markdown import parts_labelled, prose, tokens
 from docbot.verify.return_types import returned_types
 
 # type word -> the builtin types that make the claim true
@@ -54,6 +60,15 @@ _CONVERSION = re.compile(
     rf"Dump|Render|Format|Encode)s?\b[^.;]*?\s(?:into|as)\s+{_PHRASE}")
 _NEGATED = re.compile(r"\b(?:not|never|no longer|instead of)\s+(?:\w+\s+){0,2}$")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*])")
+_RETURN_VERB = re.compile(r"\b(?:[Rr]eturn(?:s|ed|ing)?|[Yy]ield(?:s|ed|ing)?)\b")
+# where a clause starts: the subject of a verb stands between one of these and the verb
+_CLAUSE_START = re.compile(r"[;:,()]|\b(?:if|when|whenever|unless|otherwise|and|but|or|which|that|who|whose|"
+                           r"because|while|whereas|so|then)\b", re.IGNORECASE)
+_AUXILIARIES = re.compile(r"(?:\s+(?:also|always|only|then|now|simply|just|still|should|shall|will|would|can|"
+                          r"could|may|might|must|never|not|does|do|did|doesn't|don't|instead|usually|"
+                          r"typically|normally|itself))+\s*$", re.IGNORECASE)
+_LABEL = re.compile(r"^\W*(?:Returns?|Yields?)\W*(?::|$)")
+_OWN = "\x00F\x00"  # the function's mention, masked so its parentheses do not split a clause
 
 
 def stated_type(phrase: str) -> str | None:
@@ -120,3 +135,44 @@ def check_return_type(section: str, facts: Facts, module_source: str, sys_path: 
                                     f"the doc says {facts.name}() returns a {word}, but the "
                                     f"code returns {code}", text, f"returns {code}"))
     return findings
+
+
+def own_return_prose(passage: str, name: str) -> str:
+    """A topic passage with the prose sentences that say what something other than ``name`` returns left out.
+
+    The paragraphs come from markdown-it (list items and block quotes included, headings and tables not); the
+    line count is kept, code is untouched.
+    """
+    lines = passage.splitlines()
+    short = name.rsplit(".", 1)[-1]
+    stream = tokens(passage)
+    for index, token in enumerate(stream):
+        if token.type != "inline" or not token.map or not index or stream[index - 1].type != "paragraph_open":
+            continue
+        start, end = token.map
+        lead = re.match(r"^\s*(?:>\s*)*(?:(?:[-*+]|\d+[.)])\s+)?", lines[start])
+        prefix = lead.group(0) if lead else ""
+        text = " ".join([lines[start][len(prefix):].strip(), *(line.strip().lstrip("> ") for line in
+                                                                lines[start + 1 : end])])
+        kept = [sentence for sentence in _SENTENCE_END.split(text) if _own_or_silent(sentence, short)]
+        lines[start:end] = [prefix + " ".join(kept)] + [""] * (end - start - 1)
+    return "\n".join(lines) + "\n"
+
+
+def _own_or_silent(sentence: str, name: str) -> bool:
+    """Whether every return verb of the sentence has the function as its subject (true when there is none)."""
+    if _LABEL.match(re.sub(r"[*_]", "", sentence)):
+        return True  # "**Returns:** ..." labels a part; it is the entry's own
+    mention = re.compile(rf"`?(?:[\w.]+\.)?{re.escape(name)}(?:\([^()`]*\))?`?(?!\w)")
+    masked = re.sub(r"`[^`]*`", "\x00C\x00", mention.sub(_OWN, sentence))
+    for verb in _RETURN_VERB.finditer(masked):
+        before = masked[: verb.start()]
+        clause = before[max((m.end() for m in _CLAUSE_START.finditer(before)), default=0) :]
+        subject = _AUXILIARIES.sub("", clause).rstrip().rstrip("—–- ")  # "`f(x)` — returns a list"
+        if verb.group(0).lower().endswith(("ed", "ing")):
+            after = masked[verb.end() :]
+            if _OWN not in clause and not after.lstrip().startswith(("by " + _OWN, "from " + _OWN)):
+                return False
+        elif not subject.endswith(_OWN):
+            return False
+    return True
