@@ -20,10 +20,11 @@ WITHOUT_SETTINGS = HEAVY
 WITH_SETTINGS = tuple(name for name in HEAVY if not name.startswith("pydantic"))  # --all loads the settings
 
 PROBE = """
-import json, sys
+import sys
 from docbot.fronts import {front} as front
 code = front.main({argv!r})
 heavy = sorted({{m for m in sys.modules for h in {heavy!r} if m == h or m.startswith(h + ".")}})
+import json  # after the count: the probe's own import is not the front's
 print(json.dumps([code, sorted({{m.split(".")[0] if not m.startswith("docbot") else ".".join(m.split(".")[:2])
                                  for m in heavy}})]))
 """
@@ -98,10 +99,8 @@ def test_control_a_public_edit_loads_the_settings(repo: GitRepo, front: str, arg
 # warnings through a console made at the first one (rich), leaves the event types and the index's renderer (the
 # doc model, the truth checks, markdown-it) alone, and opens the checkout once.
 NOT_ON_PUBLIC_EDIT = (*HEAVY, "docbot.config.settings", "docbot.docmodel", "docbot.verify", "docbot.apidocs.render",
-                      "docbot.events", "markdown_it", "tempfile")
+                      "docbot.events", "markdown_it", "tempfile", "shutil", "hashlib", "json")
 GIT_WRAPPER = '#!/bin/sh\necho "$1" >> "{log}"\nexec {git} "$@"\n'
-# rev-parse --show-toplevel once; then for the paths pre-commit named, the screen and the check, each: HEAD's
-# SHA and the diff (and cat-file --batch for the two scans); then ls-files for the module's doc and index.md.
 # The top, HEAD, the diff and the blobs once each: the paths, the screen and the check share one reading of
 # the diff (docs/design.md#speed; 11 processes before it). Then the two doc files' entries in the index.
 PUBLIC_EDIT_GIT = ["rev-parse", "rev-parse", "diff", "cat-file", "ls-files", "ls-files"]

@@ -30,6 +30,23 @@ JSON_SCHEMA_VERSION = 1  # of every --json document; raised when a key changes m
 EXIT_CODES = "exit codes:\n" + "\n".join(f"  {int(code):<4} {text}" for code, text in EXIT_CODE_MEANINGS.items())
 
 
+def help_formatter(prog: str) -> argparse.HelpFormatter:
+    """argparse's formatter at the terminal's width, asked of ``os`` directly. argparse builds a formatter
+    for every ``add_argument`` (to check its metavar), and without a width each one imports shutil to ask:
+    ~4 ms of every hook run, which prints no help (docs/design.md#speed). The rule is shutil's:
+    ``COLUMNS`` first, then the terminal, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__ else 80
+        except (AttributeError, ValueError, OSError):
+            columns = 80
+    return argparse.HelpFormatter(prog, width=max(columns - 2, 20))
+
+
 def json_document(command: str, **payload: Any) -> str:
     """What ``--json`` prints: one object per command, ``schema_version`` and ``command`` first."""
     import json  # ~3 ms, and only --json needs it

@@ -24,7 +24,7 @@ from typing import Sequence, TextIO
 from docbot import __version__
 from docbot.config.choices import BACKEND_NAMES
 from docbot.errors import outcome_code
-from docbot.fronts.common import guarded, plan_settings_from, settings_from
+from docbot.fronts.common import guarded, help_formatter, plan_settings_from, settings_from
 from docbot.scan.repo import DiffRead, DiffSpec, touches_nothing_public
 from docbot.results import RunReport, plural
 
@@ -40,7 +40,7 @@ Changed = Callable[[DiffSpec], tuple[set[str], set[str]]]  # the spec's changed 
 
 
 def parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="docbot-hook", description=__doc__)
+    parser = argparse.ArgumentParser(prog="docbot-hook", description=__doc__, formatter_class=help_formatter)
     parser.add_argument("--version", action="version", version=f"docbot-hook {__version__}")
     parser.add_argument("--config", help="config file (default: config.json at the repo root, if present)")
     parser.add_argument("--time-budget", type=float, metavar="SECONDS",

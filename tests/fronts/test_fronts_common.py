@@ -62,3 +62,15 @@ def test_settings_from_a_named_config_that_is_missing(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="config file not found"):
         settings_from(argparse.Namespace(config=str(tmp_path / "nope.json")), tmp_path)
     assert settings_from(argparse.Namespace(), tmp_path).quality_score_bar == 95  # absent default file: defaults
+
+
+@pytest.mark.parametrize(("columns", "width"), [("60", 58), ("200", 198), ("10", 20), ("0", None), ("x", None)])
+def test_the_help_formatter_takes_the_width_shutil_would(monkeypatch: pytest.MonkeyPatch, columns: str,
+                                                         width: int | None) -> None:
+    import shutil
+
+    from docbot.fronts.common import help_formatter
+
+    monkeypatch.setenv("COLUMNS", columns)
+    expected = width if width is not None else max(shutil.get_terminal_size().columns - 2, 20)
+    assert help_formatter("prog")._width == expected
