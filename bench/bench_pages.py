@@ -1,13 +1,16 @@
-"""``docbot pages`` next to pdoc on the same package: CPU, and which objects each one documents.
+"""``docbot pages`` next to mkdocstrings and pdoc on the same package: CPU, and which objects each documents.
 
-    python -m bench.bench_pages --rounds 3                # writes its section of bench/RESULTS.md
-    python -m bench.bench_pages --pdoc /path/to/bin/pdoc  # a pdoc of its own venv (pdoc imports the package)
+    python -m bench.bench_pages --rounds 3       # writes its section of bench/RESULTS.md
+    python -m bench.bench_pages --peers VENV/bin  # mkdocs (with mkdocstrings-python) and pdoc from their own venv
 
 The package is pyrsistent 0.20.0, the sdist kept in tests/apidocs/data (not written by us): a package that
 re-exports everything from private modules and keeps its types in ``.pyi`` stubs. It is unpacked into a
 fresh git repository (docbot pins source links to HEAD). What each documents is read from what it wrote:
-docbot's objects.inv, pdoc's anchors (``id="Name.member"`` in each module page). Neither needs a model.
-pdoc imports the package, docbot reads the source; the CPU column counts children too.
+docbot's and mkdocstrings' objects.inv (mkdocstrings at its defaults, ``::: pyrsistent`` and
+``::: pyrsistent.typing`` on one page), pdoc's anchors (``id="Name.member"`` in each module page). A name
+is then taken to its canonical path with griffe (``pyrsistent.PMap`` is ``pyrsistent._pmap.PMap``), so
+an object counts once whichever path a tool shows it under. None needs a model. pdoc imports the
+package, docbot and mkdocstrings read the source; the CPU column counts children too.
 """
 
 from __future__ import annotations
@@ -19,15 +22,23 @@ import sys
 import tarfile
 import tempfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 from bench.common import Sample, git, interleaved, machine, median, publish, run_child
 
 SDIST = Path(__file__).resolve().parents[1] / "tests" / "apidocs" / "data" / "pyrsistent-0.20.0.tar.gz"
 PACKAGE = "pyrsistent"
-SECTION = "## API pages next to pdoc, no model (`bench/bench_pages.py`)"
+SECTION = "## API pages next to mkdocstrings and pdoc, no model (`bench/bench_pages.py`)"
 _ANCHOR = re.compile(r'id="([A-Za-z_][A-Za-z0-9_.]*)"')
 _NOT_OBJECTS = {"navtoggle", "togglestate"}  # pdoc's page furniture
+MKDOCS_YML = """site_name: {package} (mkdocstrings)
+plugins:
+  - mkdocstrings:
+      handlers:
+        python:
+          paths: [{root}]
+"""
 
 
 def unpack(into: Path) -> Path:
@@ -63,47 +74,80 @@ def pdoc_names(folder: Path) -> set[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--pdoc", default=shutil.which("pdoc"))
+    parser.add_argument("--peers", type=Path, help="a bin folder holding mkdocs (with mkdocstrings-python) and pdoc")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="docbot-bench-pages-"))
     try:
         root = unpack(work / "src")
-        docbot_out, pdoc_out = work / "docbot", work / "pdoc"
-        docbot = [str(Path(sys.executable).with_name("docbot")), "pages", "--package", PACKAGE,
-                  "--out", str(docbot_out)]
-        actions = {"docbot": lambda: run_child(docbot, root)}
-        if args.pdoc:
-            command = [args.pdoc, PACKAGE, "-o", str(pdoc_out)]
-            actions["pdoc"] = lambda: run_child(command, root, {"PYTHONPATH": str(root)})
+        outputs = {name: work / name for name in ("docbot", "mkdocstrings", "pdoc")}
+        actions = {"docbot": lambda: run_child([str(Path(sys.executable).with_name("docbot")), "pages", "--package",
+                                                PACKAGE, "--out", str(outputs["docbot"])], root)}
+        actions.update(_peer_actions(args.peers, root, work, outputs))
         samples = interleaved(actions, args.rounds)
-        found = {"docbot": inventory_names(docbot_out / "objects.inv")}
-        pages = {"docbot": len([p for p in docbot_out.glob("*.md") if p.name != "index.md"])}
-        if args.pdoc:
-            found["pdoc"] = pdoc_names(pdoc_out)
-            pages["pdoc"] = len([p for p in pdoc_out.rglob("*.html") if p.name not in ("index.html", "search.html")])
-        publish(report(samples, found, pages, args.rounds), not args.no_write)
+        found = {"docbot": inventory_names(outputs["docbot"] / "objects.inv")}
+        if "mkdocstrings" in actions:
+            found["mkdocstrings"] = inventory_names(outputs["mkdocstrings"] / "objects.inv")
+        if "pdoc" in actions:
+            found["pdoc"] = pdoc_names(outputs["pdoc"])
+        publish(report(samples, canonical(found, root), args.rounds), not args.no_write)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0
 
 
-def report(samples: dict[str, list[Sample]], found: dict[str, set[str]], pages: dict[str, int], rounds: int) -> str:
+def _peer_actions(peers: Path | None, root: Path, work: Path,
+                  outputs: dict[str, Path]) -> dict[str, Callable[[], Sample]]:
+    actions: dict[str, Callable[[], Sample]] = {}
+    if peers is None:
+        return actions
+    if (peers / "mkdocs").exists():
+        site = work / "mkdocs-site"
+        (site / "docs").mkdir(parents=True)
+        (site / "mkdocs.yml").write_text(MKDOCS_YML.format(package=PACKAGE, root=root), encoding="utf-8")
+        (site / "docs" / "index.md").write_text(f"# {PACKAGE}\n\n::: {PACKAGE}\n\n::: {PACKAGE}.typing\n",
+                                                encoding="utf-8")
+        command = [str(peers / "mkdocs"), "build", "-q", "-f", str(site / "mkdocs.yml"), "-d",
+                   str(outputs["mkdocstrings"])]
+        actions["mkdocstrings"] = lambda: run_child(command, site)
+    if (peers / "pdoc").exists():
+        pdoc = [str(peers / "pdoc"), PACKAGE, "-o", str(outputs["pdoc"])]
+        actions["pdoc"] = lambda: run_child(pdoc, root, {"PYTHONPATH": str(root)})
+    return actions
+
+
+def canonical(found: dict[str, set[str]], root: Path) -> dict[str, set[str]]:
+    """Each tool's names at their canonical paths (griffe, docbot's own dependency, resolves re-exports)."""
+    import griffe
+
+    package = griffe.load(PACKAGE, search_paths=[str(root)], resolve_aliases=True)
+
+    def path_of(name: str) -> str:
+        try:
+            obj = package[name.split(".", 1)[1]] if "." in name else package
+            return str(obj.final_target.path if isinstance(obj, griffe.Alias) else obj.path)
+        except (KeyError, griffe.AliasResolutionError, griffe.CyclicAliasError):
+            return name  # a name griffe does not know stays as the tool wrote it
+
+    return {tool: {path_of(name) for name in names} for tool, names in found.items()}
+
+
+def report(samples: dict[str, list[Sample]], found: dict[str, set[str]], rounds: int) -> str:
     cpu = {name: median([s.cpu for s in runs]) for name, runs in samples.items()}
     lines = [SECTION, "", f"Machine: {machine()}. Package: {PACKAGE} 0.20.0 (sdist in tests/apidocs/data). "
-             f"CPU seconds (user + system, children included), median of {rounds} interleaved rounds.", "",
-             "| tool | CPU s | objects documented | module pages |", "|---|---|---|---|"]
+             f"CPU seconds (user + system, children included), median of {rounds} interleaved rounds; objects "
+             "at their canonical paths.", "", "| tool | CPU s | objects documented | of them, missing from docbot's |",
+             "|---|---|---|---|"]
+    ours = found["docbot"]
     for name in samples:
-        lines.append(f"| {name} | {cpu[name]:.2f} | {len(found[name])} | {pages[name]} |")
-    if "pdoc" in found:
-        ours, theirs = found["docbot"], found["pdoc"]
-        lines += ["", f"- In both: {len(ours & theirs)}. Only docbot: {len(ours - theirs)} "
-                  f"(e.g. {', '.join(sorted(ours - theirs)[:6]) or '—'}). Only pdoc: {len(theirs - ours)} "
-                  f"(e.g. {', '.join(sorted(theirs - ours)[:6]) or '—'}).",
-                  f"- docbot / pdoc CPU: {cpu['docbot'] / cpu['pdoc']:.2f}×. docbot also writes objects.inv "
-                  "(other Sphinx or mkdocs sites can link to it); pdoc writes HTML and a search index."]
-    else:
-        lines.append("- pdoc is not installed (pass --pdoc): its row is skipped.")
+        lines.append(f"| {name} | {cpu[name]:.2f} | {len(found[name])} | {len(found[name] - ours)} |")
+    lines.append("")
+    for peer in (name for name in found if name != "docbot"):
+        missing = sorted(found[peer] - ours)
+        lines.append(f"- Only {peer}: {len(missing)} ({', '.join(missing[:8]) or 'none'}); only docbot: "
+                     f"{len(ours - found[peer])}. docbot / {peer} CPU: {cpu['docbot'] / cpu[peer]:.2f}×.")
+    if len(found) == 1:
+        lines.append("- No peers given (--peers VENV/bin): their rows are skipped.")
     return "\n".join(lines) + "\n"
 
 
