@@ -56,10 +56,13 @@ class ApiModule:
     members: tuple[ApiObject, ...]
 
     def walk(self) -> Iterator[ApiObject]:
-        """Every object of the page, classes before their members."""
-        for member in self.members:
-            yield member
-            yield from member.members
+        """Every object of the page, classes before their members, at any depth: a nested class's methods
+        (``CheckedPMap.Evolver.set``) are rendered under it, so they are link targets and in objects.inv too."""
+        stack = list(reversed(self.members))
+        while stack:
+            obj = stack.pop()
+            yield obj
+            stack.extend(reversed(obj.members))
 
 
 def load_api(root: Path, package: str) -> list[ApiModule]:
