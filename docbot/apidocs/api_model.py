@@ -44,6 +44,7 @@ class ApiObject:
     endlineno: int
     names: tuple[str, ...] = ()
     members: tuple[ApiObject, ...] = ()
+    bases: tuple[str, ...] = ()  # a class's base expressions as written (``Generic[T_co]``)
 
 
 @dataclass(frozen=True)
@@ -131,9 +132,10 @@ def _object(obj: Any, path: str, root: Path, in_class: bool = False) -> ApiObjec
     if kind is Kind.PROPERTY:
         annotation = target.returns
     names = _names(target) if kind is not Kind.CLASS else _names_in(target.bases)
+    bases = tuple(str(base) for base in target.bases) if kind is Kind.CLASS else ()
     return ApiObject(kind, path.rsplit(".", 1)[1], path, target.path, _signature(target, kind), _doc(target),
                      "" if annotation is None else str(annotation), _relative(target.filepath, root),
-                     target.lineno or 0, target.endlineno or target.lineno or 0, names, members)
+                     target.lineno or 0, target.endlineno or target.lineno or 0, names, members, bases)
 
 
 def _shown_member(name: str, value: Any) -> bool:

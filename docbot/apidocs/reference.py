@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from docbot.apidocs.api_model import ApiModule, ApiObject, Kind
-from docbot.mdtext import cell, fence, prose
+from docbot.mdtext import cell, fence, literal_code, prose
 
 DOC_LIMIT = 100_000  # the author's own docstring: shown whole, however long the code needs it
 _NAMED = re.compile(r"`{1,2}~?\.?([A-Za-z_][\w.]*)(?:\(\))?`{1,2}|\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b")
@@ -76,7 +76,9 @@ def _object(obj: ApiObject, targets: Targets, here: str, links: Links, level: in
     blocks = [f'<a id="{obj.path}"></a>', f"{'#' * level} `{title}`"]
     if obj.signature:
         blocks.append(fence(obj.signature, "python"))
-    elif obj.annotation:
+    if obj.bases:  # what a reader needs to know which methods it inherits (mkdocstrings shows it too)
+        blocks.append("**Bases:** " + ", ".join(literal_code(base) for base in obj.bases))
+    if not obj.signature and obj.annotation:
         blocks.append(fence(f"{obj.name}: {obj.annotation}", "python"))
     blocks.append(docstring(obj.docstring))
     blocks.append(_see(obj, targets, here))

@@ -67,6 +67,10 @@ def test_cross_references_and_pinned_source_links(built: tuple[GitRepo, subproce
     klass = page[page.index('<a id="pyrsistent.PMap">'):page.index("### `PMap.")]
     assert "[`m`](#pyrsistent.m)" in klass and "[`pmap`](#pyrsistent.pmap)" in klass  # its docstring names them
     assert "```pycon\n>>> m1 = m(a=1, b=3)" in klass  # the doctest session as a code block
+    # the bases, as the stub writes them (mkdocstrings shows them; a reader learns what is inherited)
+    plist = page[page.index('<a id="pyrsistent.PList">'):page.index('<a id="pyrsistent.pdeque">')]
+    assert "**Bases:** <code>Generic&#91;T&#95;co&#93;</code>, <code>&#95;PListBase</code>" in plist
+    assert "**Bases:**" not in pmap  # a function has none
 
 
 def inventory_lines(data: bytes) -> tuple[list[str], list[str]]:
