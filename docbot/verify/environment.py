@@ -1,0 +1,100 @@
+"""Failures that are the sandbox's or this machine's, not the doc's: why, in words a reader can act on.
+
+The child reports, with each step's result, what the sandbox refused during it, which imports found no installed
+module, and which path literals of the example its error is about that do not exist here
+(docbot/sandbox/witness.py). A failure that follows one of those, or a MemoryError under the sandbox's memory
+cap, is a note with the reason, never a contradiction; so is a later step that fails reading a name such a step
+was to bind (``sl *= 10_000_000`` ran out of memory, so ``sl.count('c')`` counts the list that failed to grow).
+A failure with none of those signals is still the doc's (docs/design.md#truth-checks).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from docbot.sandbox.step import Step
+
+_IMPORT_ERRORS = ("ModuleNotFoundError", "ImportError")
+_NO_MODULE = re.compile(r"No module named '([\w.]+)'")
+_ASKS_INSTALL = re.compile(r"\binstall", re.IGNORECASE)
+_FAILED = ("mismatch", "raised", "no_exception", "wrong_exception")
+
+
+@dataclass
+class Environment:
+    """What one session of steps has shown so far about the machine it runs on."""
+
+    memory_mb: int
+    missing: list[str] = field(default_factory=list)  # imports that found no module, in this session so far
+    spoiled: dict[str, str] = field(default_factory=dict)  # a name a failed step was to bind -> why it failed
+
+    def reason(self, step: Step, result: dict[str, Any]) -> str | None:
+        """Why this step's failure is the machine's, or None when it is the doc's to answer for."""
+        self.missing += [name for name in result.get("missing", []) if name not in self.missing]
+        if result.get("status") not in _FAILED:
+            return None
+        why = self._own_reason(step, result) or self._inherited(step)
+        if why is not None:
+            self.spoiled.update(dict.fromkeys(bound_names(step.code), why))
+        return why
+
+    def _own_reason(self, step: Step, result: dict[str, Any]) -> str | None:
+        if result.get("refused"):
+            return "it needs what the sandbox refused: " + ", ".join(result["refused"])
+        if result["status"] != "raised":
+            return None
+        error = result.get("error", "")
+        if error.startswith("MemoryError"):
+            return f"it needs more memory than the sandbox's {self.memory_mb} MB"
+        if result.get("missing_paths"):
+            return "it needs a file the doc presumes, which the sandbox does not have: " + \
+                ", ".join(result["missing_paths"])
+        if error.startswith(_IMPORT_ERRORS):
+            found = _NO_MODULE.search(error)
+            return "it needs an optional library that is not installed here" + (f": {found.group(1)}" if found else "")
+        # A package that caught the ImportError and raised its own error: that error names the module or asks
+        # for an install (bs4's FeatureNotFound: "Do you need to install a parser library?").
+        named = [name for name in self.missing if _names(error, name.split(".")[0])]
+        if named or (self.missing and _ASKS_INSTALL.search(error)):
+            return "it needs an optional library that is not installed here (tried and not found: " + \
+                ", ".join((named or self.missing)[:5]) + ")"
+        return None
+
+    def _inherited(self, step: Step) -> str | None:
+        used = loaded_names(step.code)
+        return next((f"it uses `{name}`, which an earlier step could not make ({why.removeprefix('it ')})"
+                     for name, why in self.spoiled.items() if name in used), None)
+
+
+def _names(error: str, module: str) -> bool:
+    return len(module) > 2 and re.search(rf"(?<![\w.]){re.escape(module)}(?!\w)", error) is not None
+
+
+def bound_names(code: str) -> set[str]:
+    """The names a step assigns, imports or defines at any depth (a failed step may have left each unset)."""
+    tree = _parse(code)
+    names: set[str] = set()
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+    return names
+
+
+def loaded_names(code: str) -> set[str]:
+    tree = _parse(code)
+    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)} \
+        if tree is not None else set()
+
+
+def _parse(code: str) -> ast.Module | None:
+    try:
+        return ast.parse(code)
+    except SyntaxError:
+        return None
