@@ -70,13 +70,20 @@ def missing_paths(code: str, error: BaseException) -> list[str]:
         tree = ast.parse(code)
     except SyntaxError:
         return []
-    said = f"{error} {getattr(error, 'filename', '') or ''}"
-    found = []
+    found: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and _looks_like_path(node.value):
-            if node.value in said and not os.path.lexists(os.path.expanduser(node.value)):
+            if _names_path(error, node.value) and not os.path.lexists(os.path.expanduser(node.value)):
                 _keep(found, node.value)
     return found
+
+
+def _names_path(error: BaseException, path: str) -> bool:
+    """The error is about ``path`` itself: its ``filename``, or the whole path in its message (not a part of a
+    longer path the package computed, as ``/nope`` is of ``/etc/nope``)."""
+    if getattr(error, "filename", None) == path:
+        return True
+    return re.search(rf"(?<![\w/.~-]){re.escape(path)}(?![\w/-])", str(error)) is not None
 
 
 def _looks_like_path(text: str) -> bool:

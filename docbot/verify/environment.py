@@ -11,8 +11,13 @@ A failure with none of those signals is still the doc's (docs/design.md#truth-ch
 from __future__ import annotations
 
 import ast
+import contextlib
+import functools
+import os
 import re
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from docbot.sandbox.step import Step
@@ -44,7 +49,9 @@ class Environment:
     def _own_reason(self, step: Step, result: dict[str, Any]) -> str | None:
         if result.get("refused"):
             return "it needs what the sandbox refused: " + ", ".join(result["refused"])
-        if result["status"] != "raised":
+        if result["status"] == "mismatch" and (shown := _machine_value(result.get("got", ""), step.want)):
+            return f"the output shows this machine's {shown}, which no doc can state"
+        if result["status"] not in ("raised", "wrong_exception"):  # a doc's stated failure, met by another error
             return None
         error = result.get("error", "")
         if error.startswith("MemoryError"):
@@ -54,12 +61,12 @@ class Environment:
                 ", ".join(result["missing_paths"])
         if error.startswith(_IMPORT_ERRORS):
             found = _NO_MODULE.search(error)
-            return "it needs an optional library that is not installed here" + (f": {found.group(1)}" if found else "")
+            return "it needs a library that is not installed here" + (f": {found.group(1)}" if found else "")
         # A package that caught the ImportError and raised its own error: that error names the module or asks
         # for an install (bs4's FeatureNotFound: "Do you need to install a parser library?").
         named = [name for name in self.missing if _names(error, name.split(".")[0])]
         if named or (self.missing and _ASKS_INSTALL.search(error)):
-            return "it needs an optional library that is not installed here (tried and not found: " + \
+            return "it needs a library that is not installed here (tried and not found: " + \
                 ", ".join((named or self.missing)[:5]) + ")"
         return None
 
@@ -67,6 +74,29 @@ class Environment:
         used = loaded_names(step.code)
         return next((f"it uses `{name}`, which an earlier step could not make ({why.removeprefix('it ')})"
                      for name, why in self.spoiled.items() if name in used), None)
+
+
+def _machine_value(got: str, want: str) -> str | None:
+    """What of this machine's identity the output shows and the doc does not (its paths, OS or time zone)."""
+    for what, value in machine_values():
+        if re.search(rf"(?<![\w/.-]){re.escape(value)}(?![\w-])", got) and value not in want:
+            return f"{what} ({value})"
+    return None
+
+
+@functools.cache
+def machine_values() -> tuple[tuple[str, str], ...]:
+    """Values that are this installation's and no reader's: the interpreter's prefix, the OS's name and id
+    (/etc/os-release, bound into the sandbox as is) and the time zone's Area/City key (/etc/localtime)."""
+    found = [("Python installation", path) for path in dict.fromkeys((sys.prefix, sys.base_prefix)) if len(path) > 1]
+    with contextlib.suppress(OSError):
+        release = dict(line.split("=", 1) for line in Path("/etc/os-release").read_text().splitlines() if "=" in line)
+        found += [("operating system", value.strip().strip("\"'")) for key, value in release.items()
+                  if key in ("ID", "NAME", "PRETTY_NAME") and len(value.strip().strip("\"'")) > 2]
+    with contextlib.suppress(OSError):
+        zone = os.readlink("/etc/localtime").partition("zoneinfo/")[2]
+        found += [("time zone", zone)] if "/" in zone else []
+    return tuple(found)
 
 
 def _names(error: str, module: str) -> bool:
