@@ -25,6 +25,8 @@ from docbot.sandbox.step import Step
 _IMPORT_ERRORS = ("ModuleNotFoundError", "ImportError")
 _NO_MODULE = re.compile(r"No module named '([\w.]+)'")
 _ASKS_INSTALL = re.compile(r"\binstall", re.IGNORECASE)
+_UNDEFINED = re.compile(r"NameError: name '(\w+)' is not defined")
+_SHOWS = "the output shows this machine's "
 _FAILED = ("mismatch", "raised", "no_exception", "wrong_exception")
 
 
@@ -34,23 +36,32 @@ class Environment:
 
     memory_mb: int
     missing: list[str] = field(default_factory=list)  # imports that found no module, in this session so far
-    spoiled: dict[str, str] = field(default_factory=dict)  # a name a failed step was to bind -> why it failed
+    spoiled: dict[str, str] = field(default_factory=dict)  # a name a failed step bound or showed -> why it failed
 
     def reason(self, step: Step, result: dict[str, Any]) -> str | None:
         """Why this step's failure is the machine's, or None when it is the doc's to answer for."""
         self.missing += [name for name in result.get("missing", []) if name not in self.missing]
         if result.get("status") not in _FAILED:
             return None
-        why = self._own_reason(step, result) or self._inherited(step)
-        if why is not None:
-            self.spoiled.update(dict.fromkeys(bound_names(step.code), why))
-        return why
+        own = self._own_reason(step, result)
+        name = None if own is not None else self._spoiled_use(step, result)
+        root = own if own is not None else self.spoiled.get(name or "")
+        if root is None:
+            return None
+        self.spoiled.update(dict.fromkeys(bound_names(step.code), root))
+        if own is not None and own.startswith(_SHOWS):
+            # What it printed was made of the names it read: they hold this machine's state too (tzlocal's `tz`,
+            # then every datetime made with it).
+            self.spoiled.update({read: own for read in loaded_names(step.code) if read not in self.spoiled})
+        return own if own is not None else \
+            f"it uses `{name}`, which an earlier step could not make or showed to be this machine's " \
+            f"({root.removeprefix('it ')})"
 
     def _own_reason(self, step: Step, result: dict[str, Any]) -> str | None:
         if result.get("refused"):
             return "it needs what the sandbox refused: " + ", ".join(result["refused"])
         if result["status"] == "mismatch" and (shown := _machine_value(result.get("got", ""), step.want)):
-            return f"the output shows this machine's {shown}, which no doc can state"
+            return f"{_SHOWS}{shown}, which no doc can state"
         if result["status"] not in ("raised", "wrong_exception"):  # a doc's stated failure, met by another error
             return None
         error = result.get("error", "")
@@ -70,10 +81,14 @@ class Environment:
                 ", ".join((named or self.missing)[:5]) + ")"
         return None
 
-    def _inherited(self, step: Step) -> str | None:
+    def _spoiled_use(self, step: Step, result: dict[str, Any]) -> str | None:
+        """The name this step reads that an earlier failed step was to bind or showed to be the machine's; for a
+        NameError, only the name it is about (a name the doc never defines is the doc's setup, not the machine)."""
+        undefined = _UNDEFINED.match(result.get("error", ""))
+        if undefined is not None:
+            return undefined.group(1) if undefined.group(1) in self.spoiled else None
         used = loaded_names(step.code)
-        return next((f"it uses `{name}`, which an earlier step could not make ({why.removeprefix('it ')})"
-                     for name, why in self.spoiled.items() if name in used), None)
+        return next((name for name in self.spoiled if name in used), None)
 
 
 def _machine_value(got: str, want: str) -> str | None:

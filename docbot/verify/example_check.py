@@ -57,13 +57,13 @@ def findings_from_run(steps: list[Step], run: SandboxRun, timeout_s: float,
         finding = _finding(step, result)
         if finding is None:
             continue
+        # After one failure, a NameError is usually its echo (the failed step never defined the name).
+        if failed_before and result.get("error", "").startswith("NameError"):
+            continue
         if why is not None:
             findings.append(replace(finding, message=f"{finding.message}; not the doc's fault: {why}",
                                     severity=FindingKind.NOTE, line=step.line, reason=why))
             failed_before = True
-            continue
-        # After one failure, a NameError is usually its echo (the failed step never defined the name).
-        if failed_before and result.get("error", "").startswith("NameError"):
             continue
         failed_before = True
         other = again.get(result["index"])

@@ -170,6 +170,26 @@ def test_a_later_step_is_excused_only_for_the_names_a_failed_step_was_to_bind() 
         {"c", "d", "g", "x", "y", "h", "z", "K"}
 
 
+def test_a_name_an_output_showed_to_be_the_machines_stays_the_machines() -> None:
+    environment = Environment(512)
+    machine = {"status": "mismatch", "got": f"Lib({sys.prefix!r})"}
+    assert environment.reason(Step("tz", "value", want="Lib('/usr')"), machine) is not None
+    assert environment.reason(Step("dt = f(tzinfo=tz)\ndt.hour", "value"), {"status": "mismatch"}) is not None
+    assert environment.reason(Step("dt.hour", "value"), {"status": "mismatch"}) is not None  # made with tz
+    # a step excused for reading tz does not make the other names it reads the machine's
+    assert environment.reason(Step("g(tz, other)", "value"), {"status": "mismatch"}) is not None
+    assert environment.reason(Step("other.x", "value"), {"status": "mismatch"}) is None
+    # a NameError is excused only for the name a failed step was to bind, not for another name it reads
+    assert environment.reason(Step("g(tz)", "none"), {"status": "raised", "error": "NameError: name 'g' is not "
+                                                                                 "defined"}) is None
+    assert environment.reason(Step("h = g(tz)", "none"), {"status": "raised", "error": "ValueError: x"}) is not None
+    assert environment.reason(Step("h()", "none"), {"status": "raised", "error": "NameError: name 'h' is not "
+                                                                                "defined"}) is not None
+    # a failure for another reason spoils what it binds, not what it reads
+    assert environment.reason(Step("x = other", "none"), {"status": "raised", "error": "MemoryError"})
+    assert environment.reason(Step("other.y", "value"), {"status": "mismatch"}) is None
+
+
 def test_machine_values_are_this_machines() -> None:
     values = dict((value, what) for what, value in machine_values())
     assert values[sys.prefix] == "Python installation"
