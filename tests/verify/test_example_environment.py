@@ -15,6 +15,7 @@ from docbot.verify.example_check import findings_from_run
 from docbot.verify.examples import extract_steps
 from docbot.verify.findings import Finding, FindingKind
 from docbot.sandbox.step import Step
+from tests.support.sandboxing import NO_BWRAP
 
 # A package's own code, as python-discovery, bs4 and identify do it: it catches what went wrong and raises its own.
 MODULE = '''
@@ -71,9 +72,10 @@ def module_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def run(module_dir: Path, session: str) -> list[Finding]:
+def run(module_dir: Path, session: str, guard_only: bool = False) -> list[Finding]:
     steps = extract_steps("```python\n" + textwrap.dedent(session).strip() + "\n```\n")
-    outcome = run_steps(steps, "envmod", "query", (str(module_dir),), timeout_s=30, memory_mb=256)
+    outcome = run_steps(steps, "envmod", "query", (str(module_dir),), timeout_s=30, memory_mb=256,
+                        sandbox="allow-guard" if guard_only else "os", bwrap=NO_BWRAP if guard_only else None)
     assert outcome.ready and outcome.not_run is None, outcome
     return findings_from_run(steps, outcome, 30, memory_mb=256)
 
@@ -127,10 +129,17 @@ def test_environment_failures_are_notes_and_the_rest_contradictions(
     assert all(f.reason == "" for f in found if f.fatal)
 
 
+@pytest.mark.parametrize(("session", "severity"), [(">>> query()\n'answered'", NOTE),
+                                                  (">>> query(run=False)\n'answered'", CONTRA)])
+def test_the_guard_alone_witnesses_its_refusals_too(module_dir: Path, session: str, severity: FindingKind) -> None:
+    found = run(module_dir, session, guard_only=True)
+    assert [f.severity for f in found] == [severity]
+    assert ("subprocess.Popen" in found[0].reason) is (severity is NOTE)
+
+
 def test_the_caught_import_names_the_missing_library(module_dir: Path) -> None:
     found = run(module_dir, ">>> parse(1, 'xml') + parse(None)\n2")
-    assert "no_such_parser_lib" not in found[0].reason or "install" in found[0].code_fact  # named only as tried
-    assert found[0].reason.startswith("it needs a library that is not installed here")
+    assert found[0].reason == "it needs a library that is not installed here (tried and not found: no_such_parser_lib)"
 
 
 def test_a_traceback_shows_the_examples_own_line(module_dir: Path) -> None:
