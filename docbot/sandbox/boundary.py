@@ -30,7 +30,11 @@ _TMP_BYTES = 64 * 1024 * 1024  # the only writable place is memory: keep it smal
 _NOBODY = "65534"
 # System folders the interpreter's shared libraries come from (merged /usr: these are symlinks).
 _SYSTEM = ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/libx32", "/sbin")
-_SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime")
+_SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d")
+# Files every reader's machine has and examples read (tzlocal, zoneinfo, distro, platform.freedesktop_os_release):
+# public, read-only, nothing of the user's. A symlink stays a symlink (tzlocal reads the zone's name from
+# /etc/localtime's target) when its target is inside the bound system folders; otherwise the file is bound.
+MACHINE_FILES = ("/etc/localtime", "/etc/timezone", "/etc/os-release")
 _NOT_BOUND = ("/proc", "/dev", "/sys")
 WORKDIR = "/tmp/docbot-example-sandbox"  # the child's working folder, inside the sandbox's own /tmp
 
@@ -122,7 +126,18 @@ def _system_binds() -> list[str]:
     for path in _SYSTEM_FILES:
         if os.path.exists(path):
             words += ["--ro-bind", path, path]
+    for path in MACHINE_FILES:
+        if os.path.islink(path) and _in_system(os.path.realpath(path)):
+            words += ["--symlink", os.readlink(path), path]
+        elif os.path.isfile(path):
+            words += ["--ro-bind", path, path]
     return words
+
+
+def _in_system(path: str) -> bool:
+    """Inside a system folder bound whole (a real folder, not a merged-/usr symlink)."""
+    return any(path.startswith(folder + "/") for folder in _SYSTEM
+               if os.path.isdir(folder) and not os.path.islink(folder))
 
 
 def read_only_paths(sys_path: tuple[str, ...]) -> list[str]:

@@ -14,6 +14,7 @@ import contextlib
 import importlib
 import io
 import json
+import linecache
 import os
 import resource
 import sys
@@ -21,6 +22,7 @@ import traceback
 from _socket import AF_UNIX  # the constant alone: the socket module's enums cost every child ~3 ms of CPU
 
 from docbot.sandbox.compare import output_matches, value_matches
+from docbot.sandbox.witness import Witness, install, missing_paths
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of CPU per child); mypy reads it as True
 if TYPE_CHECKING:
@@ -44,7 +46,9 @@ def main() -> None:
     _emit(results, plan["nonce"], {"started": True})
     _limit(plan["memory_mb"], plan["cpu_s"], plan["nproc"])
     sys.path[:0] = plan["sys_path"]
-    _install_guard(os.getcwd())
+    witness = Witness()
+    _install_guard(os.getcwd(), witness)
+    install(witness)
     try:
         module = importlib.import_module(plan["module"])
         namespace = _namespace(module, plan["module"], plan["name"])
@@ -54,7 +58,9 @@ def main() -> None:
     _emit(results, plan["nonce"], {"ready": True})
     documented = namespace[plan["name"]]
     for index, step in enumerate(plan["steps"]):
-        result = _run_step(step, namespace)
+        witness.start_step()
+        result = _run_step(step, namespace, f"<doc example {index}>")
+        result.update(witness.seen())
         if _rebound(plan["name"], documented, namespace, module):
             # Whatever it prints now, it is not the documented object's: report it, trust nothing after.
             _emit(results, plan["nonce"], {"index": index, "status": "rebound"})
@@ -111,7 +117,7 @@ def _limit(memory_mb: int, cpu_s: int, nproc: int | None) -> None:
             resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 
 
-def _install_guard(folder: str) -> None:
+def _install_guard(folder: str, witness: Witness) -> None:
     root = os.path.realpath(folder)
 
     def inside(path: Any) -> bool:
@@ -127,37 +133,43 @@ def _install_guard(folder: str) -> None:
             path, mode, flags = args
             writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or bool((flags or 0) & _WRITE_FLAGS)
             if writes and path is not None and not inside(path):
-                raise PermissionError(f"the docbot sandbox refuses writing {path!r} outside the example folder")
+                raise witness.refusal(f"writing {path!r}",
+                                      f"the docbot sandbox refuses writing {path!r} outside the example folder")
         elif event in _PATH_EVENTS:
             if not all(inside(args[i]) for i in _PATH_EVENTS[event] if i < len(args)):
-                raise PermissionError(f"the docbot sandbox refuses {event} outside the example folder")
+                raise witness.refusal(event, f"the docbot sandbox refuses {event} outside the example folder")
         elif event.startswith("socket."):
             if event == "socket.gethostname":
                 return  # reads the local name (libraries call it on import); no network involved
             if event == "socket.__new__" and len(args) > 1 and args[1] == AF_UNIX:
                 return  # socketpair() for asyncio's own wake-up pipe, not network
-            raise PermissionError(f"the docbot sandbox refuses network access ({event})")
+            raise witness.refusal(f"network access ({event})", f"the docbot sandbox refuses network access ({event})")
         elif event in _REFUSED:
-            raise PermissionError(f"the docbot sandbox refuses {event} in examples")
+            raise witness.refusal(event, f"the docbot sandbox refuses {event} in examples")
 
     sys.addaudithook(guard)
 
 
-def _run_step(step: dict[str, Any], namespace: dict[str, Any]) -> dict[str, Any]:
+def _run_step(step: dict[str, Any], namespace: dict[str, Any], filename: str) -> dict[str, Any]:
     printed = io.StringIO()
     echoed: list[tuple[Any, int]] = []  # (value, length of the printed text before its echo)
+    # The step's source under its own name in linecache (as doctest registers `<doctest ...>`): tracebacks,
+    # inspect.getsource and stack_data then show the example's lines, as they would from a reader's file.
+    linecache.cache[filename] = (len(step["code"]), None, step["code"].splitlines(keepends=True), filename)
     try:
         with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(io.StringIO()):
-            value = _execute(step, namespace, echoed)
+            value = _execute(step, namespace, echoed, filename)
     except BaseException as error:  # noqa: BLE001 - SystemExit etc. from an example are results too
-        return _after_exception(step, error)
+        result = _after_exception(step, error)
+        paths = missing_paths(step["code"], error) if result["status"] == "raised" else []
+        return {**result, "missing_paths": paths} if paths else result
     return _judge(step, value, printed.getvalue(), echoed, namespace)
 
 
-def _execute(step: dict[str, Any], namespace: dict[str, Any], echoed: list[tuple[Any, int]]) -> Any:
+def _execute(step: dict[str, Any], namespace: dict[str, Any], echoed: list[tuple[Any, int]], filename: str) -> Any:
     code = step["code"]
     if step["expect"] == "value" and not step["target"]:
-        return _run(compile(code.strip(), "<example>", "eval", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
+        return _run(compile(code.strip(), filename, "eval", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
                             dont_inherit=True), namespace)
     tree = ast.parse(code, mode="exec")
     # Like the interactive prompt, doctests echo a bare expression's value (None is not echoed); a block
@@ -167,7 +179,7 @@ def _execute(step: dict[str, Any], namespace: dict[str, Any], echoed: list[tuple
         echo = isinstance(node, ast.Expr) and (echo_all or (step["echo_last"] and index == len(tree.body) - 1))
         source: Any = ast.Interactive([node]) if echo else ast.Module([node], [])
         # dont_inherit: this file's `from __future__ import annotations` must not reach the example
-        compiled = compile(source, "<example>", "single" if echo else "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
+        compiled = compile(source, filename, "single" if echo else "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
                            dont_inherit=True)
         _run(compiled, namespace, echo=echoed if echo else None)
     return namespace.get(step["target"]) if step["target"] else None

@@ -10,13 +10,14 @@ from dataclasses import replace
 from typing import Any
 
 from docbot.sandbox.step import Step
+from docbot.verify.environment import Environment
 from docbot.verify.examples import extract_steps
 from docbot.verify.findings import ExampleContext, Finding, FindingKind, FindingName, note
 from docbot.sandbox.runner import SandboxRun, describe_exit, run_steps
 
-# Errors that say the example cannot run *here* (no optional dependency, no data file, the sandbox
-# refusing network or writes), not that the doc is wrong.
-_ENVIRONMENT = ("ModuleNotFoundError", "ImportError", "FileNotFoundError")
+# An error that says the example cannot run *here* (no data file), not that the doc is wrong; the sandbox's
+# refusals, missing libraries, memory and the doc's placeholder paths are docbot.verify.environment's.
+_ENVIRONMENT = ("FileNotFoundError",)
 
 
 def check_examples(section: str, qualname: str, context: ExampleContext) -> list[Finding]:
@@ -33,11 +34,11 @@ def check_steps(steps: list[Step], name: str, context: ExampleContext) -> list[F
 
     first = run()
     second = run() if any(r.get("status") == "mismatch" for r in first.results) else None
-    return findings_from_run(steps, first, context.timeout_s, second)
+    return findings_from_run(steps, first, context.timeout_s, second, context.memory_mb)
 
 
 def findings_from_run(steps: list[Step], run: SandboxRun, timeout_s: float,
-                      second: SandboxRun | None = None) -> list[Finding]:
+                      second: SandboxRun | None = None, memory_mb: int = 512) -> list[Finding]:
     if run.untrusted is not None:
         return [Finding(FindingName.EXAMPLE_UNTRUSTED,
                         f"the examples wrote to docbot's result channel ({run.untrusted}); "
@@ -47,15 +48,22 @@ def findings_from_run(steps: list[Step], run: SandboxRun, timeout_s: float,
     again = {r["index"]: r for r in second.results} if second is not None else {}
     findings: list[Finding] = []
     failed_before = False
+    environment = Environment(memory_mb)
     for result in run.results:
         step = steps[result["index"]]
         if result["status"] == "rebound":
             return [*findings, _rebound(step)]
+        why = environment.reason(step, result)
         finding = _finding(step, result)
         if finding is None:
             continue
         # After one failure, a NameError is usually its echo (the failed step never defined the name).
         if failed_before and result.get("error", "").startswith("NameError"):
+            continue
+        if why is not None:
+            findings.append(replace(finding, message=f"{finding.message}; not the doc's fault: {why}",
+                                    severity=FindingKind.NOTE, line=step.line, reason=why))
+            failed_before = True
             continue
         failed_before = True
         other = again.get(result["index"])

@@ -82,6 +82,7 @@ class Finding:
     severity: FindingKind = FindingKind.CONTRADICTION
     line: int | None = None  # for example findings: the doc line (0-based) of the example
     where: str = ""  # for a doc model: the field, e.g. "parameters[2]", "raises[0]", "examples[1]", "returns"
+    reason: str = ""  # for a note: why it is not a contradiction (e.g. what the sandbox refused)
 
     @property
     def fatal(self) -> bool:

@@ -66,7 +66,7 @@ def classify(finding: Finding, steps: Sequence[Step], lines: list[str], defined:
         return ReaderFinding(ReaderKind.TIME_DEPENDENT if _CLOCK.search(code) else ReaderKind.NOTE, finding, line,
                              "the output differs between two runs")
     if finding.severity is not FindingKind.CONTRADICTION:
-        return ReaderFinding(ReaderKind.NOTE, finding, line)
+        return ReaderFinding(ReaderKind.NOTE, finding, line, finding.reason)
     if _console_shows_it(finding):
         return None
     if finding.kind in _LIMITS or finding.code_fact.startswith("MemoryError"):

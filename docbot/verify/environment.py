@@ -1,0 +1,145 @@
+"""Failures that are the sandbox's or this machine's, not the doc's: why, in words a reader can act on.
+
+The child reports, with each step's result, what the sandbox refused during it, which imports found no installed
+module, and which path literals of the example its error is about that do not exist here
+(docbot/sandbox/witness.py). A failure that follows one of those, or a MemoryError under the sandbox's memory
+cap, is a note with the reason, never a contradiction; so is a later step that fails reading a name such a step
+was to bind (``sl *= 10_000_000`` ran out of memory, so ``sl.count('c')`` counts the list that failed to grow).
+A failure with none of those signals is still the doc's (docs/design.md#truth-checks).
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import functools
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from docbot.sandbox.step import Step
+
+_IMPORT_ERRORS = ("ModuleNotFoundError", "ImportError")
+_NO_MODULE = re.compile(r"No module named '([\w.]+)'")
+_ASKS_INSTALL = re.compile(r"\binstall", re.IGNORECASE)
+_UNDEFINED = re.compile(r"NameError: name '(\w+)' is not defined")
+_SHOWS = "the output shows this machine's "
+_FAILED = ("mismatch", "raised", "no_exception", "wrong_exception")
+
+
+@dataclass
+class Environment:
+    """What one session of steps has shown so far about the machine it runs on."""
+
+    memory_mb: int
+    missing: list[str] = field(default_factory=list)  # imports that found no module, in this session so far
+    spoiled: dict[str, str] = field(default_factory=dict)  # a name a failed step bound or showed -> why it failed
+
+    def reason(self, step: Step, result: dict[str, Any]) -> str | None:
+        """Why this step's failure is the machine's, or None when it is the doc's to answer for."""
+        self.missing += [name for name in result.get("missing", []) if name not in self.missing]
+        if result.get("status") not in _FAILED:
+            return None
+        own = self._own_reason(step, result)
+        name = None if own is not None else self._spoiled_use(step, result)
+        root = own if own is not None else self.spoiled.get(name or "")
+        if root is None:
+            return None
+        self.spoiled.update(dict.fromkeys(bound_names(step.code), root))
+        if own is not None and own.startswith(_SHOWS):
+            # What it printed was made of the names it read: they hold this machine's state too (tzlocal's `tz`,
+            # then every datetime made with it).
+            self.spoiled.update({read: own for read in loaded_names(step.code) if read not in self.spoiled})
+        return own if own is not None else \
+            f"it uses `{name}`, which an earlier step could not make or showed to be this machine's " \
+            f"({root.removeprefix('it ')})"
+
+    def _own_reason(self, step: Step, result: dict[str, Any]) -> str | None:
+        if result.get("refused"):
+            return "it needs what the sandbox refused: " + ", ".join(result["refused"])
+        if result["status"] == "mismatch" and (shown := _machine_value(result.get("got", ""), step.want)):
+            return f"{_SHOWS}{shown}, which no doc can state"
+        if result["status"] not in ("raised", "wrong_exception"):  # a doc's stated failure, met by another error
+            return None
+        error = result.get("error", "")
+        if error.startswith("MemoryError"):
+            return f"it needs more memory than the sandbox's {self.memory_mb} MB"
+        if result.get("missing_paths"):
+            return "it needs a file the doc presumes, which the sandbox does not have: " + \
+                ", ".join(result["missing_paths"])
+        if error.startswith(_IMPORT_ERRORS):
+            found = _NO_MODULE.search(error)
+            return "it needs a library that is not installed here" + (f": {found.group(1)}" if found else "")
+        # A package that caught the ImportError and raised its own error: that error names the module or asks
+        # for an install (bs4's FeatureNotFound: "Do you need to install a parser library?").
+        named = [name for name in self.missing if _names(error, name.split(".")[0])]
+        if named or (self.missing and _ASKS_INSTALL.search(error)):
+            return "it needs a library that is not installed here (tried and not found: " + \
+                ", ".join((named or self.missing)[:5]) + ")"
+        return None
+
+    def _spoiled_use(self, step: Step, result: dict[str, Any]) -> str | None:
+        """The name this step reads that an earlier failed step was to bind or showed to be the machine's; for a
+        NameError, only the name it is about (a name the doc never defines is the doc's setup, not the machine)."""
+        undefined = _UNDEFINED.match(result.get("error", ""))
+        if undefined is not None:
+            return undefined.group(1) if undefined.group(1) in self.spoiled else None
+        used = loaded_names(step.code)
+        return next((name for name in self.spoiled if name in used), None)
+
+
+def _machine_value(got: str, want: str) -> str | None:
+    """What of this machine's identity the output shows and the doc does not (its paths, OS or time zone)."""
+    for what, value in machine_values():
+        if re.search(rf"(?<![\w/.-]){re.escape(value)}(?![\w-])", got) and value not in want:
+            return f"{what} ({value})"
+    return None
+
+
+@functools.cache
+def machine_values() -> tuple[tuple[str, str], ...]:
+    """Values that are this installation's and no reader's: the interpreter's prefix, the OS's name and id
+    (/etc/os-release, bound into the sandbox as is) and the time zone's Area/City key (/etc/localtime)."""
+    found = [("Python installation", path) for path in dict.fromkeys((sys.prefix, sys.base_prefix)) if len(path) > 1]
+    with contextlib.suppress(OSError):
+        release = dict(line.split("=", 1) for line in Path("/etc/os-release").read_text().splitlines() if "=" in line)
+        found += [("operating system", value.strip().strip("\"'")) for key, value in release.items()
+                  if key in ("ID", "NAME", "PRETTY_NAME") and len(value.strip().strip("\"'")) > 2]
+    with contextlib.suppress(OSError):
+        zone = os.readlink("/etc/localtime").partition("zoneinfo/")[2]
+        found += [("time zone", zone)] if "/" in zone else []
+    return tuple(found)
+
+
+def _names(error: str, module: str) -> bool:
+    return len(module) > 2 and re.search(rf"(?<![\w.]){re.escape(module)}(?!\w)", error) is not None
+
+
+def bound_names(code: str) -> set[str]:
+    """The names a step assigns, imports or defines at any depth (a failed step may have left each unset)."""
+    tree = _parse(code)
+    names: set[str] = set()
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+    return names
+
+
+def loaded_names(code: str) -> set[str]:
+    tree = _parse(code)
+    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)} \
+        if tree is not None else set()
+
+
+def _parse(code: str) -> ast.Module | None:
+    try:
+        return ast.parse(code)
+    except SyntaxError:
+        return None
