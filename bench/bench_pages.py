@@ -2,6 +2,11 @@
 
     python -m bench.bench_pages --rounds 3       # writes its section of bench/RESULTS.md
     python -m bench.bench_pages --peers VENV/bin  # mkdocs (with mkdocstrings-python) and pdoc from their own venv
+    python -m bench.bench_pages --peers VENV/bin --render pyrsistent.PList --out DIR  # one object, rendered
+
+``--render`` builds two mkdocs sites with the same theme, one holding docbot's section of the object (cut
+from its page as written) and one mkdocstrings' ``::: object``, and screenshots each with a headless
+Chromium when one is on PATH (docs/images/pages-vs-mkdocstrings.png was made so).
 
 The package is pyrsistent 0.20.0, the sdist kept in tests/apidocs/data (not written by us): a package that
 re-exports everything from private modules and keeps its types in ``.pyi`` stubs. It is unpacked into a
@@ -32,7 +37,7 @@ PACKAGE = "pyrsistent"
 SECTION = "## API pages next to mkdocstrings and pdoc, no model (`bench/bench_pages.py`)"
 _ANCHOR = re.compile(r'id="([A-Za-z_][A-Za-z0-9_.]*)"')
 _NOT_OBJECTS = {"navtoggle", "togglestate"}  # pdoc's page furniture
-MKDOCS_YML = """site_name: {package} (mkdocstrings)
+MKDOCS_YML = """site_name: {name}
 plugins:
   - mkdocstrings:
       handlers:
@@ -76,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--peers", type=Path, help="a bin folder holding mkdocs (with mkdocstrings-python) and pdoc")
     parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--render", metavar="OBJECT", help="render one object as docbot and mkdocstrings show it")
+    parser.add_argument("--out", type=Path, help="with --render: the folder for the two sites and screenshots")
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="docbot-bench-pages-"))
     try:
@@ -91,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         if "pdoc" in actions:
             found["pdoc"] = pdoc_names(outputs["pdoc"])
         publish(report(samples, canonical(found, root), args.rounds), not args.no_write)
+        if args.render and args.peers and args.out:
+            render(args.render, outputs["docbot"], root, args.peers, args.out)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0
@@ -104,7 +113,8 @@ def _peer_actions(peers: Path | None, root: Path, work: Path,
     if (peers / "mkdocs").exists():
         site = work / "mkdocs-site"
         (site / "docs").mkdir(parents=True)
-        (site / "mkdocs.yml").write_text(MKDOCS_YML.format(package=PACKAGE, root=root), encoding="utf-8")
+        config = MKDOCS_YML.format(name=f"{PACKAGE} (mkdocstrings)", root=root)
+        (site / "mkdocs.yml").write_text(config, encoding="utf-8")
         (site / "docs" / "index.md").write_text(f"# {PACKAGE}\n\n::: {PACKAGE}\n\n::: {PACKAGE}.typing\n",
                                                 encoding="utf-8")
         command = [str(peers / "mkdocs"), "build", "-q", "-f", str(site / "mkdocs.yml"), "-d",
@@ -114,6 +124,28 @@ def _peer_actions(peers: Path | None, root: Path, work: Path,
         pdoc = [str(peers / "pdoc"), PACKAGE, "-o", str(outputs["pdoc"])]
         actions["pdoc"] = lambda: run_child(pdoc, root, {"PYTHONPATH": str(root)})
     return actions
+
+
+def render(obj: str, pages: Path, root: Path, peers: Path, out: Path) -> None:
+    """Two one-object mkdocs sites, docbot's and mkdocstrings', and a screenshot of each if Chromium is here."""
+    page = (pages / f"{obj.rsplit('.', 1)[0]}.md").read_text(encoding="utf-8")
+    start = page.index(f'<a id="{obj}"></a>')
+    following = re.compile(rf'<a id="(?!{re.escape(obj)}\.)[^"]+"></a>\n\n## ')  # the next object at its level
+    end = next((m.start() for m in following.finditer(page, start + 1)), len(page))
+    sites = {"docbot": ("site_name: docbot pages\n", page[start:end]),
+             "mkdocstrings": (MKDOCS_YML.format(name="mkdocstrings", root=root), f"::: {obj}\n")}
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    for name, (config, text) in sites.items():
+        folder = out / name
+        (folder / "docs").mkdir(parents=True, exist_ok=True)
+        (folder / "mkdocs.yml").write_text(config, encoding="utf-8")
+        (folder / "docs" / "index.md").write_text(text, encoding="utf-8")
+        run_child([str(peers / "mkdocs"), "build", "-q"], folder)
+        if chromium:  # the flags a closed network needs (no background fetches), a fresh profile each time
+            run_child([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                       "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                       "--hide-scrollbars", f"--user-data-dir={folder / 'profile'}", "--window-size=820,1250",
+                       f"--screenshot={out / (name + '.png')}", (folder / "site" / "index.html").as_uri()], folder)
 
 
 def canonical(found: dict[str, set[str]], root: Path) -> dict[str, set[str]]:
@@ -148,6 +180,10 @@ def report(samples: dict[str, list[Sample]], found: dict[str, set[str]], rounds:
                      f"{len(ours - found[peer])}. docbot / {peer} CPU: {cpu['docbot'] / cpu[peer]:.2f}×.")
     if len(found) == 1:
         lines.append("- No peers given (--peers VENV/bin): their rows are skipped.")
+    lines.append("- One object rendered by both with the same mkdocs theme: docs/images/pages-vs-mkdocstrings.png "
+                 "(`--render pyrsistent.PList`). docbot fences the doctest session that mkdocstrings' defaults run "
+                 "into one paragraph; mkdocstrings inlines the source, docbot links it when the project declares "
+                 "its repository (this sdist's pyproject.toml does not).")
     return "\n".join(lines) + "\n"
 
 
