@@ -161,6 +161,27 @@ def add_verify(sub: Any) -> None:
     verify.set_defaults(func=cmd_verify)
 
 
+def drift_gate(args: argparse.Namespace, root: Path, base: str) -> Any:
+    """``check --base``'s drift gate: the hand-written docs the diff made false, printed (not with --json)."""
+    from docbot.verify.drift import DocsOptions, changes, drift_since
+
+    settings = settings_from(args, root)
+    changed, edited, fork = changes(root, base)
+    drift = drift_since(root, fork, changed, edited, DocsOptions(
+        tuple(settings.docs_globs), settings.docs_setup, settings.example_timeout_s, settings.example_sandbox,
+        settings.docs_dir))
+    if not args.json:
+        for item in drift.introduced:
+            print(f"{item.path}:{item.line or '?'}: CONTRADICTION [{item.check}] {item.message} (new in this diff)")
+        for item in drift.pre_existing:
+            print(f"{item.path}:{item.line or '?'}: pre-existing [{item.check}] {item.message} (false on "
+                  f"{base} too; not a failure)")
+        print(f"docbot check: drift gate: {plural(len(drift.docs), 'hand-written doc')} verified (each mentions a "
+              f"changed function or was edited); {plural(len(drift.introduced), 'contradiction')} new in this "
+              "diff.", file=sys.stderr)
+    return drift
+
+
 def cmd_merge(args: argparse.Namespace) -> int:
     from docbot.run.shards import merge_reports
 
