@@ -71,18 +71,21 @@ def _verify(args: argparse.Namespace) -> int:
     if not chosen:
         return ExitCode.OK
     report = verify_docs(root, sorted(chosen), options, package)
-    return _print(report)
+    return _print(root, report)
 
 
-def _print(report: ProjectReport) -> int:
+def _print(root: Path, report: ProjectReport) -> int:
     from docbot.verify.reader import ReaderKind
+    from docbot.verify.suggest import stated_line
 
     failing = 0
     for doc in report.docs:
+        lines = (root / doc.path).read_text(encoding="utf-8-sig").splitlines()
         for item in doc.findings:
             label = "CONTRADICTION" if item.kind is ReaderKind.CONTRADICTION else item.kind.value
             reason = f" ({item.reason})" if item.reason else ""
-            print(f"{doc.path}:{item.line or '?'}: {label} [{item.finding.kind}] {item.finding.message}{reason}")
+            print(f"{doc.path}:{stated_line(item, lines) or '?'}: {label} [{item.finding.kind}] "
+                  f"{item.finding.message}{reason}")
             failing += item.kind is ReaderKind.CONTRADICTION
     names = ", ".join(d.path for d in report.docs)
     if failing:

@@ -27,6 +27,7 @@ from docbot.verify.project import (DEFAULT_DOCS_GLOBS, DocReport, ProjectReport,
                                    find_package, verify_project)
 from docbot.verify.project_api import Package
 from docbot.verify.reader import ReaderFinding, ReaderKind
+from docbot.verify.suggest import stated_line
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,10 @@ class StaleLine:
     doc_text: str
 
     @classmethod
-    def of(cls, path: str, found: ReaderFinding) -> StaleLine:
-        return cls(path, found.line, str(found.finding.kind), found.finding.message, found.finding.doc_text)
+    def of(cls, path: str, found: ReaderFinding, lines: list[str]) -> StaleLine:
+        """Placed on the line that states what is false (a stated output), else on the finding's block."""
+        return cls(path, stated_line(found, lines), str(found.finding.kind), found.finding.message,
+                   found.finding.doc_text)
 
     @property
     def claim(self) -> tuple[str, str, str]:
@@ -120,8 +123,12 @@ def verify_docs(root: Path, docs: Sequence[Path], options: DocsOptions,
                           options.docs_setup, True, options.timeout_s, options.sandbox)
 
 
-def contradictions(report: ProjectReport) -> list[StaleLine]:
-    return [StaleLine.of(d.path, f) for d in report.docs for f in d.findings if f.kind is ReaderKind.CONTRADICTION]
+def contradictions(report: ProjectReport, root: Path) -> list[StaleLine]:
+    found = []
+    for doc in report.docs:
+        lines = (root / doc.path).read_text(encoding="utf-8-sig").splitlines()
+        found += [StaleLine.of(doc.path, f, lines) for f in doc.findings if f.kind is ReaderKind.CONTRADICTION]
+    return found
 
 
 def split_by_base(now: Sequence[StaleLine], before: Sequence[StaleLine]) -> tuple[list[StaleLine], list[StaleLine]]:
@@ -151,10 +158,10 @@ def drift_since(root: Path, base: str, changed: Sequence[str], edited_docs: set[
         old_root = checkout(root, base, Path(folder))
         on_base = [old_root / r for r in relative if (old_root / r).is_file()]
         try:
-            before = contradictions(verify_docs(old_root, on_base, options)) if on_base else []
+            before = contradictions(verify_docs(old_root, on_base, options), old_root) if on_base else []
         except ConfigError:  # no package on the base side yet: everything false now is new
             before = []
-    introduced, pre_existing = split_by_base(contradictions(now), before)
+    introduced, pre_existing = split_by_base(contradictions(now, root), before)
     return DriftReport(tuple(changed), tuple(r.as_posix() for r in relative), tuple(introduced),
                        tuple(pre_existing), tuple(now.docs))
 

@@ -71,16 +71,32 @@ def fixes_for(report: DocReport, text: str) -> list[OutputFix]:
     return sorted(fixes, key=lambda f: f.start)
 
 
+def stated_line(found: ReaderFinding, lines: list[str]) -> int | None:
+    """The 1-based line of the doc that states an example's output (what a person edits), or the finding's own
+    line (its block) when the stated text is not found after it."""
+    if found.finding.kind != FindingName.EXAMPLE_MISMATCH or not found.finding.doc_text.strip() or not found.line:
+        return found.line
+    fix = _locate("", lines, found)
+    return found.line if fix is None else fix.start
+
+
+def _stated_block(lines: list[str], first: int, want: list[str]) -> int | None:
+    for i in range(first, min(len(lines), first + _WINDOW) - len(want) + 1):
+        if all(lines[i + k].strip() == w.strip() for k, w in enumerate(want)):
+            return i
+    return None
+
+
 def _locate(path: str, lines: list[str], found: ReaderFinding) -> OutputFix | None:
     want = found.finding.doc_text.strip("\n").split("\n")
     got = found.finding.code_fact.strip("\n").split("\n")
     first = max(0, (found.line or 1) - 1)
-    for i in range(first, min(len(lines), first + _WINDOW) - len(want) + 1):
-        if all(lines[i + k].strip() == w.strip() for k, w in enumerate(want)):
-            indent = _indent(lines[i])[: max(0, len(_indent(lines[i])) - len(_indent(want[0])))]
-            ends = [_end(lines[i + min(k, len(want) - 1)]) for k in range(len(got))]
-            return OutputFix(path, i + 1, i + len(want), tuple(indent + g + e for g, e in zip(got, ends)),
-                             found.finding.message)
+    i = _stated_block(lines, first, want)
+    if i is not None:
+        indent = _indent(lines[i])[: max(0, len(_indent(lines[i])) - len(_indent(want[0])))]
+        ends = [_end(lines[i + min(k, len(want) - 1)]) for k in range(len(got))]
+        return OutputFix(path, i + 1, i + len(want), tuple(indent + g + e for g, e in zip(got, ends)),
+                         found.finding.message)
     if len(want) == 1 and len(got) == 1:  # a comment claim on the example's own line: `f(1)  # -> 3`
         for i in range(first, min(len(lines), first + _WINDOW)):
             at = lines[i].rfind(want[0].strip())

@@ -83,7 +83,7 @@ def _check(capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, list[dict
 
 
 @pytest.mark.parametrize("old, new, code, introduced, pre_existing", [
-    pytest.param("return a + b\n", "return a + b + 1\n", 1, [("README.md", 3, "example_mismatch")], 1,
+    pytest.param("return a + b\n", "return a + b + 1\n", 1, [("README.md", 6, "example_mismatch")], 1,
                  id="add changed: its README example is now false"),
     pytest.param("return 1\n", "return 2\n", 0, [], 0, id="Box.open changed: no doc mentions it"),
     pytest.param("return s.upper()\n", "return s.upper() + ''\n", 0, [], 1,
@@ -112,9 +112,9 @@ def test_check_base_prints_new_and_pre_existing_apart(project: GitRepo, capsys: 
     project.commit("change both")
     assert main(["check", "--base", "main", "--drift-only"]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("README.md:3: CONTRADICTION [example_mismatch] example `add(1)` returns 4")
+    assert out[0].startswith("README.md:6: CONTRADICTION [example_mismatch] example `add(1)` returns 4")
     assert out[0].endswith("(new in this diff)")
-    assert out[1].startswith("README.md:11: pre-existing [example_mismatch]") and "not a failure" in out[1]
+    assert out[1].startswith("README.md:14: pre-existing [example_mismatch]") and "not a failure" in out[1]
 
 
 def test_drift_only_needs_base(project: GitRepo, capsys: pytest.CaptureFixture[str]) -> None:
