@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from docbot.config.choices import DEFAULT_EXAMPLE_SANDBOX, ExampleSandbox
 from docbot.errors import ConfigError
@@ -27,7 +28,7 @@ from docbot.verify.project import (DEFAULT_DOCS_GLOBS, DocReport, ProjectReport,
                                    find_package, verify_project)
 from docbot.verify.project_api import Package
 from docbot.verify.reader import ReaderFinding, ReaderKind
-from docbot.verify.suggest import stated_line
+from docbot.verify.suggest import OutputFix, fixes_for, stated_line
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class DriftReport:
     docs: tuple[str, ...]  # the docs verified: those mentioning a changed function, and docs the diff edited
     introduced: tuple[StaleLine, ...]  # false now, not on the base side: these fail
     pre_existing: tuple[StaleLine, ...] = ()  # false on both sides: reported, never failing
+    fixes: tuple[OutputFix, ...] = ()  # suggested fixes of the introduced stale outputs (docbot.verify.suggest)
     reports: tuple[DocReport, ...] = ()  # the new side's full reports (notes and gaps, for printing)
 
     @property
@@ -82,7 +84,19 @@ class DriftReport:
     def to_json(self) -> dict[str, object]:
         return {"changed": list(self.changed), "docs": list(self.docs),
                 "introduced": [s.to_json() for s in self.introduced],
-                "pre_existing": [s.to_json() for s in self.pre_existing]}
+                "pre_existing": [s.to_json() for s in self.pre_existing], "fixes": [f.to_json() for f in self.fixes]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> DriftReport:
+        """Back from ``to_json`` (the Action's run step writes it, its publish step reads it)."""
+        def stale(items: Any) -> tuple[StaleLine, ...]:
+            return tuple(StaleLine(str(i["path"]), i.get("line"), str(i["check"]), str(i["message"]),
+                                   str(i.get("doc_text", ""))) for i in items or ())
+
+        fixes = tuple(OutputFix(str(f["path"]), int(f["start"]), int(f["end"]), tuple(str(n) for n in f["new"]),
+                                str(f.get("message", ""))) for f in data.get("fixes") or ())
+        return cls(tuple(data.get("changed") or ()), tuple(data.get("docs") or ()), stale(data.get("introduced")),
+                   stale(data.get("pre_existing")), fixes)
 
 
 def mentioned(text: str, is_rst: bool, package: str, index: ApiIndex) -> set[str]:
@@ -144,9 +158,11 @@ def drift_since(root: Path, base: str, changed: Sequence[str], edited_docs: set[
 
     ``changed``: the changed functions (docbot.scan answers which); ``edited_docs``: repo-relative paths of
     docs the diff edited, verified whatever they mention."""
+    docs = project_docs(root, options)
+    if not docs:
+        return DriftReport(tuple(changed), (), ())
     package = find_package(root)
     keys = set(changed)
-    docs = project_docs(root, options)
     chosen = [p for p in docs if p.relative_to(root).as_posix() in edited_docs]
     chosen += [p for p in docs_mentioning(root, docs, package, keys) if p not in chosen]
     chosen.sort()
@@ -163,7 +179,15 @@ def drift_since(root: Path, base: str, changed: Sequence[str], edited_docs: set[
             before = []
     introduced, pre_existing = split_by_base(contradictions(now, root), before)
     return DriftReport(tuple(changed), tuple(r.as_posix() for r in relative), tuple(introduced),
-                       tuple(pre_existing), tuple(now.docs))
+                       tuple(pre_existing), _fixes(root, now, introduced), tuple(now.docs))
+
+
+def _fixes(root: Path, now: ProjectReport, introduced: Sequence[StaleLine]) -> tuple[OutputFix, ...]:
+    """The suggested fixes of the outputs this diff made stale (not of those the base had stale too)."""
+    new_lines = {(s.path, s.line) for s in introduced}
+    return tuple(fix for doc in now.docs
+                 for fix in fixes_for(doc, (root / doc.path).read_bytes().decode("utf-8", "replace"))
+                 if (fix.path, fix.start) in new_lines)
 
 
 def changes(root: Path, base: str) -> tuple[list[str], set[str], str]:
