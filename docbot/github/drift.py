@@ -90,7 +90,8 @@ def post_drift_review(pr_number: int | None, client: Callable[[], GitHubClient],
     except GitHubError as err:
         log(f"::warning title=docbot::{escape_data(redact(f'docbot could not post the stale-doc review: {err}'))}")
         return 0
-    log(f"review with {len(comments)} stale-output suggestions on #{pr_number}")
+    if comments:  # none: the call only took back the suggestions of an earlier push
+        log(f"review with {len(comments)} stale-output suggestions on #{pr_number}")
     return len(comments)
 
 
