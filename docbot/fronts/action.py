@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from docbot import __version__, events
-from docbot.errors import ConfigError, DocbotError
+from docbot.errors import ConfigError, DocbotError, RepoError
 from docbot.fronts.common import guarded
 from docbot.github.logsafe import Redactor, SafeLog, escape_data
 from docbot.github.publish import (
@@ -108,7 +108,8 @@ def drift_step(inputs: ActionInputs, settings: Settings, out: TextIO) -> DriftRe
         return drift_since(inputs.workspace, fork, changed, edited, DocsOptions(
             tuple(settings.docs_globs), settings.docs_setup, settings.example_timeout_s, settings.example_sandbox,
             settings.docs_dir))
-    except ConfigError as err:  # no package to verify the docs against: the docs/api check still stands
+    except (ConfigError, RepoError) as err:  # no package to verify the docs against, or no history to diff:
+        # the docs/api check still stands, and says what is wrong with the checkout if anything is
         print(escape_data(f"docbot: the drift gate is skipped: {err}"), file=out)
         return None
 
