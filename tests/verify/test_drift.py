@@ -120,3 +120,9 @@ def test_check_base_prints_new_and_pre_existing_apart(project: GitRepo, capsys: 
 def test_drift_only_needs_base(project: GitRepo, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--drift-only"]) == 2
     assert "--drift-only needs --base" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("is_rst, expected", [(True, {"toy.core.add"}), (False, set())])
+def test_an_rst_doc_is_read_as_rst(is_rst: bool, expected: set[str]) -> None:
+    doc = "Usage\n=====\n\n.. code-block:: python\n\n   from toy import add\n   add(1)\n"
+    assert mentioned(doc, is_rst, "toy", _index()) == expected  # as Markdown, the indented block is no example

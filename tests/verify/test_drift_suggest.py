@@ -107,3 +107,12 @@ def test_verify_suggest_prints_a_patch_that_git_applies_and_writes_nothing(
     repo.git("apply", str(tmp_path / "fix.diff"))
     assert repo.read("README.md") == README.replace(">>> add(1)\n3", ">>> add(1)\n4")
     assert main(["verify", "README.md"]) == 0
+
+
+def test_suggest_is_for_project_mode_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "m.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+    (tmp_path / "m.md").write_text("# m\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["verify", "--suggest", "m.py", "m.md"]) == 2
+    assert "--suggest works in project mode" in capsys.readouterr().err
