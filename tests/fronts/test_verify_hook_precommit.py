@@ -96,3 +96,26 @@ def test_the_docbot_verify_hook_under_real_pre_commit(user: tuple[GitRepo, dict[
     else:
         assert shown in output, output
     assert (repo.git("log", "--format=%s").splitlines()[0] == "change") is (code == 0)
+
+
+@pytest.mark.slow
+def test_the_published_hook_installs_and_refuses_a_stale_readme(tmp_path: Path) -> None:
+    """The manifest entry as a user's config names it: pre-commit builds the hook's virtualenv (`pip install .`
+    of a committed copy of this checkout) and runs `docbot-verify-hook` from it."""
+    from tests.fronts.test_hook_precommit import hook_repository
+
+    hook_repo, rev = hook_repository(tmp_path)
+    repo = GitRepo(tmp_path / "user")
+    repo.write("pyproject.toml", PYPROJECT).write("toy/__init__.py", "from toy.core import add, shout\n")
+    repo.write("toy/core.py", CORE).write("README.md", README)
+    repo.write("config.json", json.dumps({"example_sandbox": "allow-guard"}))
+    repo.write(".pre-commit-config.yaml", f"repos:\n- repo: {hook_repo}\n  rev: {rev}\n  hooks:\n"
+               "  - id: docbot-verify\n").commit("start")
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "GIT_CONFIG_GLOBAL": os.devnull,
+           "GIT_CONFIG_NOSYSTEM": "1"}
+    assert subprocess.run([*PRE_COMMIT, "install"], cwd=repo.root, env=env, timeout=120).returncode == 0
+    repo.write("toy/core.py", CORE.replace("a + b", "a + b + 1")).stage("toy/core.py")
+    done = subprocess.run(["git", "commit", "-q", "-m", "change"], cwd=repo.root, env=env, capture_output=True,
+                          text=True, timeout=1800)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "README.md:6: CONTRADICTION [example_mismatch]" in done.stdout + done.stderr
