@@ -193,9 +193,11 @@ def _fixes(root: Path, now: ProjectReport, introduced: Sequence[StaleLine]) -> t
 def changes(root: Path, base: str) -> tuple[list[str], set[str], str]:
     """What HEAD changed since it forked from ``base`` (``base...HEAD``, as a PR shows it): the public
     functions (``module.qualname``, deleted ones included), the paths of every edited file, and the fork point."""
+    from docbot.git.repo import open_repo, resolve_commit
     from docbot.scan.repo import DiffSpec, scan
 
-    fork = run_git(root, "merge-base", base, "HEAD").decode().strip()
+    # resolved first: an unknown REV (or "-x", which git would read as an option) is a clear RepoError
+    fork = run_git(root, "merge-base", resolve_commit(open_repo(root), base), "HEAD").decode().strip()
     found = scan(root, DiffSpec(base=fork))
     edited = run_git(root, "diff", "--name-only", "--no-renames", "-z", fork, "HEAD", "--").decode("utf-8", "replace")
     return [t.key for t in found.targets], {p for p in edited.split("\0") if p}, fork

@@ -117,9 +117,15 @@ def test_check_base_prints_new_and_pre_existing_apart(project: GitRepo, capsys: 
     assert out[1].startswith("README.md:14: pre-existing [example_mismatch]") and "not a failure" in out[1]
 
 
-def test_drift_only_needs_base(project: GitRepo, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", "--drift-only"]) == 2
-    assert "--drift-only needs --base" in capsys.readouterr().err
+@pytest.mark.parametrize("argv, code, said", [
+    (["check", "--drift-only"], 2, "--drift-only needs --base"),
+    (["check", "--drift-only", "--base", "nope"], 4, "Unknown revision 'nope'"),
+    (["check", "--drift-only", "--base=--output=x"], 4, "Unknown revision '--output=x'"),
+])
+def test_drift_only_needs_a_known_base(project: GitRepo, capsys: pytest.CaptureFixture[str], argv: list[str],
+                                       code: int, said: str) -> None:
+    assert main(argv) == code
+    assert said in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("is_rst, expected", [(True, {"toy.core.add"}), (False, set())])
