@@ -82,21 +82,22 @@ def _check(capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, list[dict
     return code, json.loads(capsys.readouterr().out)["drift"]
 
 
-@pytest.mark.parametrize("old, new, code, introduced, pre_existing", [
+@pytest.mark.parametrize("old, new, code, introduced, pre_existing, fixes", [
     pytest.param("return a + b\n", "return a + b + 1\n", 1, [("README.md", 6, "example_mismatch")], 1,
-                 id="add changed: its README example is now false"),
-    pytest.param("return 1\n", "return 2\n", 0, [], 0, id="Box.open changed: no doc mentions it"),
-    pytest.param("return s.upper()\n", "return s.upper() + ''\n", 0, [], 1,
-                 id="shout changed: its example was false already"),
+                 [("README.md", 6, ["4\n"])], id="add changed: its README example is now false"),
+    pytest.param("return 1\n", "return 2\n", 0, [], 0, [], id="Box.open changed: no doc mentions it"),
+    pytest.param("return s.upper()\n", "return s.upper() + ''\n", 0, [], 1, [],
+                 id="shout changed: its example was false already, and is not this diff's to fix"),
 ])
 def test_check_base_reports_only_what_the_diff_made_false(
         project: GitRepo, capsys: pytest.CaptureFixture[str], old: str, new: str, code: int,
-        introduced: list[tuple[str, int, str]], pre_existing: int) -> None:
+        introduced: list[tuple[str, int, str]], pre_existing: int, fixes: list[tuple[str, int, list[str]]]) -> None:
     project.write("toy/core.py", CORE.replace(old, new)).commit("change")
     got, drift = _check(capsys)
     assert got == code
     assert [(s["path"], s["line"], s["check"]) for s in drift["introduced"]] == introduced
     assert len(drift["pre_existing"]) == pre_existing
+    assert [(f["path"], f["start"], f["new"]) for f in drift["fixes"]] == fixes
 
 
 def test_check_base_verifies_a_doc_the_diff_edited_whatever_it_mentions(

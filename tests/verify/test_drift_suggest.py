@@ -74,6 +74,10 @@ def _applied(tmp_path: Path, text: bytes, fixes_of: list[ReaderFinding]) -> byte
     pytest.param(b"3\n>>> add(1)\n3\n", [_found("3", "4", 2)], b"3\n>>> add(1)\n4\n",
                  id="the stated output after the example, not one before it"),
     pytest.param(b">>> add(1)\n4\n", [_found("3", "4", 1)], None, id="the stated text is not in the doc"),
+    pytest.param(b"```python\nadd(3)\n```\n", [_found("3", "4", 1)], None,
+                 id="the stated text only in the code, not in a comment"),
+    pytest.param(b">>> a()\n3\n", [_found("3", "4", 1), _found("3", "5", 1)], b">>> a()\n4\n",
+                 id="one fix per line: the first finding's"),
     pytest.param(b">>> add(1)\n3\n", [_found("3", "4", 1, kind=ReaderKind.NOTE)], None, id="a note: no fix"),
 ])
 def test_the_patch_replaces_the_stated_output_and_applies(tmp_path: Path, text: bytes, found: list[ReaderFinding],
