@@ -119,3 +119,17 @@ def test_the_published_hook_installs_and_refuses_a_stale_readme(tmp_path: Path) 
                           text=True, timeout=1800)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "README.md:6: CONTRADICTION [example_mismatch]" in done.stdout + done.stderr
+
+
+def test_a_doc_outside_docs_globs_is_not_verified(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Not even a package is looked for: a CHANGELOG.md commit in any repository passes."""
+    from docbot.fronts.verify_hook import main
+
+    repo = GitRepo(tmp_path / "bare").write("CHANGELOG.md", ">>> 1 + 1\n3\n").commit("start")
+    repo.write("CHANGELOG.md", ">>> 1 + 1\n5\n").stage("CHANGELOG.md")
+    monkeypatch.chdir(repo.root)
+    assert main(["CHANGELOG.md"]) == 0
+    repo.write("README.md", ">>> 1 + 1\n3\n").stage("README.md")
+    assert main(["README.md"]) == 2  # a README is a doc: with no package to verify it against, a config error
+    assert "no package found" in capsys.readouterr().err
