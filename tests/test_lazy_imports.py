@@ -63,6 +63,7 @@ def test_nothing_staged_imports_nothing_heavy(repo: GitRepo, front: str, argv: l
     ("hook", ["--check", "pkg/geo.py"]),
     ("cli", ["check", "--staged"]),
     ("cli", ["targets", "--staged"]),
+    ("verify_hook", ["pkg/geo.py"]),  # the docbot-verify hook: no public change, no doc staged
 ])
 def test_a_non_public_edit_imports_nothing_heavy(repo: GitRepo, front: str, argv: list[str]) -> None:
     repo.write("pkg/geo.py", SOURCE.replace("_LIMIT = 3", "_LIMIT = 4  # a comment"))

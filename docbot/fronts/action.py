@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from docbot import __version__, events
-from docbot.errors import ConfigError, DocbotError
+from docbot.errors import ConfigError, DocbotError, RepoError
 from docbot.fronts.common import guarded
 from docbot.github.logsafe import Redactor, SafeLog, escape_data
 from docbot.github.publish import (
@@ -37,6 +37,7 @@ from docbot.github.publish import (
     publish,
     stale_report,
 )
+from docbot.github.drift import drift_file, read_drift, write_drift
 from docbot.github.stages import StageOptions, read_run_report, write_run_report
 from docbot.github.trust import load_base_settings, trusted_settings
 from docbot.results import RunReport, Target
@@ -44,6 +45,7 @@ from docbot.config.settings import Settings
 
 if TYPE_CHECKING:
     from docbot.check import UnapprovedEntry
+    from docbot.verify.drift import DriftReport
     from docbot.scan.repo import DiffSpec
 
 RunPr = Callable[[Settings, Path, str, str, Mode], RunReport]
@@ -75,11 +77,15 @@ def _action(env: Mapping[str, str], argv: Sequence[str] | None, run_pr: RunPr, o
         raise ConfigError(f"`docbot-action {flags.stage}` needs --report FILE.")
     if flags.stage == "publish":
         report, options = read_run_report(Path(flags.report))
-        return publish(inputs, report, _lines_to(out), redact, docstrings=options.write_docstrings)
+        return publish(inputs, report, _lines_to(out), redact, docstrings=options.write_docstrings,
+                       drift=read_drift(drift_file(Path(flags.report))))
     report, settings = _run(inputs, env, run_pr, out, redact)
+    drift = drift_step(inputs, settings, out) if inputs.mode == "check" else None
     options = StageOptions(write_docstrings=settings.write_docstrings)
     if flags.stage == "run":
         write_run_report(Path(flags.report), report, redact, options)
+        if drift is not None:
+            write_drift(drift_file(Path(flags.report)), drift, redact)
         print(f"{report.summary_line()}; report in {flags.report}", file=out)
         return 0
     # One order in both modes: the report is redacted as raw text, as the run step writes it, before any
@@ -87,7 +93,25 @@ def _action(env: Mapping[str, str], argv: Sequence[str] | None, run_pr: RunPr, o
     with tempfile.TemporaryDirectory(prefix="docbot-") as folder:
         write_run_report(Path(folder) / "run.json", report, redact, options)
         report, _ = read_run_report(Path(folder) / "run.json")
-    return publish(inputs, report, _lines_to(out), redact, docstrings=options.write_docstrings)
+    return publish(inputs, report, _lines_to(out), redact, docstrings=options.write_docstrings, drift=drift)
+
+
+def drift_step(inputs: ActionInputs, settings: Settings, out: TextIO) -> DriftReport | None:
+    """Check mode's drift gate: the hand-written docs this PR made false (run step: it runs their examples)."""
+    from docbot.verify.drift import DocsOptions, changes, drift_since
+
+    if not settings.run_examples:  # a fork's PR, by default: nothing of it runs (docs/design.md#trust)
+        print("docbot: the drift gate is skipped: it runs the docs' examples, and run_examples is off", file=out)
+        return None
+    try:
+        changed, edited, fork = changes(inputs.workspace, inputs.base)
+        return drift_since(inputs.workspace, fork, changed, edited, DocsOptions(
+            tuple(settings.docs_globs), settings.docs_setup, settings.example_timeout_s, settings.example_sandbox,
+            settings.docs_dir))
+    except (ConfigError, RepoError) as err:  # no package to verify the docs against, or no history to diff:
+        # the docs/api check still stands, and says what is wrong with the checkout if anything is
+        print(escape_data(f"docbot: the drift gate is skipped: {err}"), file=out)
+        return None
 
 
 def _run(inputs: ActionInputs, env: Mapping[str, str], run_pr: RunPr, out: TextIO,

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from docbot import __version__
-from docbot.errors import ConfigError
+from docbot.errors import ConfigError, ExitCode
 from docbot.fronts.common import EXIT_CODES, guarded, has_config_file, json_document, loaded_from, settings_from
 from docbot.fronts.options import (command, console_sink, diff_options, diff_spec, model_options, output_options,
                                    repo_root_of, say, sink_for)
-from docbot.fronts.cli_files import add_merge, add_verify
+from docbot.fronts.cli_files import add_merge, add_verify, drift_gate
 from docbot.fronts.single import DEMO_INPUT, demo_input, reflexion, reflexion_parser, run_demo
 from docbot.results import plural
 
@@ -89,11 +89,25 @@ def cmd_targets(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    """The docs/api gate and, with ``--base``, the drift gate on the hand-written docs (docs/design.md#drift-gate)."""
     root = repo_root_of(Path.cwd())
+    if args.drift_only and not args.base:
+        raise ConfigError("--drift-only needs --base REV: the drift gate judges what a diff made false.")
+    drift = drift_gate(args, root, args.base) if args.base else None
+    if args.drift_only:
+        if args.json:
+            print(json_document("check", drift=drift.to_json() if drift else None))
+        return ExitCode.FINDINGS if drift and drift.failed else ExitCode.OK
+    code = _check_api_docs(args, root, drift)
+    return ExitCode.FINDINGS if drift and drift.failed else code
+
+
+def _check_api_docs(args: argparse.Namespace, root: Path, drift: Any) -> int:
     spec = diff_spec(args, default_all=True)
+    extra = {"drift": drift.to_json()} if drift is not None else {}
     if _nothing_public(args, root, spec):  # no model stack, no pydantic: nothing can be stale
         if args.json:
-            print(json_document("check", stale=[], unapproved=[], index=None, strict=args.strict))
+            print(json_document("check", stale=[], unapproved=[], index=None, strict=args.strict, **extra))
         say(args, "docbot check: all docs are current.")
         return 0
     from docbot.check import check_report, run_command
@@ -102,7 +116,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     docs_dir = settings.docs_dir
     found = check_report(settings, root, spec, args.paths, emit=console_sink(verbose=False, quiet=args.quiet))
     if args.json:
-        print(json_document("check", **found.to_json(), strict=args.strict))
+        print(json_document("check", **found.to_json(), strict=args.strict, **extra))
     else:
         lines = [e.describe() for e in found.stale] + [e.describe() for e in found.unapproved]
         for line in lines + ([found.index.describe()] if found.index else []):
@@ -144,10 +158,15 @@ def main_parser() -> argparse.ArgumentParser:
                      "Scope: every function by default, unlike run and targets: check is the gate CI runs, "
                      "and a doc can go stale without its function being in the diff. --staged or --base "
                      "REV narrow it. Unapproved sections are listed; --strict fails on them. A stale "
-                     "docs/api/index.md fails too.")
+                     "docs/api/index.md fails too. With --base, the hand-written docs (docs_globs) that "
+                     "mention a changed function are verified too: a contradiction the diff introduced fails, "
+                     "one the base had too is listed as pre-existing.")
     diff_options(check)
     output_options(check)
     check.add_argument("--strict", action="store_true", help="exit 1 on unapproved sections too")
+    check.add_argument("--drift-only", action="store_true",
+                       help="with --base: only the drift gate (the hand-written docs the diff made false), for a "
+                       "project that keeps no docs/api")
     check.set_defaults(func=cmd_check)
     add_verify(sub)
     add_merge(sub)

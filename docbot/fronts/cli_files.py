@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -34,6 +35,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     if not (len(args.paths) == 2 and args.paths[0].endswith(".py")):
         return cmd_verify_project(args)
+    if args.suggest:
+        raise ConfigError("--suggest works in project mode (doc paths, or none); not with SOURCE.py DOC.")
     source_path, doc_path = Path(args.paths[0]), Path(args.paths[1])
     for path in (source_path, doc_path):
         if not path.is_file():
@@ -75,7 +78,11 @@ def cmd_verify_project(args: argparse.Namespace) -> int:
                           "set docs_globs")
     report = verify_project(root, find_package(root), docs, settings.docs_setup, not args.no_examples,
                             settings.example_timeout_s, settings.example_sandbox)
-    if args.json:
+    if args.suggest:  # stdout is the patch alone, so `docbot verify --suggest | git apply` works
+        with contextlib.redirect_stdout(sys.stderr):
+            _print_project(report)
+        print(suggested_patch(root, report), end="")
+    elif args.json:
         print(json_document("verify", package=report.package, docs=[
             {"path": d.path, "references": d.references, "findings": [f.to_json() for f in d.findings]}
             for d in report.docs], undocumented=report.undocumented, counts={
@@ -83,6 +90,17 @@ def cmd_verify_project(args: argparse.Namespace) -> int:
     else:
         _print_project(report)
     return project_exit_code(report, args.strict)
+
+
+def suggested_patch(root: Path, report: Any) -> str:
+    """The patch that replaces each stale stated output with the real one (docbot.verify.suggest)."""
+    from docbot.verify.suggest import fixes_for, patch
+
+    parts = []
+    for doc in report.docs:
+        text = (root / doc.path).read_bytes().decode("utf-8", "replace")
+        parts.append(patch(doc.path, text, fixes_for(doc, text)))
+    return "".join(parts)
 
 
 def _print_project(report: Any) -> None:
@@ -135,8 +153,33 @@ def add_verify(sub: Any) -> None:
                         help="exit 1 on gaps too (what the doc leaves out; in project mode also undocumented API "
                         "and examples that do not run as printed)")
     verify.add_argument("--no-examples", action="store_true", help="do not execute the doc's examples")
+    verify.add_argument("--suggest", action="store_true",
+                        help="project mode: print a patch (for `git apply`) that replaces each stale stated output "
+                        "with the real one, where the example is deterministic; the report goes to stderr. "
+                        "Nothing is written")
     output_options(verify)
     verify.set_defaults(func=cmd_verify)
+
+
+def drift_gate(args: argparse.Namespace, root: Path, base: str) -> Any:
+    """``check --base``'s drift gate: the hand-written docs the diff made false, printed (not with --json)."""
+    from docbot.verify.drift import DocsOptions, changes, drift_since
+
+    settings = settings_from(args, root)
+    changed, edited, fork = changes(root, base)
+    drift = drift_since(root, fork, changed, edited, DocsOptions(
+        tuple(settings.docs_globs), settings.docs_setup, settings.example_timeout_s, settings.example_sandbox,
+        settings.docs_dir))
+    if not args.json:
+        for item in drift.introduced:
+            print(f"{item.path}:{item.line or '?'}: CONTRADICTION [{item.check}] {item.message} (new in this diff)")
+        for item in drift.pre_existing:
+            print(f"{item.path}:{item.line or '?'}: pre-existing [{item.check}] {item.message} (false on "
+                  f"{base} too; not a failure)")
+        print(f"docbot check: drift gate: {plural(len(drift.docs), 'hand-written doc')} verified (each mentions a "
+              f"changed function or was edited); {plural(len(drift.introduced), 'contradiction')} new in this "
+              "diff.", file=sys.stderr)
+    return drift
 
 
 def cmd_merge(args: argparse.Namespace) -> int:

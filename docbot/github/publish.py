@@ -26,6 +26,7 @@ from docbot.results import FunctionResult, Outcome, RunReport, Target
 
 if TYPE_CHECKING:
     from docbot.check import StaleEntry
+    from docbot.verify.drift import DriftReport
 
 Mode = Literal["comment", "commit", "check"]
 # One line of the job log (workflow commands included); the front decides where it goes.
@@ -80,7 +81,7 @@ class ActionInputs:
 
 
 def publish(inputs: ActionInputs, report: RunReport, log: LogLine, redact: Redactor | None = None, *,
-            docstrings: bool = False) -> int:
+            docstrings: bool = False, drift: DriftReport | None = None) -> int:
     """Commit (commit mode), annotations, review (docstrings), summary, comment, JSON report, patch and
     outputs; returns the exit code.
 
@@ -94,6 +95,8 @@ def publish(inputs: ActionInputs, report: RunReport, log: LogLine, redact: Redac
     site_of: SiteOf = lambda r: sources.site(r.path, r.module, r.qualname)  # noqa: E731 - one use
     for line in error_annotations(report, check, site_of, fix_text(inputs), redact):
         log(redact(line))
+    if drift is not None:  # the hand-written docs this PR made false (docs/design.md#drift-gate)
+        _publish_drift(inputs, drift, sources, log, redact)
     fallback = post_review(inputs, report, sources, log, redact) if docstrings and inputs.mode == "comment" else ""
     patch = inputs.report_dir / "docbot-docs.patch"
     extras = gather_extras(report, sources, inputs.mode, patch, fallback, redact)
@@ -108,7 +111,22 @@ def publish(inputs: ActionInputs, report: RunReport, log: LogLine, redact: Redac
                                                 f"{comment.detail}\n"))
     write_outputs(inputs.output_path, {**_report_file(inputs, report, comment, redact),
                                        "patch": str(patch) if patch.is_file() else ""})
-    return RepoError.exit_code if commit_failed else exit_code_for(report, inputs.mode, inputs.fail_on_fatal)
+    if commit_failed:
+        return RepoError.exit_code
+    return outcome_code(findings=True) if drift and drift.failed else exit_code_for(report, inputs.mode,
+                                                                                    inputs.fail_on_fatal)
+
+
+def _publish_drift(inputs: ActionInputs, drift: DriftReport, sources: PrSources, log: LogLine,
+                   redact: Redactor) -> None:
+    from docbot.github.drift import drift_annotations, drift_summary, post_drift_review  # only with a drift gate
+
+    for line in drift_annotations(drift, redact):
+        log(redact(line))
+    post_drift_review(inputs.pr_number, lambda: GitHubClient(inputs.api_url, inputs.token, inputs.repo),
+                      inputs.head, drift, sources, log, redact)
+    if text := drift_summary(drift):
+        append_file(inputs.summary_path, redact(text))
 
 
 def _report_file(inputs: ActionInputs, report: RunReport, comment: CommentOutcome,

@@ -142,6 +142,12 @@ def verify_doc(text: str, relative: str, is_rst: bool, package: Package, index: 
     return DocReport(relative, one_per_block(found), len(used)), used | {r.dotted for r in references}
 
 
+def doc_references(text: str, is_rst: bool, package: str) -> list[Reference]:
+    """The package names a doc uses, read without running it (the drift gate's "which docs mention f")."""
+    markdown = rst_to_markdown(text).markdown if is_rst else text
+    return _references(markdown, extract_steps(markdown), package)
+
+
 def _references(markdown: str, steps: list[Step], package: str) -> list[Reference]:
     from docbot.verify.markdown import code_line_flags
 

@@ -1,0 +1,130 @@
+"""Suggested fixes: a stale stated output in a doc replaced with what the example really gives, as a patch a
+person applies (``git apply``) or a GitHub suggestion they commit (docs/design.md#drift-gate).
+
+Never applied by docbot: when an example's output changed, the code may be what is wrong. A fix is offered only
+where it is safe to offer: a contradiction (not a note, not a time-dependent output) of a stated output
+(``example_mismatch``, which the example check runs twice and keeps only when both runs agree,
+docbot.verify.example_check), whose real output looks like no clock, address or id, and whose stated text is
+found in the doc at or after the example's line. The patch keeps the doc's line ends and indentation.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from docbot.verify.findings import FindingName
+from docbot.verify.project import DocReport
+from docbot.verify.reader import ReaderFinding, ReaderKind
+
+# Outputs that hold only on the run that printed them: dates, times, memory addresses, UUIDs, long hex ids.
+_UNSTABLE = re.compile(r"\d{4}-\d{2}-\d{2}|\b\d{1,2}:\d{2}:\d{2}\b|0x[0-9a-fA-F]{6,}|"
+                       r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{12,}\b")
+_WINDOW = 60  # lines after the example's own line where its stated output may be (an output block follows it)
+
+
+@dataclass(frozen=True)
+class OutputFix:
+    """Replace lines ``start..end`` (1-based, inclusive) of ``path`` with ``new`` (each with its line end)."""
+
+    path: str
+    start: int
+    end: int
+    new: tuple[str, ...]
+    message: str  # the contradiction it answers
+
+    @property
+    def text(self) -> str:
+        """The new lines without their ends: a GitHub suggestion block's body."""
+        return "\n".join(line.rstrip("\r\n") for line in self.new)
+
+    def to_json(self) -> dict[str, object]:
+        return {"path": self.path, "start": self.start, "end": self.end, "new": list(self.new),
+                "message": self.message}
+
+
+def suggestable(found: ReaderFinding) -> bool:
+    """A stated output the code now contradicts, deterministic and free of clock- or id-looking text."""
+    finding = found.finding
+    if found.kind is not ReaderKind.CONTRADICTION or finding.kind != FindingName.EXAMPLE_MISMATCH:
+        return False
+    got, want = finding.code_fact, finding.doc_text
+    if not got.strip() or not want.strip() or "\n\n" in got.strip("\n"):
+        return False  # nothing printed, or a blank line a doctest would need as <BLANKLINE>
+    return not (_UNSTABLE.search(got) or _UNSTABLE.search(want))
+
+
+def fixes_for(report: DocReport, text: str) -> list[OutputFix]:
+    """The fixes for one doc (its text as on disk), at most one per line, in line order."""
+    lines = text.splitlines(keepends=True)
+    fixes: list[OutputFix] = []
+    taken: set[int] = set()
+    for found in report.findings:
+        if not suggestable(found) or found.line is None:
+            continue
+        fix = _locate(report.path, lines, found)
+        if fix is not None and not taken & set(range(fix.start, fix.end + 1)):
+            taken |= set(range(fix.start, fix.end + 1))
+            fixes.append(fix)
+    return sorted(fixes, key=lambda f: f.start)
+
+
+def stated_line(found: ReaderFinding, lines: list[str]) -> int | None:
+    """The 1-based line of the doc that states an example's output (what a person edits), or the finding's own
+    line (its block) when the stated text is not found after it."""
+    if found.finding.kind != FindingName.EXAMPLE_MISMATCH or not found.finding.doc_text.strip() or not found.line:
+        return found.line
+    fix = _locate("", lines, found)
+    return found.line if fix is None else fix.start
+
+
+def _stated_block(lines: list[str], first: int, want: list[str]) -> int | None:
+    for i in range(first, min(len(lines), first + _WINDOW) - len(want) + 1):
+        if all(lines[i + k].strip() == w.strip() for k, w in enumerate(want)):
+            return i
+    return None
+
+
+def _locate(path: str, lines: list[str], found: ReaderFinding) -> OutputFix | None:
+    want = found.finding.doc_text.strip("\n").split("\n")
+    got = found.finding.code_fact.strip("\n").split("\n")
+    first = max(0, (found.line or 1) - 1)
+    i = _stated_block(lines, first, want)
+    if i is not None:
+        indent = _indent(lines[i])[: max(0, len(_indent(lines[i])) - len(_indent(want[0])))]
+        ends = [_end(lines[i + min(k, len(want) - 1)]) for k in range(len(got))]
+        return OutputFix(path, i + 1, i + len(want), tuple(indent + g + e for g, e in zip(got, ends)),
+                         found.finding.message)
+    if len(want) == 1 and len(got) == 1:  # a comment claim on the example's own line: `f(1)  # -> 3`
+        for i in range(first, min(len(lines), first + _WINDOW)):
+            at = lines[i].rfind(want[0].strip())
+            if at > 0 and "#" in lines[i][:at]:
+                body = lines[i].rstrip("\r\n")
+                new = body[:at] + got[0] + body[at + len(want[0].strip()):] + _end(lines[i])
+                return OutputFix(path, i + 1, i + 1, (new,), found.finding.message)
+    return None
+
+
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" \t"))]
+
+
+def _end(line: str) -> str:
+    return line[len(line.rstrip("\r\n")):]
+
+
+def patch(path: str, text: str, fixes: Sequence[OutputFix]) -> str:
+    """A unified diff (``a/PATH``, ``b/PATH``) that makes the fixes; "" when there are none."""
+    old = text.splitlines(keepends=True)
+    new = list(old)
+    for fix in sorted(fixes, key=lambda f: f.start, reverse=True):
+        new[fix.start - 1 : fix.end] = list(fix.new)
+    if new == old:
+        return ""
+    out = []
+    for line in difflib.unified_diff(old, new, f"a/{path}", f"b/{path}"):
+        # difflib leaves a last line without its end as it is; git wants its marker on the next line
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
