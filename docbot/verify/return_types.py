@@ -23,6 +23,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from docbot.facts.module import module_tree
+
 BUILTIN_VALUES = frozenset({"str", "bytes", "bytearray", "int", "float", "complex", "bool", "list", "dict", "tuple",
                             "set", "frozenset", "NoneType"})
 _NAME = "__docbot_return_"
@@ -33,9 +35,8 @@ def returned_types(module_source: str, qualname: str, sys_path: tuple[str, ...] 
 
     A generator or an ``async`` function is not inferred (what the caller gets is not what ``return`` gives).
     """
-    try:
-        tree = ast.parse(module_source)
-    except SyntaxError:
+    tree = module_tree(module_source)  # parsed once per module, not once per function (issue 23)
+    if tree is None:
         return None
     function = _find(tree, qualname)
     if function is None or isinstance(function, ast.AsyncFunctionDef) or _is_generator(function):
