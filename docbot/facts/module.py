@@ -34,8 +34,8 @@ def module_constants(source: str) -> Mapping[str, str]:
     """``NAME`` -> the source text of its literal value, for each name bound once in the module, at its top
     level, by a plain assignment of a literal (``TIMEOUT = 30``, ``MODE: str = "fast"``).
 
-    A name bound anywhere else too (a second assignment, ``global``, a loop, an import, a function's local of
-    the same name) is left out: which value a default saw would depend on the order of execution.
+    A name bound anywhere else too (a second assignment, a function's ``global`` rebinding or a local of the
+    same name, a loop, an import) is left out: which value a default saw would depend on the order of execution.
     """
     tree = module_tree(source)
     if tree is None:
@@ -64,8 +64,6 @@ def _bound_names(node: ast.AST) -> list[str]:
         return [node.name]
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         return [(alias.asname or alias.name).split(".")[0] for alias in node.names]
-    if isinstance(node, (ast.Global, ast.Nonlocal)):
-        return list(node.names)
     return []
 
 
