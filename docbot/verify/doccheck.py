@@ -34,6 +34,7 @@ _SAYS_NOTHING = re.compile(
     r"|(?:this|the)\s+(?:function|method)\s+(?:does\s+not|doesn't)\s+return)"
 )
 BUILTIN_VALUE = re.compile(r"`(?:int|float|complex|str|bytes|bool|list|dict|tuple|set|frozenset)`")
+_RELATIVE = re.compile(r"\b(?:that|which)\s*$")  # a relative clause: its verb belongs to the noun before it
 _CONDITIONAL = re.compile(r"\b(if|or|otherwise|else|unless|when)\b")
 # "returns the total", "Return a list", "yields `int`": a verb followed by what is returned.
 _RETURN_PHRASE = re.compile(
@@ -182,7 +183,10 @@ def return_claims(section: str, facts: Facts) -> list[tuple[str, str]]:
     for signature in doc_signatures(section, _call_names(facts)):
         if signature.returns:
             claims.append(("nothing" if signature.returns == "None" else "value", signature.text))
-    for match in _RETURN_PHRASE.finditer(prose(section)):
+    said = prose(section)
+    for match in _RETURN_PHRASE.finditer(said):
+        if _RELATIVE.search(said[max(0, match.start() - 16) : match.start()]):
+            continue  # "a callback that returns a list": the verb's subject is the callback, not the function
         claims.append(("nothing" if says_nothing(match.group(1)) else "value", match.group(0)))
     return claims
 

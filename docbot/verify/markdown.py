@@ -92,6 +92,8 @@ def _protect_code_pipes(markdown: str) -> str:
 
 def code_blocks(markdown: str) -> list[CodeBlock]:
     """Fenced blocks, an unclosed fence running to the end of its container (as CommonMark reads it)."""
+    if "```" not in markdown and "~~~" not in markdown:
+        return []  # no fence can open (CommonMark's take three backticks or tildes): no need to parse
     blocks = []
     for token in tokens(markdown):
         if token.type == "fence" and token.map:
@@ -133,6 +135,8 @@ def html_code_as_spans(markdown: str) -> str:
     references decoded, it is the same text a person's backticks would give, so every check reads
     docbot's pages as it reads a person's.
     """
+    if _HTML_CODE.search(markdown) is None:
+        return markdown  # the same text, so the checks after it find its markdown-it reading in the cache
     lines = markdown.splitlines()
     flags = code_line_flags(markdown)
     return "\n".join(line if in_code else _HTML_CODE.sub(_as_span, line) for line, in_code in zip(lines, flags))

@@ -21,7 +21,10 @@ tests/verify/test_return_types.py).
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
 
 from docbot.facts.module import module_tree
 
@@ -38,7 +41,7 @@ def returned_types(module_source: str, qualname: str, sys_path: tuple[str, ...] 
     tree = module_tree(module_source)  # parsed once per module, not once per function (issue 23)
     if tree is None:
         return None
-    function = _find(tree, qualname)
+    function = _find(tree, qualname, _top_level(module_source))
     if function is None or isinstance(function, ast.AsyncFunctionDef) or _is_generator(function):
         return None
     if function.returns is not None:
@@ -139,14 +142,28 @@ def expression_types(node: ast.expr) -> frozenset[str]:
     return frozenset()
 
 
-def _find(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+_Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+
+
+@lru_cache(maxsize=8)  # one module, every function of a doc: its top level is indexed once, not scanned per function
+def _top_level(module_source: str) -> Mapping[str, tuple[_Definition, ...]]:
+    tree = module_tree(module_source)
+    found: dict[str, list[_Definition]] = {}
+    for node in tree.body if tree is not None else []:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.setdefault(node.name, []).append(node)
+    return MappingProxyType({name: tuple(nodes) for name, nodes in found.items()})
+
+
+def _find(tree: ast.Module, qualname: str,
+          top: Mapping[str, tuple[_Definition, ...]] | None = None) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     body: list[ast.stmt] = tree.body
     node: ast.AST | None = None
-    for part in qualname.split("."):
+    for index, part in enumerate(qualname.split(".")):
         # The last definition that is not an ``@overload`` stub (they come before the implementation) nor a
         # property's setter or deleter.
-        same = [n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-                and n.name == part]
+        same: Sequence[_Definition] = top.get(part, ()) if index == 0 and top is not None else [
+            n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == part]
         node = next((n for n in reversed(same) if not _is_overload_or_setter(n)), None)
         if node is None:
             return None
