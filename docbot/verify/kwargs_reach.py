@@ -35,6 +35,8 @@ NOTHING = Carried({}, False)
 def carried_keywords(module_source: str, function_source: str) -> Carried:
     """What ``**kwargs`` of the function in ``function_source`` carries, within ``module_source``."""
     # The function first: most take no **kwargs, and for those the whole module need not be parsed again.
+    if "**" not in function_source:
+        return NOTHING  # no ``**name`` parameter can be written without it: not even the function is parsed
     try:
         function = ast.parse(textwrap.dedent(function_source)).body[0]
     except (SyntaxError, IndexError):

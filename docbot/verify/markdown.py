@@ -177,6 +177,11 @@ def split_parts(section: str) -> list[Part]:
     A heading opens a part (its label, or "other"); so does a label line outside code. A heading
     nested below a labelled heading (``### `rate` `` under ``## Parameters``) stays in that part.
     """
+    return [Part(label, list(lines)) for label, lines in _split_parts(section)]  # fresh Parts: callers own them
+
+
+@lru_cache(maxsize=256)  # each check of a section asks for its parts (six times a section): cut once
+def _split_parts(section: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     lines = section.splitlines()
     in_code = code_line_flags(section)
     by_line = {h.line: h for h in headings(section)}
@@ -197,7 +202,7 @@ def split_parts(section: str) -> list[Part]:
         else:
             parts.append(Part(found[0], [found[1]] if found[1] else []))
         index += 1
-    return parts
+    return tuple((part.label, tuple(part.lines)) for part in parts)
 
 
 def _label_line(line: str) -> tuple[str, str] | None:
