@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from bench.bench_speed import compile_docbot, measure, rounds_of
-from bench.common import machine, median, publish
+from bench.common import machine, publish
 
 SECTION = "## verify against doctest as sections grow (`bench/bench_verify_scale.py`)"
 SIZES = (20, 200)

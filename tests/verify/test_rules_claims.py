@@ -49,7 +49,8 @@ def test_a_relative_clause_is_no_invented_return(sentence: str, invented: bool) 
 # A quoted message that is not the code's is a contradiction when every message of that type is known, or
 # when it is a near-copy (>= 0.8 alike) of a known one; otherwise (a message built at run time may be the one
 # quoted) the doc is only told it does not quote the known one (docbot.verify.docraises).
-ALL_KNOWN = 'def set_rate(rate):\n    if rate < 0:\n        raise ValueError("rate must be non-negative")\n    return rate\n'
+ALL_KNOWN = ('def set_rate(rate):\n    if rate < 0:\n        raise ValueError("rate must be non-negative")\n'
+             '    return rate\n')
 ONE_BUILT = ('def set_rate(rate, name):\n    if rate < 0:\n        raise ValueError("rate must be non-negative")\n'
              '    if not name:\n        raise ValueError(make_message(name))\n    return rate\n')
 
