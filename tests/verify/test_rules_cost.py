@@ -61,3 +61,25 @@ def test_returned_types_reads_one_parse_for_all_functions(parses: Counter[str]) 
     source = _module(10)
     assert all(returned_types(source, f"f{i}") == {"int"} for i in range(10))
     assert parses[source] == 1
+
+
+def test_jedi_reads_one_copy_of_the_module_for_all_its_functions(monkeypatch: pytest.MonkeyPatch) -> None:
+    import jedi
+
+    from docbot.verify import return_types
+
+    made: list[str] = []
+    real = jedi.Script
+
+    def counting(code: str, *args: object, **kwargs: object) -> object:
+        made.append(code)
+        return real(code, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(jedi, "Script", counting)
+    for name in ("_jedi_copy", "_script"):  # a cache taken away must fail the count below, not here
+        getattr(getattr(return_types, name, None), "cache_clear", lambda: None)()
+    source = "".join(f"def f{i}(x):\n    result = str(x)\n    return result\n\n\n" for i in range(6))
+    source += "def g(x):\n    out = [x]\n    return out\n"
+    assert [returned_types(source, f"f{i}") for i in range(6)] == [{"str"}] * 6
+    assert returned_types(source, "g") == {"list"}  # each function's own returns, from the one copy
+    assert len(made) == 1
