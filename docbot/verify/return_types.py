@@ -23,6 +23,7 @@ tests/verify/test_return_types.py).
 from __future__ import annotations
 
 import ast
+import threading
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -34,6 +35,7 @@ from docbot.facts.module import module_tree
 BUILTIN_VALUES = frozenset({"str", "bytes", "bytearray", "int", "float", "complex", "bool", "list", "dict", "tuple",
                             "set", "frozenset", "NoneType"})
 _NAME = "__docbot_return_"
+_JEDI_LOCK = threading.Lock()
 
 
 def returned_types(module_source: str, qualname: str, sys_path: tuple[str, ...] = ()) -> frozenset[str] | None:
@@ -261,11 +263,11 @@ def _infer(source: str, positions: list[tuple[int, int]], sys_path: tuple[str, .
 
     # The running interpreter only (no helper process) and only the project's folders: jedi reads files and
     # typeshed's stubs, and never imports a project's extension modules (load_unsafe_extensions stays off).
-    script = _script(source, sys_path)
     found: set[str] = set()
     for line, column in positions:
         try:
-            names = script.infer(line, column)
+            with _JEDI_LOCK:  # one script serves every caller of the module, and jedi is not thread-safe
+                names = _script(source, sys_path).infer(line, column)
         except Exception:  # jedi is a heuristic engine: any failure of it means "not known", never a finding
             return None
         kinds = {_builtin_name(n.full_name or "") for n in names}
