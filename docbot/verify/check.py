@@ -13,7 +13,9 @@ import re
 from collections.abc import Sequence
 
 from docbot.facts.function import extract_facts
+from docbot.facts.module import module_constants
 from docbot.verify.doccheck import check_parameters, check_returns
+from docbot.verify.docparams import NO_CONSTANTS
 from docbot.verify.docraises import check_raises
 from docbot.verify.example_check import check_examples
 from docbot.verify.findings import ExampleContext, Finding, FindingName, note
@@ -39,7 +41,8 @@ def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | N
     except (SyntaxError, ValueError) as error:
         return [note(FindingName.SOURCE_UNREADABLE, f"the source of {qualname} could not be read ({error}); "
                      "nothing was checked")]
-    findings = check_parameters(doc, facts, carried) + check_raises(doc, facts, source, module_source)
+    constants = module_constants(module_source) if module_source else NO_CONSTANTS
+    findings = check_parameters(doc, facts, carried, constants) + check_raises(doc, facts, source, module_source)
     findings += check_returns(doc, facts) + page_findings(doc, facts, module_source, prompts)
     findings += check_return_type(doc, facts, module_source, sys_path or (examples.sys_path if examples else ()))
     if examples is not None:

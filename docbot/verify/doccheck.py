@@ -19,9 +19,11 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
+from collections.abc import Mapping
 
 from docbot.facts.function import Facts, Parameter
-from docbot.verify.docparams import DocParam, doc_signatures, documented_params, inline_default_items, same_default
+from docbot.verify.docparams import (NO_CONSTANTS, DocParam, doc_signatures, documented_params, inline_default_items,
+                                     same_default)
 from docbot.verify.findings import Finding, FindingKind, FindingName, gap
 from docbot.verify.kwargs_reach import NOTHING, Carried
 from docbot.verify.markdown import code_blocks, parts_labelled, prose
@@ -32,6 +34,7 @@ _SAYS_NOTHING = re.compile(
     r"|(?:this|the)\s+(?:function|method)\s+(?:does\s+not|doesn't)\s+return)"
 )
 BUILTIN_VALUE = re.compile(r"`(?:int|float|complex|str|bytes|bool|list|dict|tuple|set|frozenset)`")
+_RELATIVE = re.compile(r"\b(?:that|which)\s*$")  # a relative clause: its verb belongs to the noun before it
 _CONDITIONAL = re.compile(r"\b(if|or|otherwise|else|unless|when)\b")
 # "returns the total", "Return a list", "yields `int`": a verb followed by what is returned.
 _RETURN_PHRASE = re.compile(
@@ -40,11 +43,13 @@ _RETURN_PHRASE = re.compile(
 )
 
 
-def check_parameters(section: str, facts: Facts, carried: Carried = NOTHING) -> list[Finding]:
+def check_parameters(section: str, facts: Facts, carried: Carried = NOTHING,
+                     constants: Mapping[str, str] = NO_CONSTANTS) -> list[Finding]:
+    """``constants``: the module's named literals (docbot.facts.module), so `timeout=TIMEOUT` is held to its value."""
     real = {p.name: p for p in facts.documentable_parameters}
     listed = documented_params(section)
     documented = listed if listed is not None else inline_default_items(section)
-    findings = _check_signatures(section, facts, real)
+    findings = _check_signatures(section, facts, real, constants)
     passed = keywords_in_examples(section, _call_names(facts))
     named = {d.name for d in documented} | passed
     if listed is None:  # no Parameters list: naming it in the prose or a signature is documenting it
@@ -58,9 +63,9 @@ def check_parameters(section: str, facts: Facts, carried: Carried = NOTHING) -> 
             findings.append(_missing(param, facts))
     for doc_param in documented:
         if doc_param.name.lower() in _NOT_PARAMETERS or doc_param.name in {p.name for p in facts.parameters}:
-            findings += _check_default(doc_param, real.get(doc_param.name))
+            findings += _check_default(doc_param, real.get(doc_param.name), constants)
         elif doc_param.name in carried.parameters:
-            findings += _check_default(doc_param, carried.parameters[doc_param.name])
+            findings += _check_default(doc_param, carried.parameters[doc_param.name], constants)
         else:
             findings.append(_invented(doc_param.name, doc_param.text, facts, carried))
     return _unique(findings)
@@ -105,7 +110,8 @@ def _invented(name: str, doc_text: str, facts: Facts, carried: Carried = NOTHING
                    FindingKind.NOTE if open_kwargs else FindingKind.CONTRADICTION)
 
 
-def _check_default(doc_param: DocParam, param: Parameter | None) -> list[Finding]:
+def _check_default(doc_param: DocParam, param: Parameter | None,
+                   constants: Mapping[str, str] = NO_CONSTANTS) -> list[Finding]:
     if param is None or param.is_variadic:
         return []
     if param.default is None:
@@ -116,9 +122,11 @@ def _check_default(doc_param: DocParam, param: Parameter | None) -> list[Finding
     if doc_param.says_required:
         return [_wrong_default(param, doc_param, f"the doc says `{param.name}` is required, but it defaults "
                                f"to {param.default}")]
-    if doc_param.default is not None and same_default(doc_param.default, param.default) is False:
+    if doc_param.default is not None and same_default(doc_param.default, param.default, constants) is False:
+        value = constants.get(param.default.strip())
+        shown = f"{param.default} (= {value})" if value is not None else param.default
         return [_wrong_default(param, doc_param, f"the doc says `{param.name}` defaults to {doc_param.default}, "
-                               f"the code's default is {param.default}")]
+                               f"the code's default is {shown}")]
     return []
 
 
@@ -126,7 +134,8 @@ def _wrong_default(param: Parameter, doc_param: DocParam, message: str) -> Findi
     return Finding(FindingName.WRONG_DEFAULT, message, doc_text=doc_param.text, code_fact=param.display())
 
 
-def _check_signatures(section: str, facts: Facts, real: dict[str, Parameter]) -> list[Finding]:
+def _check_signatures(section: str, facts: Facts, real: dict[str, Parameter],
+                      constants: Mapping[str, str]) -> list[Finding]:
     findings: list[Finding] = []
     for signature in doc_signatures(section, _call_names(facts)):
         shown = {name: default for name, default in signature.params if name not in ("self", "cls")}
@@ -135,7 +144,7 @@ def _check_signatures(section: str, facts: Facts, real: dict[str, Parameter]) ->
                 findings.append(_invented(name, signature.text, facts))
             elif default is not None:
                 doc_param = DocParam(name, default, False, signature.text)
-                findings += _check_default(doc_param, real[name])
+                findings += _check_default(doc_param, real[name], constants)
         for name, param in real.items():
             if name not in shown:
                 findings.append(_missing(param, facts))
@@ -174,7 +183,10 @@ def return_claims(section: str, facts: Facts) -> list[tuple[str, str]]:
     for signature in doc_signatures(section, _call_names(facts)):
         if signature.returns:
             claims.append(("nothing" if signature.returns == "None" else "value", signature.text))
-    for match in _RETURN_PHRASE.finditer(prose(section)):
+    said = prose(section)
+    for match in _RETURN_PHRASE.finditer(said):
+        if _RELATIVE.search(said[max(0, match.start() - 16) : match.start()]):
+            continue  # "a callback that returns a list": the verb's subject is the callback, not the function
         claims.append(("nothing" if says_nothing(match.group(1)) else "value", match.group(0)))
     return claims
 

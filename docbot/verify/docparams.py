@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from docbot.verify.markdown import Entry, code_blocks, entries, headings, parts_labelled, prose
 
@@ -35,6 +37,7 @@ _SIGNATURE = re.compile(r"^\s*(?:async\s+)?(?:def\s+)?([A-Za-z_][\w.]*)\s*(\(.*\
 # reST field lists, as docstrings copied into Markdown have them: ":param rate: yearly rate"
 _REST_FIELD = re.compile(r"^\s*:(param|parameter|arg|argument|key|keyword)\s+(?:[\w\[\], |]+\s+)?\**(\w+):(.*)$",
                          re.MULTILINE)
+NO_CONSTANTS: Mapping[str, str] = MappingProxyType({})
 NO_DEFAULT_WORDS = {"", "-", "—", "–", "n/a", "none", "required", "(required)", "*required*", "no default"}
 
 
@@ -204,8 +207,16 @@ def _parse_signature(text: str) -> DocSignature | None:
     return DocSignature(match.group(1), tuple(params), returns, text.strip())
 
 
-def same_default(stated: str, real: str) -> bool | None:
-    """Whether a stated default equals the code's; None when it cannot be told (e.g. a constant's name)."""
+def same_default(stated: str, real: str, constants: Mapping[str, str] = NO_CONSTANTS) -> bool | None:
+    """Whether a stated default equals the code's; None when it cannot be told (e.g. a constant's name).
+
+    ``constants``: the module's names bound once to a literal (docbot.facts.module.module_constants). A default
+    that is one of them (``timeout=TIMEOUT``) is compared by its value: "30" for ``TIMEOUT = 30`` is right,
+    "60" is a contradiction, and the name itself is right too (tests/verify/test_rules_defaults.py).
+    """
+    if _normal(stated) == _normal(real):
+        return True
+    real = constants.get(real.strip(), real)
     if _normal(stated) == _normal(real):
         return True
     real_value, real_ok = _literal(real)

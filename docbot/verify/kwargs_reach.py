@@ -18,9 +18,9 @@ from __future__ import annotations
 import ast
 import textwrap
 from dataclasses import dataclass
-from functools import lru_cache
 
 from docbot.facts.function import Parameter, extract_facts
+from docbot.facts.module import module_tree
 
 
 @dataclass(frozen=True)
@@ -35,15 +35,16 @@ NOTHING = Carried({}, False)
 def carried_keywords(module_source: str, function_source: str) -> Carried:
     """What ``**kwargs`` of the function in ``function_source`` carries, within ``module_source``."""
     # The function first: most take no **kwargs, and for those the whole module need not be parsed again.
+    if "**" not in function_source:
+        return NOTHING  # no ``**name`` parameter can be written without it: not even the function is parsed
     try:
         function = ast.parse(textwrap.dedent(function_source)).body[0]
     except (SyntaxError, IndexError):
         return NOTHING
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or function.args.kwarg is None:
         return NOTHING
-    try:
-        module = _module_tree(module_source)
-    except SyntaxError:
+    module = module_tree(module_source)  # parsed once per module (docbot.facts.module)
+    if module is None:
         return NOTHING
     name = function.args.kwarg.arg
     targets = {n.name: n for n in module.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
@@ -57,11 +58,6 @@ def carried_keywords(module_source: str, function_source: str) -> Carried:
                 known += 1 if carried[1] else 0
                 found.update({p.name: p for p in carried[0] if p.name not in found})
     return Carried(found, bool(found) and known == len(uses))
-
-
-@lru_cache(maxsize=2)  # one module, many functions: parsed once per verify (the tree is only read here)
-def _module_tree(module_source: str) -> ast.Module:
-    return ast.parse(module_source)
 
 
 def _from_call(call: ast.Call, name: str, targets: dict[str, ast.FunctionDef | ast.ClassDef],

@@ -92,6 +92,8 @@ def _protect_code_pipes(markdown: str) -> str:
 
 def code_blocks(markdown: str) -> list[CodeBlock]:
     """Fenced blocks, an unclosed fence running to the end of its container (as CommonMark reads it)."""
+    if "```" not in markdown and "~~~" not in markdown:
+        return []  # no fence can open (CommonMark's take three backticks or tildes): no need to parse
     blocks = []
     for token in tokens(markdown):
         if token.type == "fence" and token.map:
@@ -133,6 +135,8 @@ def html_code_as_spans(markdown: str) -> str:
     references decoded, it is the same text a person's backticks would give, so every check reads
     docbot's pages as it reads a person's.
     """
+    if _HTML_CODE.search(markdown) is None:
+        return markdown  # the same text, so the checks after it find its markdown-it reading in the cache
     lines = markdown.splitlines()
     flags = code_line_flags(markdown)
     return "\n".join(line if in_code else _HTML_CODE.sub(_as_span, line) for line, in_code in zip(lines, flags))
@@ -173,6 +177,11 @@ def split_parts(section: str) -> list[Part]:
     A heading opens a part (its label, or "other"); so does a label line outside code. A heading
     nested below a labelled heading (``### `rate` `` under ``## Parameters``) stays in that part.
     """
+    return [Part(label, list(lines)) for label, lines in _split_parts(section)]  # fresh Parts: callers own them
+
+
+@lru_cache(maxsize=256)  # each check of a section asks for its parts (six times a section): cut once
+def _split_parts(section: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     lines = section.splitlines()
     in_code = code_line_flags(section)
     by_line = {h.line: h for h in headings(section)}
@@ -193,7 +202,7 @@ def split_parts(section: str) -> list[Part]:
         else:
             parts.append(Part(found[0], [found[1]] if found[1] else []))
         index += 1
-    return parts
+    return tuple((part.label, tuple(part.lines)) for part in parts)
 
 
 def _label_line(line: str) -> tuple[str, str] | None:

@@ -16,8 +16,12 @@ import ast
 import builtins
 import re
 import textwrap
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
 
+from docbot.facts.module import module_tree
 from docbot.facts.raises import Raise, collect_raises
 
 
@@ -30,10 +34,13 @@ class Reached:
 def parameter_raises(module_source: str, function_source: str, param: str) -> list[Reached]:
     """Raise sites whose condition or message names ``param``: the function's own and its callees'."""
     try:
-        module = ast.parse(module_source) if module_source else ast.Module(body=[], type_ignores=[])
         function = ast.parse(textwrap.dedent(function_source)).body[0]
     except (SyntaxError, IndexError):
         return []
+    module = module_tree(module_source) if module_source else None  # parsed once per module (issue 23)
+    if module is None and module_source:
+        return []
+    module = module or ast.Module(body=[], type_ignores=[])
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return []
     found = [Reached(r, function.name) for r in _raises_in(function) if _names(r, param)]
@@ -101,13 +108,13 @@ def may_be_subclass(raised: str, stated: str, module_source: str, unknown: bool 
     return False
 
 
-def _module_bases(module_source: str) -> dict[str, list[str]]:
-    try:
-        module = ast.parse(module_source)
-    except SyntaxError:
-        return {}
-    return {n.name: [ast.unparse(b).rsplit(".", 1)[-1] for b in n.bases]
-            for n in ast.walk(module) if isinstance(n, ast.ClassDef)}
+@lru_cache(maxsize=8)  # asked for each documented exception of each section: the module is walked once
+def _module_bases(module_source: str) -> Mapping[str, tuple[str, ...]]:
+    module = module_tree(module_source)
+    if module is None:
+        return MappingProxyType({})
+    return MappingProxyType({n.name: tuple(ast.unparse(b).rsplit(".", 1)[-1] for b in n.bases)
+                             for n in ast.walk(module) if isinstance(n, ast.ClassDef)})
 
 
 def _raises_in(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Raise]:

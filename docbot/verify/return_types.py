@@ -8,7 +8,9 @@ In order of trust:
    ``len(x)``); ``a if c else b`` and ``a or b`` are the union of their parts.
 3. A name, attribute, call or subscript is inferred by jedi (static inference over the module and typeshed's
    stubs; nothing is imported or run): the return is rewritten into ``__docbot_return_k = (<expr>); return ...``
-   in a copy of the module, and that name is inferred. jedi's guesses from call sites (``dynamic_params``) are
+   in a copy of the module, and that name is inferred. One copy per module, with every such return of every
+   function rewritten, and one jedi script over it, serve all the functions of a doc (issue 23: one copy per
+   function made jedi parse the module again for each). jedi's guesses from call sites (``dynamic_params``) are
    off, so a parameter returned as it came is unknown. Arithmetic is not handed to jedi (its operator
    inference confuses ``bytes * int``).
 
@@ -21,11 +23,19 @@ tests/verify/test_return_types.py).
 from __future__ import annotations
 
 import ast
+import threading
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from docbot.facts.module import module_tree
 
 BUILTIN_VALUES = frozenset({"str", "bytes", "bytearray", "int", "float", "complex", "bool", "list", "dict", "tuple",
                             "set", "frozenset", "NoneType"})
 _NAME = "__docbot_return_"
+_JEDI_LOCK = threading.Lock()
 
 
 def returned_types(module_source: str, qualname: str, sys_path: tuple[str, ...] = ()) -> frozenset[str] | None:
@@ -33,11 +43,10 @@ def returned_types(module_source: str, qualname: str, sys_path: tuple[str, ...] 
 
     A generator or an ``async`` function is not inferred (what the caller gets is not what ``return`` gives).
     """
-    try:
-        tree = ast.parse(module_source)
-    except SyntaxError:
+    tree = module_tree(module_source)  # parsed once per module, not once per function (issue 23)
+    if tree is None:
         return None
-    function = _find(tree, qualname)
+    function = _find(tree, qualname, _top_level(module_source))
     if function is None or isinstance(function, ast.AsyncFunctionDef) or _is_generator(function):
         return None
     if function.returns is not None:
@@ -58,8 +67,8 @@ def returned_types(module_source: str, qualname: str, sys_path: tuple[str, ...] 
         else:
             found |= kinds
     if for_jedi:
-        rewritten, positions = _rewrite(module_source, for_jedi)
-        inferred = _infer(rewritten, positions, sys_path)
+        rewritten, where = _jedi_copy(module_source)
+        inferred = _infer(rewritten, [where[(n.lineno, n.col_offset)] for n in for_jedi], sys_path)
         if inferred is None:
             return None
         found |= inferred
@@ -138,14 +147,28 @@ def expression_types(node: ast.expr) -> frozenset[str]:
     return frozenset()
 
 
-def _find(tree: ast.Module, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+_Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+
+
+@lru_cache(maxsize=8)  # one module, every function of a doc: its top level is indexed once, not scanned per function
+def _top_level(module_source: str) -> Mapping[str, tuple[_Definition, ...]]:
+    tree = module_tree(module_source)
+    found: dict[str, list[_Definition]] = {}
+    for node in tree.body if tree is not None else []:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.setdefault(node.name, []).append(node)
+    return MappingProxyType({name: tuple(nodes) for name, nodes in found.items()})
+
+
+def _find(tree: ast.Module, qualname: str,
+          top: Mapping[str, tuple[_Definition, ...]] | None = None) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
     body: list[ast.stmt] = tree.body
     node: ast.AST | None = None
-    for part in qualname.split("."):
+    for index, part in enumerate(qualname.split(".")):
         # The last definition that is not an ``@overload`` stub (they come before the implementation) nor a
         # property's setter or deleter.
-        same = [n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-                and n.name == part]
+        same: Sequence[_Definition] = top.get(part, ()) if index == 0 and top is not None else [
+            n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == part]
         node = next((n for n in reversed(same) if not _is_overload_or_setter(n)), None)
         if node is None:
             return None
@@ -188,10 +211,22 @@ def _ends_in_return(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return isinstance(function.body[-1], (ast.Return, ast.Raise))
 
 
+@lru_cache(maxsize=2)  # one copy for all the functions of a module: jedi then reads (and parses) it once
+def _jedi_copy(module_source: str) -> tuple[str, Mapping[tuple[int, int], tuple[int, int]]]:
+    """The module with every ``return`` jedi may be asked about rewritten at once (a line keeps its number),
+    and where each one's name stands in it, by the return's (line, column) in the module."""
+    tree = module_tree(module_source)
+    returns = [n for n in ast.walk(tree) if isinstance(n, ast.Return) and n.value is not None
+               and expression_types(n.value) is JEDI] if tree is not None else []
+    rewritten, positions = _rewrite(module_source, returns)
+    return rewritten, MappingProxyType({(n.lineno, n.col_offset): p for n, p in zip(returns, positions)})
+
+
 def _rewrite(source: str, returns: list[ast.Return]) -> tuple[str, list[tuple[int, int]]]:
-    """The source with each return's value bound to a name first, and each name's (line, column) for jedi."""
+    """The source with each return's value bound to a name first, and each name's (line, column) for jedi,
+    in the order of ``returns``."""
     lines = source.splitlines(keepends=True)
-    positions: list[tuple[int, int]] = []
+    positions: list[tuple[int, int]] = [(0, 0)] * len(returns)
     for index, node in sorted(enumerate(returns), key=lambda item: (-item[1].lineno, -item[1].col_offset)):
         assert node.value is not None and node.end_lineno is not None and node.value.end_lineno is not None
         name = f"{_NAME}{index}"
@@ -204,7 +239,7 @@ def _rewrite(source: str, returns: list[ast.Return]) -> tuple[str, list[tuple[in
         tail = lines[value_end[0]][value_end[1]:]
         replacement = f"{head}{name} = ({expression}); return {name}{tail}"
         lines[node.lineno - 1 : value_end[0] + 1] = [replacement]
-        positions.append((node.lineno, start))
+        positions[index] = (node.lineno, start)
     return "".join(lines), positions
 
 
@@ -228,13 +263,11 @@ def _infer(source: str, positions: list[tuple[int, int]], sys_path: tuple[str, .
 
     # The running interpreter only (no helper process) and only the project's folders: jedi reads files and
     # typeshed's stubs, and never imports a project's extension modules (load_unsafe_extensions stays off).
-    folders = [p for p in sys_path if Path(p).is_dir()]
-    project = jedi.Project(folders[0] if folders else Path.cwd(), sys_path=folders, smart_sys_path=False)
-    script = jedi.Script(source, project=project, environment=jedi.InterpreterEnvironment())
     found: set[str] = set()
     for line, column in positions:
         try:
-            names = script.infer(line, column)
+            with _JEDI_LOCK:  # one script serves every caller of the module, and jedi is not thread-safe
+                names = _script(source, sys_path).infer(line, column)
         except Exception:  # jedi is a heuristic engine: any failure of it means "not known", never a finding
             return None
         kinds = {_builtin_name(n.full_name or "") for n in names}
@@ -242,6 +275,15 @@ def _infer(source: str, positions: list[tuple[int, int]], sys_path: tuple[str, .
             return None
         found |= {k for k in kinds if k is not None}
     return found
+
+
+@lru_cache(maxsize=2)  # the module's one rewritten copy, asked about each function's returns in turn
+def _script(source: str, sys_path: tuple[str, ...]) -> Any:
+    import jedi
+
+    folders = [p for p in sys_path if Path(p).is_dir()]
+    project = jedi.Project(folders[0] if folders else Path.cwd(), sys_path=folders, smart_sys_path=False)
+    return jedi.Script(source, project=project, environment=jedi.InterpreterEnvironment())
 
 
 def _builtin_name(full_name: str) -> str | None:

@@ -8,8 +8,12 @@ a heading that names its class).
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 
 from docbot.verify.markdown import Heading, headings, label_of
 
@@ -66,18 +70,41 @@ def locate_section(markdown: str, name: str, others: frozenset[str] = frozenset(
     marked = marked_sections(markdown)
     if name in marked:
         return marked[name]
-    all_headings = headings(markdown)
-    named = [(h, heading_name(h.text)) for h in all_headings]
-    matches = [h for h, n in named if n and _names_function(n, name)]
+    index = _index(markdown)
+    all_headings = index.headings
+    matches = [h for h, n in index.by_last.get(name.rsplit(".", 1)[-1], ()) if _names_function(n, name)]
     if len(matches) > 1 and all_headings and matches[0] is all_headings[0] and matches[0].level == 1:
         matches = matches[1:]  # "# slugify" titles the module's page; "## slugify" is the function
     # "## class Account" then "### Account(owner, balance=0.0)": the one with a signature documents the call.
     match = next((h for h in matches if "(" in h.text), matches[0] if matches else None)
     if match is None and "." in name:
-        match = _method_under_class(named, name)
+        match = _method_under_class(list(index.named), name)
     if match is None:
         return None
-    return match.line, _section_end(markdown, all_headings, match, others - {name}, name)
+    return match.line, _section_end(index, match, others - {name}, name)
+
+
+@dataclass(frozen=True)
+class _Index:
+    """A doc's headings, read once for all the functions verify looks up in it (read-only: it is cached)."""
+
+    headings: tuple[Heading, ...]
+    named: tuple[tuple[Heading, str | None], ...]  # each heading with the name it stands for
+    by_last: Mapping[str, tuple[tuple[Heading, str], ...]]  # naming headings by their name's last part
+    lines: tuple[int, ...]  # each heading's line, in order
+    line_count: int
+
+
+@lru_cache(maxsize=8)  # verify looks every function up in the same doc: a lookup reads only its candidates
+def _index(markdown: str) -> _Index:
+    all_headings = tuple(headings(markdown))
+    named = tuple((h, heading_name(h.text)) for h in all_headings)
+    by_last: dict[str, list[tuple[Heading, str]]] = {}
+    for heading, found in named:
+        if found:  # a heading naming ``qualname`` ends with its last part
+            by_last.setdefault(found.rsplit(".", 1)[-1], []).append((heading, found))
+    return _Index(all_headings, named, MappingProxyType({k: tuple(v) for k, v in by_last.items()}),
+                  tuple(h.line for h in all_headings), len(markdown.splitlines()))
 
 
 def find_section(markdown: str, name: str, others: frozenset[str] = frozenset()) -> str | None:
@@ -106,13 +133,10 @@ def _is_label(text: str) -> bool:
     return label_of(text) is not None or label_of(text.split(":")[0]) is not None
 
 
-def _section_end(markdown: str, all_headings: list[Heading], start: Heading, others: frozenset[str],
-                 own: str) -> int:
+def _section_end(index: _Index, start: Heading, others: frozenset[str], own: str) -> int:
     """The line where the section from ``start`` ends (see ``locate_section``)."""
     open_label: Heading | None = None
-    for heading in all_headings:
-        if heading.line <= start.line:
-            continue
+    for heading in index.headings[bisect.bisect_right(index.lines, start.line) :]:
         if open_label is not None and heading.level > open_label.level:
             continue  # "### `threshold: float = 0.75`" under "## Parameters": an entry, not a new API
         if _is_label(heading.text):
@@ -121,7 +145,7 @@ def _section_end(markdown: str, all_headings: list[Heading], start: Heading, oth
         open_label = None
         if heading.level <= start.level or _names_api(heading.text, others, own):
             return heading.line
-    return len(markdown.splitlines())
+    return index.line_count
 
 
 def _names_api(text: str, others: frozenset[str], own: str) -> bool:

@@ -18,8 +18,10 @@ import builtins
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from docbot.facts.function import Facts
+from docbot.facts.module import module_tree
 from docbot.verify.findings import Finding, FindingName
 from docbot.verify.markdown import entries, paragraphs, parts_labelled
 
@@ -42,14 +44,14 @@ class ModuleNames:
     modules: frozenset[str]
 
 
+@lru_cache(maxsize=8)  # the same module for every section of a doc: walked once, not once per section
 def module_names(module_source: str) -> ModuleNames | None:
     """The names the module binds at any depth; None when it is unknown or does not parse, so nothing
     is judged against it."""
     if not module_source.strip():
         return None
-    try:
-        tree = ast.parse(module_source)
-    except (SyntaxError, ValueError):
+    tree = module_tree(module_source)
+    if tree is None:
         return None
     bound: set[str] = set()
     modules: set[str] = set()

@@ -1,0 +1,76 @@
+"""What a whole module says, read once per source text: its tree, and the constants it binds at the top.
+
+The checks that follow the code beyond one function (the types it returns, the names it binds, the callees a
+parameter reaches, the value of a named default) read the same module once for every function of a doc.
+Parsing it each time made ``docbot verify`` quadratic in a doc's sections (issue 23): so the tree is parsed
+once per source text and shared. It is shared **read-only**: a caller that needs a changed tree rewrites the
+source text instead (docbot.verify.return_types does). tests/verify/test_rules_cost.py counts the parses.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from functools import lru_cache
+from types import MappingProxyType
+
+__all__ = ["module_constants", "module_tree"]
+
+# A few texts at a time: one verify run reads one module per doc, the loop one per function's module.
+_KEPT = 8
+
+
+@lru_cache(maxsize=_KEPT)
+def module_tree(source: str) -> ast.Module | None:
+    """The module's tree, parsed once per source text; None when it does not parse. Never mutate it."""
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError):  # ValueError: a NUL byte in the source
+        return None
+
+
+@lru_cache(maxsize=_KEPT)
+def module_constants(source: str) -> Mapping[str, str]:
+    """``NAME`` -> the source text of its literal value, for each name bound once in the module, at its top
+    level, by a plain assignment of a literal (``TIMEOUT = 30``, ``MODE: str = "fast"``).
+
+    A name bound anywhere else too (a second assignment, a function's ``global`` rebinding or a local of the
+    same name, a loop, an import) is left out: which value a default saw would depend on the order of execution.
+    """
+    tree = module_tree(source)
+    if tree is None:
+        return MappingProxyType({})
+    bindings: dict[str, int] = {}
+    for node in ast.walk(tree):
+        for name in _bound_names(node):
+            bindings[name] = bindings.get(name, 0) + 1
+    found: dict[str, str] = {}
+    for statement in tree.body:
+        target, value = _simple_assignment(statement)
+        if target is None or value is None or bindings.get(target) != 1:
+            continue
+        try:
+            ast.literal_eval(value)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+        found[target] = ast.unparse(value)
+    return MappingProxyType(found)
+
+
+def _bound_names(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+        return [node.id]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [(alias.asname or alias.name).split(".")[0] for alias in node.names]
+    return []
+
+
+def _simple_assignment(statement: ast.stmt) -> tuple[str | None, ast.expr | None]:
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0]
+        return (target.id, statement.value) if isinstance(target, ast.Name) else (None, None)
+    if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+        return statement.target.id, statement.value
+    return None, None
