@@ -19,6 +19,11 @@ def module_dir(tmp_path: Path) -> Path:
     return write_module(tmp_path)
 
 
+# The sandbox's whole environment: the token, HOME's real value and the rest of the caller's are not in it.
+SANDBOX_ENV = ['HOME', 'LANG', 'LC_ALL', 'MKL_NUM_THREADS', 'NO_PROXY', 'OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS',
+               'PATH', 'PWD', 'PYTHONDONTWRITEBYTECODE', 'PYTHONHASHSEED', 'PYTHONIOENCODING', 'TMPDIR', 'no_proxy']
+
+
 def test_the_machine_files_are_visible_and_nothing_else_new(module_dir: Path) -> None:
     home = os.path.expanduser("~")
     # the home folder holds only the path to what is bound (a pyenv interpreter, say), none of its files
@@ -34,8 +39,7 @@ def test_the_machine_files_are_visible_and_nothing_else_new(module_dir: Path) ->
         >>> os.path.islink('/etc/localtime') and os.readlink('/etc/localtime')
         {os.path.islink('/etc/localtime') and os.readlink('/etc/localtime')!r}
         >>> (sorted(os.listdir({home!r})) if os.path.exists({home!r}) else None), sorted(os.environ)
-        ({in_home!r}, ['HOME', 'LANG', 'LC_ALL', 'MKL_NUM_THREADS', 'NO_PROXY', 'OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', \
-'PATH', 'PWD', 'PYTHONDONTWRITEBYTECODE', 'PYTHONHASHSEED', 'PYTHONIOENCODING', 'TMPDIR', 'no_proxy'])
+        ({in_home!r}, {SANDBOX_ENV!r})
         """)
     run, found = sandboxed(module_dir, doc)
     assert [status for status, _ in outcomes(run)] == ["ok"] * 5, outcomes(run)
