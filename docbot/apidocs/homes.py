@@ -117,6 +117,17 @@ def home_of(root: Path, docs_dir: str, module: str, page: str, read: Reader) -> 
     return Home(page, rel, text, doc, legacy_rel, legacy_text, legacy_doc)
 
 
+def section_key(page: str, module: str, qualname: str) -> str:
+    """The key of ``module.qualname``'s section in the page of ``page``: the qualname on the module's
+    own page, ``module:qualname`` on a page that holds other modules' functions too."""
+    return qualname if module in ("", page) else f"{module}:{qualname}"
+
+
+def key_in(doc_rel: str, module: str, qualname: str) -> str:
+    """``section_key`` for the page at ``doc_rel`` (``docs/api/attr.md``)."""
+    return section_key(doc_rel.rsplit("/", 1)[-1].removesuffix(".md"), module, qualname)
+
+
 def module_view(doc: DocFile | None, page: str, module: str) -> DocFile | None:
     """``doc`` with only ``module``'s sections, keyed by qualname (a read-only view: no notes)."""
     if doc is None:
@@ -132,7 +143,7 @@ def merge_module(doc: DocFile | None, page: str, module: str, order: list[str],
     """``pages.merge`` for one module's sections on a page that may hold other modules' too: theirs stay
     where they are, this module's take the place of its first one (or go last), in ``order``."""
     def key(qualname: str) -> str:
-        return pages.section_key(page, module, qualname)
+        return section_key(page, module, qualname)
 
     keys: list[str] = []
     for existing in doc.sections if doc else {}:

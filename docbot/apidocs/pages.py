@@ -70,17 +70,6 @@ def body_digest(body: str) -> str:
     return hashlib.sha256(normalise_body(body).encode("utf-8", "surrogateescape")).hexdigest()[:HASH_LENGTH]
 
 
-def section_key(page: str, module: str, qualname: str) -> str:
-    """The key of ``module.qualname``'s section in the page of ``page``: the qualname on the module's
-    own page, ``module:qualname`` on a page that holds other modules' functions too."""
-    return qualname if module in ("", page) else f"{module}:{qualname}"
-
-
-def key_in(doc_rel: str, module: str, qualname: str) -> str:
-    """``section_key`` for the page at ``doc_rel`` (``docs/api/attr.md``)."""
-    return section_key(doc_rel.rsplit("/", 1)[-1].removesuffix(".md"), module, qualname)
-
-
 def split_key(page: str, key: str) -> tuple[str, str]:
     """``section_key``'s inverse: (the function's module, its qualname)."""
     module, _, qualname = key.rpartition(":")

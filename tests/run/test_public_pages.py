@@ -170,3 +170,16 @@ def test_a_public_module_never_loads_griffe(tmp_path: Path) -> None:
     sys.modules.pop("griffe", None)
     _run(repo)
     assert "griffe" not in sys.modules
+
+
+def test_docstrings_find_a_private_modules_section_on_the_public_page(tmp_path: Path) -> None:
+    from docbot.docstrings.apply import apply_docstrings
+
+    repo = _repo(tmp_path)
+    settings = Settings(write_docstrings=True)
+    report = run_docs(settings, repo.root, DiffSpec(all=True), (), CollectingSink(),
+                      documenter_factory=Scripted().factory)
+    done = apply_docstrings(repo.root, settings, report.results)
+    assert '"""Compute asdict for the caller.' in repo.read("pkg/_funcs.py")  # found its section, by its key
+    assert "docs/api/pkg.md" in done.docs  # the markers now name the source with its docstring
+    assert check_report(Settings(), repo.root, DiffSpec(all=True), index=False).stale == []
