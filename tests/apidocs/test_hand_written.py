@@ -110,3 +110,15 @@ def test_a_section_a_person_wrote_without_a_marker_is_not_duplicated(tmp_path: P
     assert results["area"][1].startswith("hand-edited, kept") is kept
     assert "<!-- docbot:section perimeter " in after  # the function they did not write about is documented
     assert check_report(Settings(), repo.root, DiffSpec(all=True), index=False).stale == []  # theirs is its doc
+
+
+@pytest.mark.parametrize("theirs, verdict", [
+    ("The area of a `w` by `h` rectangle.", "docbot's checks find no contradiction in it"),
+    ("The area.\n\n**Parameters**\n\n- `depth`: the depth.", "it contradicts the code: the doc documents a parameter "
+                                                            "`depth`"),
+    ("Returns nothing.", "it contradicts the code: the doc says area() returns nothing"),
+])
+def test_a_kept_section_is_checked_like_any_doc(tmp_path: Path, theirs: str, verdict: str) -> None:
+    repo = _repo(tmp_path).write(DOC, f"# pkg.geo\n\n## `area`\n\n{theirs}\n").commit("their docs")
+    reason = _run(repo, Scripted())["area"][1]
+    assert reason.startswith("hand-edited, kept") and f"; {verdict}" in reason
