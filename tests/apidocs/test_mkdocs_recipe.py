@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from docbot.apidocs.publish import publish
 from docbot.scan.repo import DiffSpec
 from docbot.run.pipeline import run_docs
@@ -97,3 +99,20 @@ def test_the_recipe_really_checks_the_anchors(tmp_path: Path) -> None:
     repo.write("docs/api/index.md", index.replace("#pkg.geo.area)", "#pkg.geo.no_such_function)"))
     done = _build(repo)
     assert done.returncode != 0 and "no_such_function" in done.stderr
+
+
+def test_docbot_pages_mkdocs_writes_the_readme_recipe_and_keeps_a_persons_file(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    from docbot.apidocs.publish import mkdocs_config
+    from docbot.fronts.cli import main
+
+    assert mkdocs_config("My project API", "docs/api") == recipe()  # the README shows what --mkdocs writes
+    repo = _site(tmp_path)
+    (repo.root / CONFIG).unlink()
+    monkeypatch.chdir(repo.root)
+    assert main(["pages", "--package", "pkg", "--mkdocs"]) == 0
+    assert repo.read(CONFIG) == mkdocs_config("pkg API", "docs/api")
+    assert _build(repo).returncode == 0
+    repo.write(CONFIG, "# mine\n")
+    assert main(["pages", "--package", "pkg", "--mkdocs"]) == 0
+    assert repo.read(CONFIG) == "# mine\n"
