@@ -84,7 +84,7 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
     for path in found.skipped:  # said once per run, never a failure (docs/design.md#scanner)
         emit(WarningEvent(f"{path}: not an importable module name, so its functions are not API; skipped"))
     modules = [_Module(plan) for plan in plan_modules(found, settings, repo_root, spec, paths)
-               if shard is None or shard.holds(plan.name)]
+               if shard is None or shard.holds(plan.home.page if plan.home else plan.name)]  # a page: one shard
     results_by_module = {m.plan.name: _decide_cheap(m) for m in modules}
     rounds = Rounds(emit)
     progress = _Progress(rounds, sum(len(m.plan.targets) for m in modules), deadline, slots=Slots(settings))

@@ -183,3 +183,19 @@ def test_docstrings_find_a_private_modules_section_on_the_public_page(tmp_path: 
     assert '"""Compute asdict for the caller.' in repo.read("pkg/_funcs.py")  # found its section, by its key
     assert "docs/api/pkg.md" in done.docs  # the markers now name the source with its docstring
     assert check_report(Settings(), repo.root, DiffSpec(all=True), index=False).stale == []
+
+
+@pytest.mark.parametrize("count", [2, 3, 5])
+def test_a_shared_page_is_written_by_one_shard_only(tmp_path: Path, count: int) -> None:
+    from docbot.run.shards import Shard
+
+    repo = _repo(tmp_path)
+    writers = []
+    for index in range(1, count + 1):
+        report = run_docs(Settings(), repo.root, DiffSpec(all=True), (), CollectingSink(),
+                          documenter_factory=Scripted().factory, shard=Shard(index, count))
+        if "docs/api/pkg.md" in report.written:
+            writers.append(index)
+            assert {r.module for r in report.results if r.doc_path == "docs/api/pkg.md"} == \
+                {"pkg._funcs", "pkg._make", "pkg.sub._impl"}
+    assert len(writers) == 1
