@@ -8,6 +8,7 @@ to the loop, and ``check`` what to report as missing, stale or orphaned; both re
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from docbot.apidocs import disk as doc_files
 from docbot.apidocs import homes
 from docbot.apidocs.disk import documented_modules
 from docbot.apidocs.homes import Home
+from docbot.apidocs.pages import doc_path
 from docbot.apidocs.pages import DocFile
 from docbot.config.choices import DEFAULT_EXCLUDE
 from docbot.scan.repo import DiffSpec, Scan
@@ -78,13 +80,25 @@ def plan_modules(found: Scan, settings: PlanSettings, repo_root: Path, spec: Dif
     code = CodeNow.from_scan(found, include_dunder=settings.include_dunder, every=spec.all)
     by_module = group_by_module(found.targets)
     names = homes.PageNames(repo_root)  # griffe only for a private module (docs/design.md#lazy-imports)
+    texts: dict[str, str | None] = {}
+
+    def read_once(root: Path, rel: str) -> str | None:  # a page shared by modules, and probed, is read once
+        if rel not in texts:
+            texts[rel] = read(root, rel)
+        return texts[rel]
+
     modules = []
     for name, on_page in modules_in_scope(by_module, settings.docs_dir, repo_root, spec, paths).items():
         targets = by_module.get(name, [])
-        home = homes.home_of(repo_root, settings.docs_dir, name, on_page or names.page(name), read)
+        page = on_page or names.page(name, functools.partial(_holds, read_once, repo_root, settings.docs_dir, name))
+        home = homes.home_of(repo_root, settings.docs_dir, name, page, read_once)
         modules.append(ModuleDocs(name, targets, code.functions(name, targets), home.rel, home.text,
                                   home.view(name), home, homes.hand_written(home.doc, home.legacy_doc)))
     return modules
+
+
+def _holds(read: homes.Reader, root: Path, docs_dir: str, module: str, page: str) -> bool:
+    return homes.holds_module(read(root, doc_path(docs_dir, page)), module)
 
 
 def group_by_module(targets: Iterable[Target]) -> dict[str, list[Target]]:

@@ -37,6 +37,17 @@ def nearest_public(module: str) -> str:
     return ".".join(parts[:public]) or module
 
 
+def public_parents(module: str) -> list[str]:
+    """The public packages above the module, nearest first (``pkg.sub._impl.x`` -> ``pkg.sub``, ``pkg``)."""
+    parts = nearest_public(module).split(".")
+    return [".".join(parts[:end]) for end in range(len(parts), 0, -1)] if nearest_public(module) != module else []
+
+
+def holds_module(text: str | None, module: str) -> bool:
+    """The page's text has a section of ``module`` (its marker says ``module=``)."""
+    return text is not None and f" module={module} " in text
+
+
 class PageNames:
     """The page of each module, griffe loaded once per package and only for a private module."""
 
@@ -44,9 +55,14 @@ class PageNames:
         self.root = root
         self._by_package: dict[str, dict[str, str]] = {}
 
-    def page(self, module: str) -> str:
+    def page(self, module: str, holds: Callable[[str], bool] = lambda page: False) -> str:
+        """The module's page: a public parent's page that ``holds`` its sections already (no griffe: the
+        hook's check of a documented private module stays cheap, and pages never move), else griffe's."""
         if is_public(module) or module.startswith("_"):  # a top-level private module has no public page
             return module
+        for parent in public_parents(module):
+            if holds(parent):
+                return parent
         package = module.split(".")[0]
         if package not in self._by_package:
             self._by_package[package] = reexported(self.root, package)

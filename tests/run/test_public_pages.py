@@ -199,3 +199,27 @@ def test_a_shared_page_is_written_by_one_shard_only(tmp_path: Path, count: int) 
             assert {r.module for r in report.results if r.doc_path == "docs/api/pkg.md"} == \
                 {"pkg._funcs", "pkg._make", "pkg.sub._impl"}
     assert len(writers) == 1
+
+
+@pytest.mark.parametrize("path, old, new", [
+    ("pkg/_funcs.py", "return dict(inst)", "return dict(list(inst))"),  # its page is its nearest public parent
+    ("pkg/sub/_impl.py", "return x", "return (x)"),  # its page is two levels up (pkg, not pkg.sub)
+])
+def test_the_hooks_check_of_a_documented_private_module_loads_no_griffe(tmp_path: Path, path: str, old: str,
+                                                                         new: str) -> None:
+    from tests.test_lazy_imports import probe
+
+    repo = _repo(tmp_path)
+    _run(repo)
+    repo.commit("docs")
+    repo.write(path, repo.read(path).replace(old, new)).stage(path)
+    exit_code, imported = probe(repo.root, "hook", ["--check", path], ("griffe",))
+    assert (exit_code, imported) == (1, [])  # 1: stale on the public page, found there without griffe
+
+
+def test_control_the_first_check_of_a_private_module_asks_griffe(tmp_path: Path) -> None:
+    from tests.test_lazy_imports import probe
+
+    repo = _repo(tmp_path)
+    repo.write("pkg/_funcs.py", FUNCS.replace("return dict(inst)", "return dict(list(inst))")).stage("pkg/_funcs.py")
+    assert probe(repo.root, "hook", ["--check", "pkg/_funcs.py"], ("griffe",)) == (1, ["griffe"])
