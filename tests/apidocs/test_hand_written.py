@@ -69,7 +69,8 @@ def test_an_edited_docbot_section_is_kept_and_its_draft_is_a_suggestion(tmp_path
     repo = _repo(tmp_path)
     _run(repo, Scripted())
     text = repo.read(DOC)
-    repo.write(DOC, text.replace("Compute area for the caller.", "The area, in square units (a person's words).")).commit()
+    theirs = text.replace("Compute area for the caller.", "The area, in square units (a person's words).")
+    repo.write(DOC, theirs).commit()
     _edit_code(repo)
     results = _run(repo, Scripted())
     status, reason, draft = results["area"]
