@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from docbot.apidocs import index as api_index
 from docbot.apidocs import disk
 from docbot.apidocs import pages
+from docbot.apidocs.homes import names_function
 from docbot.plan import ModuleDocs, plan_modules
 from docbot.scan.repo import DiffRead, DiffSpec, scan
 from docbot.errors import ExitCode, outcome_code
@@ -175,8 +176,10 @@ def _stale_in_module(module: ModuleDocs) -> list[StaleEntry]:
         section = sections.get(target.qualname)
         if target.kind == "deleted":
             continue  # reported below, with every other section whose function is gone
-        if section is None:
+        if section is None and not names_function(module.hand_written, target.qualname):  # a person's: kept
             entries.append(_entry(target, "missing", rel))
+        elif section is None:
+            continue
         elif section.hash != pages.source_hash(target.source):
             entries.append(_entry(target, "stale", rel))
     if module.order is None:  # the module's code could not be read: its other sections cannot be judged

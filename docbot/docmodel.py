@@ -12,6 +12,13 @@ of tokens and the answer is cut mid-string (measured: 700 tokens, no closing bra
 the schema only; parsing does not enforce them (the renderer bounds what it shows). Parsing is lenient in
 the other direction too: a missing field or a ``null`` becomes empty, and parameters given as a
 mapping are accepted.
+
+The bounds (``CAPS``) are sized for long but legitimate documentation, not for a one-liner: a 40-line
+description, 32 parameters, 12 raises entries. Each one stays at or below what the renderer shows whole
+(``docbot.mdtext``'s ``PROSE_LIMIT`` and ``CELL_LIMIT``, ``render``'s ``MAX_ITEMS``), so anything the schema
+lets a model write reaches the page uncut, while a 1 MB field is still cut there with a visible note
+(tests/test_docmodel.py holds both sides). The grammar grows by about 7 characters per character of
+``maxLength``, so the caps are not raised further than a real doc needs (docs/design.md#docs-files).
 """
 
 from __future__ import annotations
@@ -24,12 +31,22 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 __all__ = [
-    "DocModel", "DocModelError", "Example", "ParameterDoc", "RaisesDoc",
+    "CAPS", "DocModel", "DocModelError", "Example", "ParameterDoc", "RaisesDoc",
     "doc_model_schema", "param_key", "parse_doc_model", "strip_answer", "strip_think", "when_clause",
     "without_controls",
 ]
 
 _FROZEN = ConfigDict(frozen=True, extra="ignore")
+
+
+# Field -> its bound: characters for a string, items for a list (the schema's maxLength / maxItems).
+CAPS: dict[str, int] = {
+    "summary": 200, "description": 3_200, "returns": 400, "notes": 800,  # prose: under PROSE_LIMIT (4000)
+    "parameters": 32, "raises": 12, "examples": 4,  # lists: under render.MAX_ITEMS (20), parameters rendered all
+    "parameter.name": 60, "parameter.description": 300,  # table cells: under CELL_LIMIT (500)
+    "raise.type": 60, "raise.message": 200, "raise.condition": 200,
+    "example.code": 800, "example.output": 400,  # under render.CODE_LIMIT (8000)
+}
 
 
 def _max(characters: int) -> dict[str, Any]:
@@ -71,42 +88,47 @@ def without_controls(text: str) -> str:
 
 
 class ParameterDoc(_Part):
-    name: str = Field(description="The parameter name exactly as in the signature.", json_schema_extra=_max(60))
+    name: str = Field(description="The parameter name exactly as in the signature.",
+                      json_schema_extra=_max(CAPS["parameter.name"]))
     description: str = Field(default="", description="What the parameter means and what values it accepts.",
-                             json_schema_extra=_max(240))
+                             json_schema_extra=_max(CAPS["parameter.description"]))
 
 
 class RaisesDoc(_Part):
-    type: str = Field(description="The exception class the code raises, e.g. ValueError.", json_schema_extra=_max(60))
+    type: str = Field(description="The exception class the code raises, e.g. ValueError.",
+                      json_schema_extra=_max(CAPS["raise.type"]))
     message: str = Field(default="", description="The exact error message from the raise statement, or empty.",
-                         json_schema_extra=_max(200))
+                         json_schema_extra=_max(CAPS["raise.message"]))
     condition: str = Field(default="", description="When it is raised, e.g. 'rate is negative'.",
-                           json_schema_extra=_max(160))
+                           json_schema_extra=_max(CAPS["raise.condition"]))
 
 
 class Example(_Part):
     code: str = Field(description="Python code that calls the function; it is run to check it.",
-                      json_schema_extra=_max(600))
+                      json_schema_extra=_max(CAPS["example.code"]))
     output: str = Field(default="", description="Exactly what the code prints, or empty if it prints nothing.",
-                        json_schema_extra=_max(300))
+                        json_schema_extra=_max(CAPS["example.output"]))
 
 
 class DocModel(_Part):
     """One function's documentation as data."""
 
-    summary: str = Field(description="One sentence: what the function does.", json_schema_extra=_max(160))
-    description: str = Field(default="", description="A short paragraph with details a caller needs.",
-                             json_schema_extra=_max(600))
+    summary: str = Field(description="One sentence: what the function does.",
+                         json_schema_extra=_max(CAPS["summary"]))
+    description: str = Field(default="", description="Details a caller needs, as long as the code needs it.",
+                             json_schema_extra=_max(CAPS["description"]))
     parameters: tuple[ParameterDoc, ...] = Field(
-        default=(), description="One entry per parameter of the signature, in order.", json_schema_extra=_items(12))
+        default=(), description="One entry per parameter of the signature, in order.",
+        json_schema_extra=_items(CAPS["parameters"]))
     returns: str = Field(default="", description="What the function returns, or empty if it returns None.",
-                         json_schema_extra=_max(240))
+                         json_schema_extra=_max(CAPS["returns"]))
     raises: tuple[RaisesDoc, ...] = Field(
-        default=(), description="One entry per exception the code raises.", json_schema_extra=_items(6))
+        default=(), description="One entry per exception the code raises.",
+        json_schema_extra=_items(CAPS["raises"]))
     examples: tuple[Example, ...] = Field(default=(), description="Short runnable examples.",
-                                          json_schema_extra=_items(3))
+                                          json_schema_extra=_items(CAPS["examples"]))
     notes: str = Field(default="", description="Anything else a caller must know, or empty.",
-                       json_schema_extra=_max(400))
+                       json_schema_extra=_max(CAPS["notes"]))
 
     @field_validator("parameters", mode="before")
     @classmethod

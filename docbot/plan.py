@@ -8,14 +8,17 @@ to the loop, and ``check`` what to report as missing, stale or orphaned; both re
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from docbot.apidocs import disk as doc_files
-from docbot.apidocs import pages as docs_api
+from docbot.apidocs import homes
 from docbot.apidocs.disk import documented_modules
+from docbot.apidocs.homes import Home
+from docbot.apidocs.pages import doc_path
 from docbot.apidocs.pages import DocFile
 from docbot.config.choices import DEFAULT_EXCLUDE
 from docbot.scan.repo import DiffSpec, Scan
@@ -62,9 +65,11 @@ class ModuleDocs:
     name: str
     targets: list[Target]
     order: list[str] | None  # public functions defined now, in source order; None: unknown, leave it alone
-    doc_rel: str  # repo-relative doc file path
-    old_text: str | None  # the doc file's text (LF), None when absent
-    existing: DocFile | None  # the parsed doc file, None when absent
+    doc_rel: str  # repo-relative path of its page (the public module's, docbot.apidocs.homes)
+    old_text: str | None  # the page's text (LF), None when absent
+    existing: DocFile | None  # the module's sections on its page (and on a legacy page), by qualname
+    home: Home | None = None  # its page as read, and the legacy page to move sections from
+    hand_written: frozenset[str] = frozenset()  # names a person's own headings on those pages name
 
 
 def plan_modules(found: Scan, settings: PlanSettings, repo_root: Path, spec: DiffSpec,
@@ -74,14 +79,26 @@ def plan_modules(found: Scan, settings: PlanSettings, repo_root: Path, spec: Dif
     read = doc_files.read_staged_text if docs_from_index else doc_files.read_text
     code = CodeNow.from_scan(found, include_dunder=settings.include_dunder, every=spec.all)
     by_module = group_by_module(found.targets)
+    names = homes.PageNames(repo_root)  # griffe only for a private module (docs/design.md#lazy-imports)
+    texts: dict[str, str | None] = {}
+
+    def read_once(root: Path, rel: str) -> str | None:  # a page shared by modules, and probed, is read once
+        if rel not in texts:
+            texts[rel] = read(root, rel)
+        return texts[rel]
+
     modules = []
-    for name in modules_in_scope(by_module, settings.docs_dir, repo_root, spec, paths):
+    for name, on_page in modules_in_scope(by_module, settings.docs_dir, repo_root, spec, paths).items():
         targets = by_module.get(name, [])
-        doc_rel = docs_api.doc_path(settings.docs_dir, name)
-        old_text = read(repo_root, doc_rel)
-        existing = docs_api.parse_doc_file(old_text) if old_text is not None else None
-        modules.append(ModuleDocs(name, targets, code.functions(name, targets), doc_rel, old_text, existing))
+        page = on_page or names.page(name, functools.partial(_holds, read_once, repo_root, settings.docs_dir, name))
+        home = homes.home_of(repo_root, settings.docs_dir, name, page, read_once)
+        modules.append(ModuleDocs(name, targets, code.functions(name, targets), home.rel, home.text,
+                                  home.view(name), home, homes.hand_written(home.doc, home.legacy_doc)))
     return modules
+
+
+def _holds(read: homes.Reader, root: Path, docs_dir: str, module: str, page: str) -> bool:
+    return homes.holds_module(read(root, doc_path(docs_dir, page)), module)
 
 
 def group_by_module(targets: Iterable[Target]) -> dict[str, list[Target]]:
@@ -95,15 +112,16 @@ def group_by_module(targets: Iterable[Target]) -> dict[str, list[Target]]:
 
 
 def modules_in_scope(by_module: dict[str, list[Target]], docs_dir: str, repo_root: Path,
-                     spec: DiffSpec, paths: Sequence[str]) -> list[str]:
-    """The modules whose doc files this run looks at, in scan order.
+                     spec: DiffSpec, paths: Sequence[str]) -> dict[str, str]:
+    """The modules whose doc files this run looks at, in scan order -> the page their sections are
+    known to be on ("": the page is decided from the code).
 
-    Always the modules with targets. For a whole-tree run without paths also every doc file docbot
-    wrote for a module that has no target now (all its functions gone private, or the file gone).
+    Always the modules with targets. For a whole-tree run without paths also every module with a
+    section docbot wrote that has no target now (all its functions gone private, or the file gone).
     """
-    modules = list(by_module)
+    modules = dict.fromkeys(by_module, "")
     if spec.all and not paths:
-        modules += documented_modules(repo_root, docs_dir, exclude=set(modules))
+        modules.update(documented_modules(repo_root, docs_dir, exclude=set(modules)))
     return modules
 
 

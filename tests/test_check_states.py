@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -102,7 +103,8 @@ def test_run_exit_codes_tell_approved_unapproved_and_failed_apart(
     assert ("unapproved" in err) == bool(unapproved)
     marker = "<!-- docbot:section perimeter hash="
     line = next(ln for ln in repo.read(DOC).splitlines() if ln.startswith(marker))
-    assert line.endswith("status=unapproved score=62 -->" if unapproved else "status=approved score=97 -->")
+    assert re.search(r" status=unapproved score=62 body=[0-9a-f]{12} -->$" if unapproved
+                     else r" status=approved score=97 body=[0-9a-f]{12} -->$", line)
     assert _cli(capsys, "check", "--strict")[0] == (1 if unapproved or failing else 0)
 
 

@@ -6,9 +6,12 @@ import json
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 from pydantic import ValidationError
 
+from docbot.apidocs.render import CODE_LIMIT, MAX_ITEMS, render_section
 from docbot.docmodel import (
+    CAPS,
     DocModel,
     DocModelError,
     Example,
@@ -20,6 +23,8 @@ from docbot.docmodel import (
     strip_answer,
     when_clause,
 )
+from docbot.facts.function import extract_facts
+from docbot.mdtext import CELL_LIMIT, PROSE_LIMIT
 
 GOOD = {
     "summary": "Add interest.", "description": "", "parameters": [{"name": "rate", "description": "the rate"}],
@@ -153,8 +158,64 @@ def test_every_string_and_list_in_the_schema_is_bounded() -> None:
     nodes = _walk(doc_model_schema())
     strings = [n for n in nodes if n.get("type") == "string"]
     arrays = [n for n in nodes if n.get("type") == "array"]
-    assert len(strings) == 11 and all(0 < n["maxLength"] <= 600 for n in strings)
-    assert len(arrays) == 3 and all(0 < n["maxItems"] <= 12 for n in arrays)
+    assert len(strings) == 11 and all(0 < n["maxLength"] <= PROSE_LIMIT for n in strings)
+    assert len(arrays) == 3 and all(0 < n["maxItems"] <= 32 for n in arrays)
+
+
+LINE = "Each line of this description tells a caller one more thing it needs."  # 70 characters
+LONG_DESCRIPTION = "\n".join(f"{LINE} ({i})" for i in range(40))  # 40 lines, ~2900 characters
+PARAMS = [f"p{i}" for i in range(15)]
+LONG_SOURCE = f"def wide({', '.join(PARAMS)}):\n    return p0\n"
+
+
+def _long_doc(**overrides: Any) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "summary": "Combine fifteen inputs into one value.", "description": LONG_DESCRIPTION,
+        "parameters": [{"name": p, "description": f"The {p} input. " + "It matters. " * 20} for p in PARAMS],
+        "returns": "The first input.", "raises": [], "examples": [], "notes": "Long but legitimate. " * 30,
+    }
+    return {**doc, **overrides}
+
+
+@pytest.mark.parametrize("name, doc, fits", [
+    ("a 40-line description and 15 parameters", _long_doc(), True),
+    ("32 parameters", _long_doc(parameters=[{"name": f"p{i}", "description": "x"} for i in range(32)]), True),
+    ("a description at its cap", _long_doc(description="d" * CAPS["description"]), True),
+    ("a description one over its cap", _long_doc(description="d" * (CAPS["description"] + 1)), False),
+    ("33 parameters", _long_doc(parameters=[{"name": f"p{i}", "description": "x"} for i in range(33)]), False),
+    ("a 1 MB description", _long_doc(description="d" * 1_000_000), False),
+    ("a 1 MB parameter description", _long_doc(parameters=[{"name": "p0", "description": "d" * 1_000_000}]), False),
+    ("a 1 MB notes", _long_doc(notes="n" * 1_000_000), False),
+])
+def test_the_schema_takes_long_docs_and_refuses_huge_fields(name: str, doc: dict[str, Any], fits: bool) -> None:
+    errors = list(Draft202012Validator(doc_model_schema()).iter_errors(doc))
+    assert (not errors) is fits, (name, [e.message[:80] for e in errors])
+
+
+def test_a_long_doc_the_schema_allows_reaches_the_page_uncut() -> None:
+    model = parse_doc_model(json.dumps(_long_doc()))
+    page = render_section(model, extract_facts(LONG_SOURCE, "wide"), "pkg.mod")
+    assert "docbot cut" not in page
+    assert all(f"{LINE} ({i})" in page for i in range(40))
+    assert all(f"<code>{p}</code>" in page for p in PARAMS) and page.count("It matters.") == 15 * 20
+
+
+@pytest.mark.parametrize("field", ["description", "notes", "returns"])
+def test_a_1_mb_field_is_still_cut_on_the_page(field: str) -> None:
+    model = parse_doc_model(json.dumps(_long_doc(**{field: "w " * 500_000})))
+    page = render_section(model, extract_facts(LONG_SOURCE, "wide"), "pkg.mod")
+    assert "docbot cut" in page and len(page) < 60_000
+
+
+@pytest.mark.parametrize("field, limit", [
+    *[(f, PROSE_LIMIT) for f in ("summary", "description", "returns", "notes")],
+    *[(f, CELL_LIMIT) for f in ("parameter.name", "parameter.description", "raise.type", "raise.message",
+                                 "raise.condition")],
+    *[(f, CODE_LIMIT) for f in ("example.code", "example.output")],
+    *[(f, MAX_ITEMS) for f in ("raises", "examples")],
+])
+def test_each_cap_is_within_what_the_page_shows_whole(field: str, limit: int) -> None:
+    assert 0 < CAPS[field] <= limit
 
 
 def test_bounds_are_not_enforced_on_parse() -> None:

@@ -101,17 +101,35 @@ def duplicate_notices(rel: str, doc: DocFile | None) -> list[DocNotice]:
     return [DocNotice(NoticeKind.DUPLICATE_SECTION, rel, tuple(dict.fromkeys(doc.duplicates)))]
 
 
-def documented_modules(repo_root: Path, docs_dir: str, exclude: set[str]) -> list[str]:
-    """Modules not in ``exclude`` with a docbot-written file in the docs folder (files a person
+def documented_pages(repo_root: Path, docs_dir: str, exclude: set[str]) -> list[str]:
+    """Pages not in ``exclude`` with a docbot-written section in the docs folder (files a person
     wrote, without section markers, are ignored). Excluded files are not even read, nor symlinks."""
+    return list(_documented(repo_root, docs_dir, exclude))
+
+
+def documented_modules(repo_root: Path, docs_dir: str, exclude: set[str]) -> dict[str, str]:
+    """Module -> the page its sections are on (the first, in name order), for every module not in
+    ``exclude`` with a docbot-written section in the docs folder; a page names several modules when it
+    is a public page holding its private modules' functions."""
+    found: dict[str, str] = {}
+    for page, doc in _documented(repo_root, docs_dir, {"index"}).items():
+        for key in doc.sections:
+            module = docs_api.split_key(page, key)[0]
+            if module not in exclude:
+                found.setdefault(module, page)
+    return found
+
+
+def _documented(repo_root: Path, docs_dir: str, exclude: set[str]) -> dict[str, DocFile]:
     folder = docs_folder(repo_root, docs_dir)
     if not folder.is_dir():
-        return []
-    modules = []
+        return {}
+    found: dict[str, DocFile] = {}
     for file in sorted(folder.glob("*.md")):
-        if file.name[: -len(".md")] in exclude or file.is_symlink():
+        page = file.name[: -len(".md")]
+        if page in exclude or file.is_symlink():
             continue
-        text = read_text(repo_root, docs_api.doc_path(docs_dir, file.name[: -len(".md")]))
-        if text is not None and "<!-- docbot:section " in text and docs_api.parse_doc_file(text).sections:
-            modules.append(file.name[: -len(".md")])
-    return modules
+        text = read_text(repo_root, docs_api.doc_path(docs_dir, page))
+        if text is not None and "<!-- docbot:section " in text and (doc := docs_api.parse_doc_file(text)).sections:
+            found[page] = doc
+    return found

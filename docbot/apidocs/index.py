@@ -59,23 +59,24 @@ def index_rel(docs_dir: str) -> str:
 
 def index_text(repo_root: Path, docs_dir: str, read: Reader = doc_files.read_text) -> str | None:
     """The index the doc files call for, or None when no module has a docbot section."""
-    modules = doc_files.documented_modules(repo_root, docs_dir, exclude={INDEX_MODULE})
-    if not modules:  # a repository documented by no one yet: no renderer (the doc model, the truth checks)
+    documented = doc_files.documented_pages(repo_root, docs_dir, exclude={INDEX_MODULE})
+    if not documented:  # a repository documented by no one yet: no renderer (the doc model, the truth checks)
         return None
     from docbot.apidocs.render import IndexEntry, anchor, render_index
 
     entries: list[IndexEntry] = []
-    for module in modules:
-        text = read(repo_root, pages.doc_path(docs_dir, module))
+    for page in documented:
+        text = read(repo_root, pages.doc_path(docs_dir, page))
         if text is None:
             continue
-        for qualname, section in pages.parse_doc_file(text).sections.items():
+        for key, section in pages.parse_doc_file(text).sections.items():
+            module, qualname = pages.split_key(page, key)  # a section's anchor names its function's module
             try:
                 target = anchor(module, qualname)
             except ValueError:  # a hand-edited marker naming no Python function: nothing to link
                 continue
-            entries.append(IndexEntry(module, qualname, section.status, section.score,
-                                      anchored=f'<a id="{target}"></a>' in section.body))
+            entries.append(IndexEntry(page, qualname, section.status, section.score,
+                                      anchored=f'<a id="{target}"></a>' in section.body, source=module))
     return f"{INDEX_MARKER}\n\n{render_index(entries)}" if entries else None
 
 

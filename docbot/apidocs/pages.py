@@ -32,9 +32,12 @@ from docbot.results import SectionStatus
 
 HASH_LENGTH = 12  # 48 bits of sha256: collisions within one module are not a practical concern
 
-# status= and score= are optional: markers written before the gate recorded them still parse.
-_MARKER = re.compile(r"^<!-- docbot:section (?P<qualname>\S+) hash=(?P<hash>\S+)"
-                     r"(?: status=(?P<status>approved|unapproved))?(?: score=(?P<score>\d{1,3}))? -->[ \t]*$")
+# module=, status=, score= and body= are optional: markers written before docbot recorded them still parse.
+# ``module`` names the function's own module when the page is another one's (a public page holding the
+# functions of the private modules it re-exports); ``body`` is a digest of the body docbot wrote.
+_MARKER = re.compile(r"^<!-- docbot:section (?P<qualname>\S+) hash=(?P<hash>\S+)(?: module=(?P<module>[\w.]+))?"
+                     r"(?: status=(?P<status>approved|unapproved))?(?: score=(?P<score>\d{1,3}))?"
+                     r"(?: body=(?P<body>[0-9a-f]{12}))? -->[ \t]*$")
 _END = re.compile(r"^<!-- docbot:end (?P<qualname>\S+) -->[ \t]*$")
 _TITLE = re.compile(r"^#[ \t]+(?P<title>\S.*?)[ \t]*$")
 _LEVEL_ONE_HEADING = re.compile(r"^ {0,3}#[ \t]+\S")
@@ -44,12 +47,31 @@ _LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t]*\n)+")
 
 class Section(NamedTuple):
     """One function's doc: the source hash it was written for, its Markdown body, and the gate's verdict
-    (None in a marker from before docbot recorded it)."""
+    (None in a marker from before docbot recorded it). ``module``: the function's module when it is not
+    the page's; ``digest``: ``body_digest`` of the body as docbot wrote it ("" in an older marker)."""
 
     hash: str
     body: str
     status: SectionStatus | None = None
     score: int | None = None
+    module: str = ""
+    digest: str = ""
+
+    @property
+    def hand_edited(self) -> bool:
+        """A person changed the body docbot wrote: the marker's digest is not the body's."""
+        return bool(self.digest) and self.digest != body_digest(self.body)
+
+
+def body_digest(body: str) -> str:
+    """A digest of a section body as docbot compares it (``normalise_body``): what "docbot's words" means."""
+    return hashlib.sha256(normalise_body(body).encode("utf-8", "surrogateescape")).hexdigest()[:HASH_LENGTH]
+
+
+def split_key(page: str, key: str) -> tuple[str, str]:
+    """``section_key``'s inverse: (the function's module, its qualname)."""
+    module, _, qualname = key.rpartition(":")
+    return module or page, qualname
 
 
 @dataclass
@@ -83,8 +105,10 @@ def source_hash(source: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:HASH_LENGTH]
 
 
-def marker_line(qualname: str, hash_: str, status: SectionStatus | None = None, score: int | None = None) -> str:
-    state = (f" status={status.value}" if status else "") + (f" score={score}" if score is not None else "")
+def marker_line(qualname: str, hash_: str, status: SectionStatus | None = None, score: int | None = None,
+                module: str = "", digest: str = "") -> str:
+    state = (f" module={module}" if module else "") + (f" status={status.value}" if status else "") \
+        + (f" score={score}" if score is not None else "") + (f" body={digest}" if digest else "")
     return f"<!-- docbot:section {qualname} hash={hash_}{state} -->"
 
 
@@ -121,15 +145,16 @@ def parse_doc_file(text: str) -> DocFile:
         assert match is not None
         stop = starts[number + 1] if number + 1 < len(starts) else len(lines)
         end, closed = _section_end(lines, index + 1, stop, match["qualname"], fenced)
-        if match["qualname"] in doc.sections:
-            doc.duplicates.append(match["qualname"])
+        key = f"{match['module']}:{match['qualname']}" if match["module"] else match["qualname"]
+        if key in doc.sections:
+            doc.duplicates.append(key)
             free.extend(lines[index:stop])
             continue
-        doc.sections[match["qualname"]] = Section(
+        doc.sections[key] = Section(
             match["hash"], normalise_body("\n".join(lines[index + 1:end])),
             SectionStatus(match["status"]) if match["status"] else None,
-            int(match["score"]) if match["score"] else None)
-        free = after[match["qualname"]] = lines[end + 1 if closed else end:stop]
+            int(match["score"]) if match["score"] else None, match["module"] or "", match["body"] or "")
+        free = after[key] = lines[end + 1 if closed else end:stop]
     doc.title, doc.intro = _split_head(normalise_body("\n".join(head)))
     doc.notes = {q: note for q, note_lines in after.items() if (note := normalise_body("\n".join(note_lines)))}
     return doc
@@ -201,13 +226,14 @@ def _render(title: str, intro: str, sections: Mapping[str, Section | tuple[str, 
             appendix: str) -> str:
     parts = [f"# {title}"] if title else []
     parts += [text for text in [normalise_body(intro)] if text]
-    for qualname, value in sections.items():
+    for key, value in sections.items():
         section = Section(*value)
+        module, qualname = split_key("", key)
         text = normalise_body(section.body)
-        parts.append(marker_line(qualname, section.hash, section.status, section.score)
+        parts.append(marker_line(qualname, section.hash, section.status, section.score, module, section.digest)
                      + ("\n" + text + "\n" if text else "") + "\n"
                      + end_marker_line(qualname))
-        parts += [note for note in [normalise_body(notes.get(qualname, ""))] if note]
+        parts += [note for note in [normalise_body(notes.get(key, ""))] if note]
     parts += [text for text in [normalise_body(appendix)] if text]
     return "\n\n".join(parts) + "\n"
 

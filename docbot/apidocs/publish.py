@@ -26,6 +26,27 @@ SECTION_MARK = "<!-- docbot:section "  # the marker line above each of docbot's 
 _ANCHOR = re.compile(r'^<a id="([A-Za-z_][\w.]*)"></a>$', re.M)
 
 
+MKDOCS_CONFIG = "mkdocs.docbot.yml"  # the README's recipe: builds docs_dir alone, beside Sphinx or any other docs
+_MKDOCS = """# {config}
+site_name: {site}
+docs_dir: {docs_dir}
+site_dir: site/api
+nav:
+  - API reference: index.md
+validation:
+  omitted_files: info
+  absolute_links: warn
+  unrecognized_links: warn
+  anchors: warn
+"""
+
+
+def mkdocs_config(site_name: str, docs_dir: str) -> str:
+    """``mkdocs.docbot.yml``: an mkdocs site of ``docs_dir`` only (``docbot run``'s pages, its index and
+    ``docbot pages``' reference), anchors validated, so ``mkdocs build --strict -f`` never reads other docs."""
+    return _MKDOCS.format(config=MKDOCS_CONFIG, site=site_name, docs_dir=docs_dir.strip("/") or ".")
+
+
 @dataclass(frozen=True)
 class Published:
     """What ``publish`` wrote (paths relative to the root) and the modules it documented."""

@@ -176,6 +176,7 @@ class IndexEntry:
     status: SectionStatus | None  # None: the marker predates the gate, no verdict recorded
     score: int | None = None  # the critic's last score; None when no model ran (e.g. a kept section)
     anchored: bool = True  # the section carries its ``anchor`` (one written before anchors links to the page)
+    source: str = ""  # the function's module when it is not the page's (a public page of a private module's)
 
 
 def render_index(entries: Sequence[IndexEntry], title: str = "API reference") -> str:
@@ -205,4 +206,4 @@ _STATUS_WORDS: dict[SectionStatus | None, str] = {
 def _link(entry: IndexEntry) -> str:
     """The module page, at the section's anchor when the section has one (link only to what exists)."""
     page = f"{entry.module}.md"
-    return f"{page}#{anchor(entry.module, entry.qualname)}" if entry.anchored else page
+    return f"{page}#{anchor(entry.source or entry.module, entry.qualname)}" if entry.anchored else page

@@ -29,7 +29,7 @@ import libcst as cst
 
 from docbot import paths
 from docbot.apidocs import disk
-from docbot.apidocs import pages
+from docbot.apidocs import homes, pages
 from docbot.config.settings import Settings
 from docbot.docstrings import record
 from docbot.docstrings.existing import directives, existing_docstring
@@ -165,7 +165,8 @@ def _one(file: _File, result: FunctionResult, repo_root: Path, context: _Context
     if current is None:
         return _Kept("no such function in the file now")
     doc = disk.read_text(repo_root, result.doc_path) if result.doc_path else None
-    section = pages.parse_doc_file(doc).sections.get(result.qualname) if doc is not None else None
+    key = homes.key_in(result.doc_path, result.module, result.qualname)  # a public page: ``module:qualname``
+    section = pages.parse_doc_file(doc).sections.get(key) if doc is not None else None
     if section is None or section.hash != pages.source_hash(current):
         return _Kept("the function changed since docbot documented it; run docbot again")
     assert result.doc_model is not None  # filtered in apply_docstrings
@@ -205,9 +206,10 @@ def _remark(repo_root: Path, rel: str, source: str, done: list[FunctionResult], 
         existing = pages.parse_doc_file(old_text)
         updates = {}
         for result in (r for r in done if r.doc_path == doc_rel):
-            fresh, section = _function_source(source, result), existing.sections.get(result.qualname)
+            key = homes.key_in(doc_rel, result.module, result.qualname)
+            fresh, section = _function_source(source, result), existing.sections.get(key)
             if fresh is not None and section is not None:
-                updates[result.qualname] = section._replace(hash=pages.source_hash(fresh))
+                updates[key] = section._replace(hash=pages.source_hash(fresh))
         module = done[0].module
         text = pages.merge(existing, module, list(existing.sections), updates, set())
         if disk.write_text(repo_root, doc_rel, text, read_as=old_text):

@@ -178,6 +178,8 @@ def main_parser() -> argparse.ArgumentParser:
     pages.add_argument("--package", help="the import name (default: pyproject.toml's project name)")
     pages.add_argument("--out", help="the folder (default: <docs_dir>/reference)")
     pages.add_argument("--config", help="config file (default: config.json at the repo root, if present)")
+    pages.add_argument("--mkdocs", action="store_true",
+                       help="also write mkdocs.docbot.yml, an mkdocs site of docs_dir alone (kept if present)")
     pages.set_defaults(func=cmd_pages)
     demo = command(sub, "demo", "document a sample with the embedded model (no server needed)",
                     "Runs a 135M model in-process on the bundled sample; takes a couple of minutes on a CPU.")
@@ -225,10 +227,24 @@ def cmd_pages(args: argparse.Namespace) -> int:
     out = root / (args.out or f"{settings.docs_dir}/reference")
     done = publish(root, package, out, repo_url=settings.repo_url or repository_url(text),
                    commit=head_sha(open_repo(root)) or "", docs_dir=root / settings.docs_dir)
+    if args.mkdocs:
+        done.written.extend(_mkdocs_config(root, f"{package} API", settings.docs_dir))
     for path in done.written:
         print(Path(path).relative_to(root).as_posix() if Path(path).is_relative_to(root) else path)
     say(args, f"docbot pages: {plural(len(done.modules), 'module')}, {len(done.written)} files written.")
     return 0
+
+
+def _mkdocs_config(root: Path, site: str, docs_dir: str) -> list[str]:
+    """Write the README's mkdocs recipe for this project unless a file of that name is there (a person's)."""
+    from docbot.apidocs.publish import MKDOCS_CONFIG, mkdocs_config
+
+    path = root / MKDOCS_CONFIG
+    if path.exists():
+        print(f"docbot: {MKDOCS_CONFIG} exists: left as it is", file=sys.stderr)
+        return []
+    path.write_text(mkdocs_config(site, docs_dir), encoding="utf-8")
+    return [path.as_posix()]
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ import html
 from collections.abc import Callable
 from pathlib import Path
 
+from docbot.apidocs import homes
 from docbot.apidocs.pages import Section, parse_doc_file
 from docbot.errors import RepoError
 from docbot.github.commit import docs_patch
@@ -28,7 +29,8 @@ def gather_extras(report: RunReport, sources: PrSources, mode: str, patch: Path,
              if (text := sources.show(path)) is not None}
     old, last = {}, {}
     for result in report.results:
-        section = heads[result.doc_path].sections.get(result.qualname) if result.doc_path in heads else None
+        key = homes.key_in(result.doc_path, result.module, result.qualname)  # a public page: ``module:qualname``
+        section = heads[result.doc_path].sections.get(key) if result.doc_path in heads else None
         if section is not None and result.status == "updated":
             old[result.key] = section.body
         if section is not None and result.status == "unchanged":

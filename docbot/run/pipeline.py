@@ -18,15 +18,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from docbot.apidocs import index as api_index
-from docbot.apidocs import disk
 from docbot.apidocs import pages
 from docbot.run.cache import ResultCache, cache_key, checked, facts_of, open_results
 from docbot.config.deadline import Deadline, DeadlineReached
 from docbot.events import EventSink, ProgressEvent, ResultEvent, WarningEvent
 from docbot.plan import ModuleDocs, plan_modules
 from docbot.scan.repo import DiffSpec, scan
-from docbot.results import DocNotice, FunctionResult, NoticeKind, Outcome, RunReport, Status, StatusWord, Target
+from docbot.results import FunctionResult, RunReport, Status, StatusWord, Target
 from docbot.run.jobs import Rounds, Runner, Slots, Task
+from docbot.run.writing import write_module
 from docbot.config.settings import Settings
 from docbot.run.shards import Shard
 
@@ -84,7 +84,7 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
     for path in found.skipped:  # said once per run, never a failure (docs/design.md#scanner)
         emit(WarningEvent(f"{path}: not an importable module name, so its functions are not API; skipped"))
     modules = [_Module(plan) for plan in plan_modules(found, settings, repo_root, spec, paths)
-               if shard is None or shard.holds(plan.name)]
+               if shard is None or shard.holds(plan.home.page if plan.home else plan.name)]  # a page: one shard
     results_by_module = {m.plan.name: _decide_cheap(m) for m in modules}
     rounds = Rounds(emit)
     progress = _Progress(rounds, sum(len(m.plan.targets) for m in modules), deadline, slots=Slots(settings))
@@ -100,11 +100,12 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
     if _waiting(modules, results_by_module) and not (deadline and deadline.passed()):
         progress.documenter = (documenter_factory or _default_factory(settings, repo_root, rounds, deadline))()
     runner = Runner(settings.jobs)
+    written_now: dict[str, str | None] = {}  # pages this run wrote: several modules share a public page
     try:
         started = [_start_module(m, results_by_module[m.plan.name], progress, runner) for m in modules]
         for module, pending in zip(modules, started):
             _collect_module(module, results_by_module[module.plan.name], pending, progress)
-            _finish_module(module, results_by_module[module.plan.name], repo_root, report, rounds)
+            _finish_module(module, results_by_module[module.plan.name], repo_root, report, rounds, written_now)
     except BaseException:
         runner.close(wait=False)  # Ctrl-C or a bug: do not wait for the calls in flight
         raise
@@ -115,15 +116,15 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
 
 
 def _finish_module(module: _Module, results: dict[str, FunctionResult], repo_root: Path, report: RunReport,
-                   emit: EventSink) -> None:
+                   emit: EventSink, written_now: dict[str, str | None]) -> None:
     """Write the module's doc file and add what happened to ``report``."""
-    final, written, notices = _write_module(module, results, repo_root)
+    final, written, notices = write_module(module.plan, module.to_document, results, repo_root, written_now)
     for result in final:
         emit(ResultEvent(result))
     for notice in notices:
         emit(WarningEvent.about(notice))
     report.results += final
-    report.written += written
+    report.written += [path for path in written if path not in report.written]  # a shared page: once
     report.notices += notices
 
 
@@ -235,59 +236,6 @@ def _document_one(documenter: Documenter, target: Target, current: str = "") -> 
     if result.status == "updated" and not pages.normalise_body(result.markdown):
         return replace(result, status="failed", reason="the loop returned an empty document")
     return result
-
-
-def _write_module(module: _Module, results: dict[str, FunctionResult],
-                  repo_root: Path) -> tuple[list[FunctionResult], list[str], list[DocNotice]]:
-    """Merge the module's results into its doc file; returns the final results, the files written and
-    the notices for a person (kept edits, duplicates, removals)."""
-    plan = module.plan
-    hashes = {target.qualname: hash_ for target, hash_ in module.to_document}
-    updates = {q: pages.Section(hashes[q], _visible(r), r.approval, r.scores[-1] if r.approval and r.scores else None)
-               for q, r in results.items() if q in hashes and r.status == "updated"}
-    removals = {q for q, r in results.items() if r.removed}
-    if plan.order is None and not updates:
-        text = plan.old_text  # code unreadable and nothing new: leave the file exactly as it is
-    else:
-        order = plan.order if plan.order is not None else list(plan.existing.sections if plan.existing else [])
-        text = pages.merge(plan.existing, plan.name, order, updates, removals)
-        text = pages.keep_if_same(plan.old_text, plan.existing, text)
-    written, notices = [], disk.notices(plan.doc_rel, plan.existing, text)
-    if text != plan.old_text:
-        if disk.write_text(repo_root, plan.doc_rel, text, read_as=plan.old_text):
-            written.append(plan.doc_rel)
-        else:  # a person edited the file meanwhile: their version stands
-            results, notice = _kept_edit(plan, results)
-            notices, text = [notice], plan.old_text
-    final_sections = pages.parse_doc_file(text).sections if text is not None else {}
-    final = [replace(results[t.qualname], doc_path=plan.doc_rel if t.qualname in final_sections else "")
-             for t in plan.targets]
-    return final + _orphan_results(plan, final_sections), written, notices
-
-
-def _visible(result: FunctionResult) -> str:
-    """The body to write: an unapproved one carries its note for readers (docs/design.md#gate)."""
-    if result.outcome is not Outcome.UNAPPROVED:
-        return result.markdown
-    from docbot.apidocs.render import with_gate_note  # the doc model's module: only when a model ran
-
-    return with_gate_note(result.markdown, result.approval)
-
-
-def _kept_edit(plan: ModuleDocs, results: dict[str, FunctionResult]) -> tuple[dict[str, FunctionResult], DocNotice]:
-    """Every change this run meant to make to the module's file, turned into a failure saying why."""
-    unwritten = tuple(q for q, r in results.items() if r.status == "updated")
-    reason = f"{plan.doc_rel} was edited while docbot ran: that version is kept and nothing was written"
-    kept = {q: replace(r, status="failed", reason=reason) if q in unwritten else r for q, r in results.items()}
-    return kept, DocNotice(NoticeKind.EDITED_DURING_RUN, plan.doc_rel, unwritten)
-
-
-def _orphan_results(plan: ModuleDocs, final_sections: dict[str, pages.Section]) -> list[FunctionResult]:
-    """Sections dropped because their function is gone, though no target named it."""
-    old = plan.existing.sections if plan.existing else {}
-    named = {t.qualname for t in plan.targets}
-    return [FunctionResult.removed_section(plan.name, qualname)
-            for qualname in old if qualname not in final_sections and qualname not in named]
 
 
 def _result(target: Target, status: Status | StatusWord, reason: str = "") -> FunctionResult:

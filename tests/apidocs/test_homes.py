@@ -1,0 +1,62 @@
+"""The rules of ``docbot.apidocs.homes``: which page a module goes to without griffe, and a merge on a page
+several modules share (docs/design.md#docs-files)."""
+
+from __future__ import annotations
+
+import pytest
+
+from docbot.apidocs import homes, pages
+
+
+@pytest.mark.parametrize("module, public, nearest, parents", [
+    ("pkg.geo", True, "pkg.geo", []),
+    ("pkg._funcs", False, "pkg", ["pkg"]),
+    ("pkg.sub._impl", False, "pkg.sub", ["pkg.sub", "pkg"]),
+    ("pkg._impl.deep", False, "pkg", ["pkg"]),
+    ("_private", False, "_private", []),
+])
+def test_public_parents(module: str, public: bool, nearest: str, parents: list[str]) -> None:
+    assert (homes.is_public(module), homes.nearest_public(module), homes.public_parents(module)) == \
+        (public, nearest, parents)
+
+
+@pytest.mark.parametrize("module, holding, expected", [
+    ("pkg.geo", {"pkg"}, "pkg.geo"),  # a public module is its own page, whatever a page holds
+    ("pkg.sub._impl", {"pkg"}, "pkg"),  # a parent's page that holds its sections keeps them
+    ("pkg.sub._impl", {"pkg.sub", "pkg"}, "pkg.sub"),  # the nearest first
+    ("_private", {"_private"}, "_private"),
+])
+def test_a_page_holding_the_modules_sections_decides_without_griffe(module: str, holding: set[str],
+                                                                    expected: str) -> None:
+    names = homes.PageNames(root=None)  # type: ignore[arg-type]  # griffe would need a root: never reached
+    assert names.page(module, lambda page: page in holding) == expected
+
+
+PAGE = pages.render_doc_file("pkg", {
+    "pkg._a:f": pages.Section("1", "## `f`\n\nA's f."),
+    "pkg._b:f": pages.Section("2", "## `f`\n\nB's f."),  # the same qualname in two modules: two sections
+    "pkg._a:g": pages.Section("3", "## `g`\n\nA's g."),
+    "own": pages.Section("4", "## `own`\n\nThe page's own module's."),
+})
+
+
+@pytest.mark.parametrize("module, order, updates, removals, keys, bodies", [
+    ("pkg._a", ["g", "f"], {}, set(), ["pkg._a:g", "pkg._a:f", "pkg._b:f", "own"], {}),
+    ("pkg._a", ["f"], {}, set(), ["pkg._a:f", "pkg._b:f", "own"], {}),  # g is gone from the code
+    ("pkg._a", ["f", "g"], {}, {"f"}, ["pkg._a:g", "pkg._b:f", "own"], {}),
+    ("pkg._b", ["f"], {"f": pages.Section("9", "## `f`\n\nB's new f.")}, set(),
+     ["pkg._a:f", "pkg._b:f", "pkg._a:g", "own"], {"pkg._b:f": "B's new f.", "pkg._a:f": "A's f."}),
+    ("pkg._c", ["h"], {"h": pages.Section("5", "## `h`")}, set(),
+     ["pkg._a:f", "pkg._b:f", "pkg._a:g", "own", "pkg._c:h"], {}),  # a new module goes last
+    ("pkg", ["own"], {"own": pages.Section("6", "## `own`\n\nNew.")}, set(),
+     ["pkg._a:f", "pkg._b:f", "pkg._a:g", "own"], {"own": "New."}),
+])
+def test_a_merge_changes_only_its_own_modules_sections(module: str, order: list[str],
+                                                       updates: dict[str, pages.Section], removals: set[str],
+                                                       keys: list[str], bodies: dict[str, str]) -> None:
+    text = homes.merge_module(pages.parse_doc_file(PAGE), "pkg", module, order, updates, removals)
+    assert text is not None
+    merged = pages.parse_doc_file(text).sections
+    assert list(merged) == keys
+    assert all(body in merged[key].body for key, body in bodies.items())
+    assert homes.module_view(pages.parse_doc_file(text), "pkg", "pkg._b") is not None
