@@ -65,6 +65,8 @@ class Section(NamedTuple):
 
 def body_digest(body: str) -> str:
     """A digest of a section body as docbot compares it (``normalise_body``): what "docbot's words" means."""
+    import hashlib  # here: a check of a repo with no docs reads no body (see source_hash)
+
     return hashlib.sha256(normalise_body(body).encode("utf-8", "surrogateescape")).hexdigest()[:HASH_LENGTH]
 
 
