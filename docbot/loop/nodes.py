@@ -95,7 +95,7 @@ class Nodes:
         return {"round": round_, "model": data, "draft": page, "calls": records}
 
     def draft(self, state: LoopState) -> dict[str, Any]:
-        return self._write(prompts.DRAFT, state, 1, current=prompts.current_block(state["current"]))
+        return self._write(prompts.DRAFT, state, 1, current=prompts.current_block(state["current"], state["source"]))
 
     def truth_check(self, state: LoopState) -> dict[str, Any]:
         model = _model(state["model"])
