@@ -75,9 +75,10 @@ def _action(env: Mapping[str, str], argv: Sequence[str] | None, run_pr: RunPr, o
         raise ConfigError(f"`docbot-action {flags.stage}` needs --report FILE.")
     if flags.stage == "publish":
         report, options = read_run_report(Path(flags.report))
-        return publish(inputs, report, _lines_to(out), redact, docstrings=options.write_docstrings)
+        return publish(inputs, report, _lines_to(out), redact, docstrings=options.write_docstrings,
+                       docstring_style=options.docstring_style)
     report, settings = _run(inputs, env, run_pr, out, redact)
-    options = StageOptions(write_docstrings=settings.write_docstrings)
+    options = StageOptions(write_docstrings=settings.write_docstrings, docstring_style=settings.docstring_style)
     if flags.stage == "run":
         write_run_report(Path(flags.report), report, redact, options)
         print(f"{report.summary_line()}; report in {flags.report}", file=out)
@@ -87,7 +88,8 @@ def _action(env: Mapping[str, str], argv: Sequence[str] | None, run_pr: RunPr, o
     with tempfile.TemporaryDirectory(prefix="docbot-") as folder:
         write_run_report(Path(folder) / "run.json", report, redact, options)
         report, _ = read_run_report(Path(folder) / "run.json")
-    return publish(inputs, report, _lines_to(out), redact, docstrings=options.write_docstrings)
+    return publish(inputs, report, _lines_to(out), redact, docstrings=options.write_docstrings,
+                       docstring_style=options.docstring_style)
 
 
 def _run(inputs: ActionInputs, env: Mapping[str, str], run_pr: RunPr, out: TextIO,
