@@ -3,8 +3,8 @@
 
 Each case runs through both paths: the loop's default checker (docbot.loop.truth.check_with_sandbox, with
 the function's and the module's text) on the doc model, and ``verify_source_doc`` on the page docbot writes
-for it. Before this rule the loop approved five of these that ``verify`` calls false (a raises type the
-function's text rules out, a return type the code never returns, a keyword ``**kwargs`` does not carry, a
+for it. Before this rule the loop let through six of these that ``verify`` calls false (two raises types the
+function's text rules out, two return types the code never returns, a keyword ``**kwargs`` does not carry, a
 dotted raises type whose head the module does not bind) and refused one ``verify`` accepts (a lower-case
 name the module binds to an exception).
 """
