@@ -78,10 +78,10 @@ def _action(env: Mapping[str, str], argv: Sequence[str] | None, run_pr: RunPr, o
     if flags.stage == "publish":
         report, options = read_run_report(Path(flags.report))
         return publish(inputs, report, _lines_to(out), redact, docstrings=options.write_docstrings,
-                       drift=read_drift(drift_file(Path(flags.report))))
+                       docstring_style=options.docstring_style, drift=read_drift(drift_file(Path(flags.report))))
     report, settings = _run(inputs, env, run_pr, out, redact)
     drift = drift_step(inputs, settings, out) if inputs.mode == "check" else None
-    options = StageOptions(write_docstrings=settings.write_docstrings)
+    options = StageOptions(write_docstrings=settings.write_docstrings, docstring_style=settings.docstring_style)
     if flags.stage == "run":
         write_run_report(Path(flags.report), report, redact, options)
         if drift is not None:
@@ -93,7 +93,8 @@ def _action(env: Mapping[str, str], argv: Sequence[str] | None, run_pr: RunPr, o
     with tempfile.TemporaryDirectory(prefix="docbot-") as folder:
         write_run_report(Path(folder) / "run.json", report, redact, options)
         report, _ = read_run_report(Path(folder) / "run.json")
-    return publish(inputs, report, _lines_to(out), redact, docstrings=options.write_docstrings, drift=drift)
+    return publish(inputs, report, _lines_to(out), redact, docstrings=options.write_docstrings,
+                   docstring_style=options.docstring_style, drift=drift)
 
 
 def drift_step(inputs: ActionInputs, settings: Settings, out: TextIO) -> DriftReport | None:

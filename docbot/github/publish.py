@@ -81,9 +81,10 @@ class ActionInputs:
 
 
 def publish(inputs: ActionInputs, report: RunReport, log: LogLine, redact: Redactor | None = None, *,
-            docstrings: bool = False, drift: DriftReport | None = None) -> int:
+            docstrings: bool = False, docstring_style: str = "auto", drift: DriftReport | None = None) -> int:
     """Commit (commit mode), annotations, review (docstrings), summary, comment, JSON report, patch and
-    outputs; returns the exit code.
+    outputs; returns the exit code. ``docstring_style``: the run's setting, so the review's suggestions are
+    written in the project's style (docbot.docstrings.style), not one guessed per file.
 
     Log lines go to ``log``. Everything published goes through ``redact`` (default: the token and the
     known secret shapes)."""
@@ -97,7 +98,8 @@ def publish(inputs: ActionInputs, report: RunReport, log: LogLine, redact: Redac
         log(redact(line))
     if drift is not None:  # the hand-written docs this PR made false (docs/design.md#drift-gate)
         _publish_drift(inputs, drift, sources, log, redact)
-    fallback = post_review(inputs, report, sources, log, redact) if docstrings and inputs.mode == "comment" else ""
+    wants_review = docstrings and inputs.mode == "comment"
+    fallback = post_review(inputs, report, sources, log, redact, docstring_style) if wants_review else ""
     patch = inputs.report_dir / "docbot-docs.patch"
     extras = gather_extras(report, sources, inputs.mode, patch, fallback, redact)
     links = Links(inputs.server_url, inputs.repo, link_ref,
@@ -166,12 +168,12 @@ def fix_text(inputs: ActionInputs) -> str:
 
 
 def post_review(inputs: ActionInputs, report: RunReport, sources: PrSources, log: LogLine,
-                redact: Redactor | None = None) -> str:
+                redact: Redactor | None = None, style: str = "auto") -> str:
     """The docstring suggestions as a review replacing docbot's last one; returns the Markdown of
     those that could not be suggested, for the sticky comment. Never fails the job."""
     from docbot.github.review import REVIEW_MARKER, Fallback, Suggestion, render_fallbacks, suggest, wanted
 
-    found = [suggest(r, sources) for r in report.results if wanted(r)]
+    found = [suggest(r, sources, style) for r in report.results if wanted(r)]
     suggestions = [s for s in found if isinstance(s, Suggestion)]
     fallbacks = [s for s in found if isinstance(s, Fallback)]
     if inputs.pr_number is None:

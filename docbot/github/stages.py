@@ -16,6 +16,7 @@ from docbot.github.logsafe import Redactor
 from docbot.results import DocNotice, FunctionResult, NoticeKind, RunReport, SectionStatus
 
 FORMAT = "docbot-run/1"
+STYLE_SETTINGS = ("auto", "google", "numpy", "sphinx")  # docbot.config.settings.Settings.docstring_style
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,7 @@ class StageOptions:
     """What the publish step needs of the run's settings (it loads none itself)."""
 
     write_docstrings: bool = False
+    docstring_style: str = "auto"  # the ``docstring_style`` setting: the review's suggestions use the project's style
 
 
 def write_run_report(path: Path, report: RunReport, redact: Redactor, options: StageOptions = StageOptions()) -> None:
@@ -49,7 +51,9 @@ def read_run_report(path: Path) -> tuple[RunReport, StageOptions]:
                        scan_errors=list(data.get("scan_errors", [])), base=str(data.get("base", "")),
                        head=str(data.get("head", "")), notices=[_notice(n) for n in data.get("notices", [])])
     options = data.get("options") or {}
-    return report, StageOptions(write_docstrings=options.get("write_docstrings") is True)
+    style = options.get("docstring_style")
+    return report, StageOptions(write_docstrings=options.get("write_docstrings") is True,
+                                docstring_style=style if style in STYLE_SETTINGS else "auto")
 
 
 def _result(data: dict[str, Any]) -> FunctionResult:

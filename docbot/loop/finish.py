@@ -90,5 +90,5 @@ def final_of(state: LoopState, facts: Facts, check: Callable[[DocModel], list[Mo
     fatal = unique(contradictions(findings) + critic_fatal)
     if state["exit_reason"] == ExitReason.APPROVED and not fatal:  # the one place approval is decided
         return Final(chosen, [], SectionStatus.APPROVED, [], warning)
-    repaired = repair(chosen, facts, outcomes_of(chosen, findings))
+    repaired = repair(chosen, facts, outcomes_of(chosen, findings), findings)
     return Final(repaired.model, critic_fatal, SectionStatus.UNAPPROVED, repaired.describe(), warning)

@@ -21,7 +21,7 @@ from docbot.loop.calls import Ask, emit, structured_call
 from docbot.loop.finish import contradictions, final_of, finding_text
 from docbot.loop.router import route_after_critic
 from docbot.loop.state import Critique, LoopState, ModelData
-from docbot.loop.truth import ModelChecker
+from docbot.loop.truth import CodeContext, ModelChecker
 from docbot.models import RoleModels
 from docbot.results import CallRecord, TrajectoryEntry
 from docbot.apidocs.render import render_section
@@ -42,6 +42,10 @@ def _facts(state: LoopState) -> Facts:
 def _examples(state: LoopState) -> ExampleContext | None:
     spec = state["examples"]
     return ExampleContext(**{**spec, "sys_path": tuple(spec["sys_path"])}) if spec else None
+
+
+def _code(state: LoopState) -> CodeContext:
+    return CodeContext(state["module"], state["source"], state["module_source"], _examples(state))
 
 
 def _model(data: ModelData | None) -> DocModel | None:
@@ -95,14 +99,14 @@ class Nodes:
         return {"round": round_, "model": data, "draft": page, "calls": records}
 
     def draft(self, state: LoopState) -> dict[str, Any]:
-        return self._write(prompts.DRAFT, state, 1, current=prompts.current_block(state["current"]))
+        return self._write(prompts.DRAFT, state, 1, current=prompts.current_block(state["current"], state["source"]))
 
     def truth_check(self, state: LoopState) -> dict[str, Any]:
         model = _model(state["model"])
         if model is None:
             fatal, gaps = ["the writer's answer was not a doc model"], []
         else:
-            findings = self.checker(model, _facts(state), _examples(state))
+            findings = self.checker(model, _facts(state), _code(state))
             fatal, gaps = contradictions(findings), [finding_text(f) for f in findings if not f.fatal]
         if fatal:
             emit(events.InfoEvent(state["qualname"], state["round"], fatal))
@@ -179,8 +183,8 @@ class Nodes:
         return {"adjudicated": data, "calls": records}
 
     def finish(self, state: LoopState) -> dict[str, Any]:
-        facts, examples = _facts(state), _examples(state)
-        final = final_of(state, facts, lambda model: self.checker(model, facts, examples))
+        facts, code = _facts(state), _code(state)
+        final = final_of(state, facts, lambda model: self.checker(model, facts, code))
         if final.warning:
             emit(events.WarningEvent(final.warning, qualname=state["qualname"]))
         page = render_section(final.model, facts, state["module"]) if final.model is not None else ""

@@ -15,7 +15,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from docbot.mdtext import plain
 from docbot.verify.text_rules import prompt_sentences
 
-PROMPT_VERSION = "2026-11-30.docmodel-2"
+PROMPT_VERSION = "2026-12-01.docstring-seed-1"
 
 WRITER_SYSTEM = """\
 You are a senior technical writer documenting a Python API for developers.
@@ -132,10 +132,23 @@ The draft, as JSON:
 Answer with the final JSON object only, every field filled."""
 
 
+CURRENT_DOCSTRING = """
+The function's docstring as it stands, read into the schema (a person may have written it). Keep every
+statement in it that is still true of the code above:
+{docstring}
+"""
+
+# Directives are no part of the schema: docbot appends them to the new docstring as written
+# (docbot.docstrings.existing), so the writer is told they stay and must not be restated.
+KEPT_DIRECTIVES = """docbot keeps these directives of the docstring as they are; do not repeat them in any field:
+{directives}
+"""
+
+
 # Every text docbot sends a model: a doc field that repeats one of their sentences is the prompt echoed,
 # not documentation (docbot.verify.text_rules), so the exact checks reject it.
-TEMPLATES = (WRITER_SYSTEM, DRAFT, CURRENT, REVISE, DOC_REPAIR, CRITIC_SYSTEM, CRITIQUE, CRITIQUE_REPAIR,
-             ADJUDICATOR_SYSTEM, ADJUDICATE)
+TEMPLATES = (WRITER_SYSTEM, DRAFT, CURRENT, CURRENT_DOCSTRING, KEPT_DIRECTIVES, REVISE, DOC_REPAIR,
+             CRITIC_SYSTEM, CRITIQUE, CRITIQUE_REPAIR, ADJUDICATOR_SYSTEM, ADJUDICATE)
 ECHO_SENTENCES = prompt_sentences(TEMPLATES)
 
 
@@ -145,13 +158,6 @@ def render(template: str, **values: object) -> str:
 
 def bullet_list(items: list[str], empty: str = "(none)") -> str:
     return "\n".join(f"- {item}" for item in items) if items else empty
-
-
-CURRENT_DOCSTRING = """
-The function's docstring as it stands, read into the schema (a person may have written it). Keep every
-statement in it that is still true of the code above:
-{docstring}
-"""
 
 
 def current_block(current: str, source: str = "") -> str:
@@ -164,12 +170,12 @@ def current_block(current: str, source: str = "") -> str:
 
 def docstring_block(source: str) -> str:
     """The docstring of the function in ``source``, parsed into the doc model, for the writer to start from."""
-    from docbot.docstrings.existing import existing_docstring, seed_model  # docstring_parser: only here
+    from docbot.docstrings.existing import directives, existing_docstring, seed_model  # docstring_parser: only here
 
-    seed = seed_model(existing_docstring(source)) if source else None
-    if seed is None:
-        return ""
-    return render(CURRENT_DOCSTRING, docstring=seed.model_dump_json(exclude_defaults=True))
+    doc = existing_docstring(source) if source else None
+    seed, kept = seed_model(doc), directives(doc)
+    block = render(CURRENT_DOCSTRING, docstring=seed.model_dump_json(exclude_defaults=True)) if seed else ""
+    return block + (render(KEPT_DIRECTIVES, directives="\n".join(kept)) if kept else "")
 
 
 def writer_messages(template: str, **values: object) -> list[BaseMessage]:

@@ -9,7 +9,10 @@ out or replaced by the code's facts, and every change is listed so the report ca
 - a raises entry whose type is no exception class (or is empty) is dropped;
 - a returns text for a function that returns None is cleared;
 - a field that repeats the prompt or holds a template placeholder is cleared (an example with such
-  output, or with no code, is removed); an empty or cleared summary says that there is none.
+  output, or with no code, is removed); an empty or cleared summary says that there is none;
+- what ``verify`` showed false on the rendered page with the source in hand (docbot.loop.source_rules): a
+  raises entry or parameter is dropped, a prose field (a return type the code never returns, a misstated
+  default) is cleared.
 
 The section is then marked unapproved by the caller. Pure: the example outcomes come in as values.
 """
@@ -22,7 +25,7 @@ from dataclasses import dataclass
 from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
 from docbot.facts.function import Facts
 from docbot.loop.prompts import ECHO_SENTENCES
-from docbot.verify.findings import FindingName
+from docbot.verify.findings import Finding, FindingName
 from docbot.verify.model_check import (ExampleOutcome, ExampleVerdict, conflicting_site, invented_parameters,
                                        invented_return, not_exceptions, text_findings)
 
@@ -73,10 +76,14 @@ class Repaired:
         return [_describe(change) for change in self.changes]
 
 
-def repair(model: DocModel, facts: Facts, outcomes: Sequence[ExampleOutcome]) -> Repaired:
-    """``model`` without the contradictions its checks find; ``outcomes`` align with its examples."""
+def repair(model: DocModel, facts: Facts, outcomes: Sequence[ExampleOutcome],
+           found: Sequence[Finding] = ()) -> Repaired:
+    """``model`` without the contradictions its checks find; ``outcomes`` align with its examples; ``found``:
+    the checks' findings, of which those read on the page (they carry its ``doc_text``) and the raises types
+    judged against the module's names (repair alone does not know the module) are repaired from here."""
     changes: list[RepairChange] = []
-    model, outcomes = _cleared(model, facts, outcomes, changes)
+    given = [f for f in found if f.fatal and (f.doc_text or f.kind is FindingName.NOT_AN_EXCEPTION)]
+    model, outcomes = _cleared(model, facts, outcomes, changes, given)
     invented = invented_parameters(model, facts)
     parameters = tuple(p for i, p in enumerate(model.parameters) if i not in invented)
     changes += [DroppedParameter(model.parameters[i], facts.signature()) for i in invented]
@@ -92,18 +99,23 @@ def repair(model: DocModel, facts: Facts, outcomes: Sequence[ExampleOutcome]) ->
     return Repaired(repaired, tuple(changes))
 
 
-def _cleared(model: DocModel, facts: Facts, outcomes: Sequence[ExampleOutcome],
-             changes: list[RepairChange]) -> tuple[DocModel, list[ExampleOutcome]]:
-    """The model without the text the text rules reject, and the outcomes of the examples it keeps."""
+def _cleared(model: DocModel, facts: Facts, outcomes: Sequence[ExampleOutcome], changes: list[RepairChange],
+             on_page: Sequence[Finding] = ()) -> tuple[DocModel, list[ExampleOutcome]]:
+    """The model without the text the text rules reject (and what the page showed false), and the outcomes
+    of the examples it keeps."""
     found = text_findings(model, ECHO_SENTENCES) + not_exceptions(model, facts, None) + invented_return(model, facts)
+    gone = {f.where for f in on_page if f.kind is FindingName.INVENTED_PARAMETER and f.where}
+    found += [f for f in on_page if f.where and f.where not in gone]
     bad = {f.where: f.message for f in found}
     changes += [ClearedText(where, why) for where, why in bad.items()]
+    changes += [DroppedParameter(model.parameters[int(w[11:-1])], facts.signature()) for w in sorted(gone)]
     update: dict[str, object] = {name: "" for name in ("description", "returns", "notes") if name in bad}
     if "summary" in bad:
         update["summary"] = NO_SUMMARY
     update["parameters"] = tuple(p.model_copy(update={"description": ""}) if f"parameters[{i}]" in bad else p
-                                 for i, p in enumerate(model.parameters))
+                                 for i, p in enumerate(model.parameters) if f"parameters[{i}]" not in gone)
     dropped = {f.where for f in found if f.kind in (FindingName.NOT_AN_EXCEPTION, FindingName.EMPTY_FIELD)}
+    dropped |= {f.where for f in on_page if f.where.startswith("raises[")}
     update["raises"] = tuple(r.model_copy(update={"message": "", "condition": ""}) if f"raises[{i}]" in bad else r
                              for i, r in enumerate(model.raises) if f"raises[{i}]" not in dropped)
     kept = [i for i in range(len(model.examples)) if f"examples[{i}]" not in bad]

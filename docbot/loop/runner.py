@@ -49,9 +49,20 @@ def facts_for(source: str, qualname: str) -> str:
 Documenter = Callable[[Target, str], FunctionResult]
 
 
-def initial_state(target: Target, examples: ExampleContext | None, current: str = "") -> LoopState:
+def initial_state(target: Target, examples: ExampleContext | None, current: str = "",
+                  module_source: str = "") -> LoopState:
     return new_state(target.qualname, target.module, target.source, facts_for(target.source, target.qualname),
-                     asdict(examples) if examples else None, current)
+                     asdict(examples) if examples else None, current, module_source)
+
+
+def module_text(repo_root: Path, target: Target) -> str:
+    """The module ``target`` is in, as the checks that need the whole source read it; "" when the file on
+    disk is not the one scanned (the hook documents the staged blob: the worktree may differ) or unreadable."""
+    try:
+        text = (repo_root / target.path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return text if target.source and target.source in text else ""
 
 
 def stream_loop(graph: Any, state: LoopState, settings: Settings, emit: events.EventSink,
@@ -114,9 +125,11 @@ def loop_warnings(final: LoopState) -> tuple[str, ...]:
 
 def document_target(graph: Any, target: Target, settings: Settings, emit: events.EventSink,
                     examples: ExampleContext | None = None, callbacks: list[Any] | None = None,
-                    current: str = "", progress: list[LoopState] | None = None) -> tuple[FunctionResult, LoopState]:
+                    current: str = "", progress: list[LoopState] | None = None,
+                    module_source: str = "") -> tuple[FunctionResult, LoopState]:
     """Run the loop for one target; ``current`` is its section as it stands ("" when it has none)."""
-    final, _ = stream_loop(graph, initial_state(target, examples, current), settings, emit, callbacks, progress)
+    start = initial_state(target, examples, current, module_source)
+    final, _ = stream_loop(graph, start, settings, emit, callbacks, progress)
     result = result_from_state(target, final, settings)
     emit(events.SummaryEvent(result))
     return result, final
@@ -162,7 +175,8 @@ def documenter_for(models: RoleModels, settings: Settings, repo_root: Path, emit
         examples = example_context(settings, repo_root, target.module)
         progress: list[LoopState] = []
         try:
-            return document_target(graph, target, settings, emit, examples, callbacks, current, progress)[0]
+            return document_target(graph, target, settings, emit, examples, callbacks, current, progress,
+                                   module_text(repo_root, target))[0]
         except DeadlineReached:
             raise
         except Exception as err:  # DocbotError or not: one bad function never loses the others' work

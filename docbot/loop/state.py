@@ -28,6 +28,7 @@ class LoopState(TypedDict):
     facts: str  # extracted facts, rendered for the prompt
     examples: dict[str, Any] | None  # ExampleContext fields, or None: do not run examples
     current: str  # the function's section as it stands (a person may have edited it), "" when none
+    module_source: str  # the whole module's text, for the checks only the source decides; "" when unknown
 
     # The current round.
     round: int  # 1 for the first draft, +1 per revision
@@ -62,14 +63,14 @@ class LoopState(TypedDict):
 
 
 def new_state(qualname: str, module: str, source: str, facts: str, examples: dict[str, Any] | None,
-              current: str = "") -> LoopState:
+              current: str = "", module_source: str = "") -> LoopState:
     """The state before the first draft: what is documented, and every other key at its start value."""
     return {"qualname": qualname, "module": module, "source": source, "facts": facts, "examples": examples,
-            "current": current, "round": 0, "revise_count": 0, "model": None, "draft": "", "truth_issues": [],
-            "gaps": [], "accuracy": 0, "completeness": 0, "score": 0, "issues": [], "critical_fix": "",
-            "fatal_issues": [], "best_model": None, "best_score": -1, "exit_reason": "", "adjudicated": None,
-            "trajectory": [], "calls": [], "warnings": [], "final_model": None, "final_markdown": "",
-            "final_fatal": [], "approval": "", "repairs": []}
+            "current": current, "module_source": module_source, "round": 0, "revise_count": 0, "model": None,
+            "draft": "", "truth_issues": [], "gaps": [], "accuracy": 0, "completeness": 0, "score": 0, "issues": [],
+            "critical_fix": "", "fatal_issues": [], "best_model": None, "best_score": -1, "exit_reason": "",
+            "adjudicated": None, "trajectory": [], "calls": [], "warnings": [], "final_model": None,
+            "final_markdown": "", "final_fatal": [], "approval": "", "repairs": []}
 
 
 class FatalClaim(BaseModel):

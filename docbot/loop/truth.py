@@ -3,7 +3,8 @@
 ``check_model`` (docbot.verify.model_check) is pure and takes the examples' runner as a value; the
 runner here runs them in docbot's sandbox with the same step extraction and comparison rules as the
 Markdown checks, by running each example the way the page shows it: its code block, then its output
-block (docs/design.md#truth-checks).
+block (docs/design.md#truth-checks). What only the source can disprove is judged by ``docbot verify``'s
+rule on the rendered page (docbot.loop.source_rules), so the loop and ``verify`` cannot disagree on it.
 """
 
 from __future__ import annotations
@@ -15,15 +16,19 @@ from typing import Callable
 from docbot.docmodel import DocModel, Example
 from docbot.facts.function import Facts
 from docbot.loop.prompts import ECHO_SENTENCES
+from docbot.loop.source_rules import CodeContext, page_contradictions
 from docbot.mdtext import fence
 from docbot.verify.example_check import check_steps
 from docbot.sandbox.step import Step
 from docbot.verify.examples import extract_steps
 from docbot.verify.findings import ExampleContext, Finding, FindingKind
 from docbot.verify.model_check import ExampleOutcome, ExampleRunner, ExampleVerdict, check_model
+from docbot.verify.text_rules import module_names
 
-# (model, facts, examples) -> findings; the truth checks of docs/design.md#truth-checks.
-ModelChecker = Callable[[DocModel, Facts, ExampleContext | None], list[Finding]]
+__all__ = ["CodeContext", "ModelChecker", "check_with_sandbox", "outcomes_of", "sandbox_runner"]
+
+# (model, facts, the code around them) -> findings; the truth checks of docs/design.md#truth-checks.
+ModelChecker = Callable[[DocModel, Facts, CodeContext], list[Finding]]
 
 
 def example_markdown(example: Example) -> str:
@@ -66,9 +71,14 @@ def sandbox_runner(context: ExampleContext | None, qualname: str) -> ExampleRunn
     return run
 
 
-def check_with_sandbox(model: DocModel, facts: Facts, context: ExampleContext | None) -> list[Finding]:
-    """The default checker: every exact check, examples run in the sandbox when a context is given."""
-    return check_model(model, facts, sandbox_runner(context, facts.qualname), prompts=ECHO_SENTENCES)
+def check_with_sandbox(model: DocModel, facts: Facts, code: CodeContext,
+                       run_examples: ExampleRunner | None = None) -> list[Finding]:
+    """The default checker: every exact check, examples run in the sandbox when the context says how (or by
+    ``run_examples``), and ``verify``'s rule for what only the source disproves (one finding per kind and field)."""
+    runner = run_examples or sandbox_runner(code.examples, facts.qualname)
+    found = check_model(model, facts, runner, names=module_names(code.module_source), prompts=ECHO_SENTENCES)
+    known = {(f.kind, f.where) for f in found if f.fatal}
+    return found + [f for f in page_contradictions(model, facts, code) if (f.kind, f.where) not in known]
 
 
 def outcomes_of(model: DocModel, findings: Sequence[Finding]) -> list[ExampleOutcome]:

@@ -189,15 +189,17 @@ def checked(hit: Hit, target: Target, settings: Settings, repo_root: Path) -> Fu
     (examples run as in the loop); None when a check fails, so the function is documented afresh."""
     from docbot.apidocs.render import render_section  # the checks pull in the sandbox: only on a hit
     from docbot.facts.function import extract_facts
-    from docbot.loop.runner import example_context
-    from docbot.loop.truth import check_with_sandbox
+    from docbot.loop.runner import example_context, module_text
+    from docbot.loop.truth import CodeContext, check_with_sandbox
 
     model = hit.result.doc_model
     if model is None:
         return None
     try:
         facts = extract_facts(target.source, target.qualname)
-        findings = check_with_sandbox(model, facts, example_context(settings, repo_root, target.module))
+        code = CodeContext(target.module, target.source, module_text(repo_root, target),
+                           example_context(settings, repo_root, target.module))
+        findings = check_with_sandbox(model, facts, code)
         markdown = render_section(model, facts, target.module)
     except (SyntaxError, ValueError):
         return None

@@ -22,18 +22,19 @@ from docbot.verify.findings import ExampleContext, Finding, FindingName, note
 from docbot.verify.kwargs_reach import NOTHING, Carried
 from docbot.verify.markdown import html_code_as_spans
 from docbot.verify.return_check import check_return_type
-from docbot.verify.text_rules import page_findings
+from docbot.verify.text_rules import docbot_prompts, page_findings
 
 
 def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | None = None,
               carried: Carried = NOTHING, module_source: str = "", sys_path: tuple[str, ...] = (),
-              prompts: Sequence[re.Pattern[str]] = ()) -> list[Finding]:
+              prompts: Sequence[re.Pattern[str]] | None = None) -> list[Finding]:
     """All findings for ``doc`` (one function's Markdown) against ``source`` (that function's text).
 
     ``carried``: the keywords the function's ``**kwargs`` carries (docbot.verify.kwargs_reach).
     ``module_source``: the whole module, where the checks that follow the code beyond the function look (the
     types it returns, the callees a parameter reaches); ``sys_path``: where its imports are found;
-    ``prompts``: the prompt sentences a doc must not repeat (docbot.verify.text_rules.prompt_sentences).
+    ``prompts``: the prompt sentences a doc must not repeat (docbot.verify.text_rules.prompt_sentences); None:
+    docbot's own (docbot.verify.text_rules.docbot_prompts), so every verify applies the loop's echo rule.
     """
     doc = html_code_as_spans(doc)
     try:
@@ -43,7 +44,8 @@ def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | N
                      "nothing was checked")]
     constants = module_constants(module_source) if module_source else NO_CONSTANTS
     findings = check_parameters(doc, facts, carried, constants) + check_raises(doc, facts, source, module_source)
-    findings += check_returns(doc, facts) + page_findings(doc, facts, module_source, prompts)
+    echoed = docbot_prompts() if prompts is None else prompts
+    findings += check_returns(doc, facts) + page_findings(doc, facts, module_source, echoed)
     findings += check_return_type(doc, facts, module_source, sys_path or (examples.sys_path if examples else ()))
     if examples is not None:
         findings += check_examples(doc, qualname, examples)

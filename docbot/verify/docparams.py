@@ -137,8 +137,10 @@ def _from_table_row(entry: Entry) -> DocParam | None:
     if default_column is not None:
         cell = re.sub(r"[*_]", "", cells[default_column]).strip()
         says_required = cell.lower().strip("()") == "required"
-        # Plain "None" in a Default column usually means "no default"; `None` in backticks is a value.
-        if cell.lower() not in NO_DEFAULT_WORDS and not says_required and default is None:
+        # Plain "None" in a Default column usually means "no default"; `None` in backticks is a value. docbot's
+        # "via `**kwargs`" for a keyword **kwargs carries says where it goes, not its default.
+        carried = re.match(r"(?i)\s*via\s+`?\*\*", cells[default_column]) is not None
+        if cell.lower() not in NO_DEFAULT_WORDS and not says_required and default is None and not carried:
             default = cell.strip("`").strip()
     else:
         others = " ".join(v for k, v in cells.items() if k != column)

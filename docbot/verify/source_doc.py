@@ -76,7 +76,7 @@ def select(functions: dict[str, str], name: str) -> str:
 def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tuple[str, ...],
                       function: str | Sequence[str] | None = None, run_examples: bool = True,
                       timeout_s: float = 10.0, sandbox: ExampleSandbox = "os",
-                      prompts: Sequence[re.Pattern[str]] = ()) -> list[FunctionFindings]:
+                      prompts: Sequence[re.Pattern[str]] | None = None) -> list[FunctionFindings]:
     """Findings for each public function of the source (or the ones named), in source order.
 
     A function with no section is reported with ``section_found=False``. The doc's examples run as

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from docbot.facts.function import Facts
 from docbot.facts.module import module_tree
@@ -104,6 +106,32 @@ def prompt_sentences(templates: Sequence[str]) -> tuple[re.Pattern[str], ...]:
             patterns.append(re.compile(r".{0,80}?".join(p for p in parts if p) if len(parts) > 1 else parts[0],
                                        re.IGNORECASE))
     return tuple(patterns)
+
+
+# The prompts live with the loop (docbot/loop/prompts.py), which ``docbot verify`` must not import: the loop is
+# heavy (LangChain) and depends on verify, so an import would be a room cycle. Their text is read from that file
+# instead, as data: the templates TEMPLATES names, one source for both checkers (tests/verify/test_echo_cli.py).
+_PROMPTS_FILE = Path(__file__).resolve().parents[1] / "loop" / "prompts.py"
+
+
+@functools.lru_cache(maxsize=1)
+def docbot_prompts() -> tuple[re.Pattern[str], ...]:
+    """The sentences of docbot's own prompt templates, for ``docbot verify``; none when the file is unreadable."""
+    try:
+        tree = ast.parse(_PROMPTS_FILE.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return ()
+    texts: dict[str, str] = {}
+    names: list[str] = []
+    for node in tree.body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+            continue
+        target, value = node.targets[0].id, node.value
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            texts[target] = value.value
+        elif target == "TEMPLATES" and isinstance(value, ast.Tuple):
+            names = [item.id for item in value.elts if isinstance(item, ast.Name)]
+    return prompt_sentences([texts[name] for name in names if name in texts])
 
 
 def echoes(text: str, sentences: Sequence[re.Pattern[str]]) -> str | None:

@@ -14,7 +14,7 @@ from docbot.loop.scoring import GENERIC_FIX
 from docbot.loop.state import new_state
 from docbot.apidocs.render import render_section
 from docbot.config.settings import Settings
-from docbot.verify import ExampleContext
+from docbot.loop.truth import CodeContext
 from docbot.verify.findings import Finding, FindingKind, FindingName, model_finding
 from docbot.verify.model_check import check_model
 from tests.support.docmodel_samples import FakeRunner
@@ -26,11 +26,11 @@ END = ["adjudicate", "finish"]
 SOURCE = "def f(x):\n    return x\n"
 
 
-def no_findings(model: DocModel, facts: Facts, examples: ExampleContext | None) -> list[Finding]:
+def no_findings(model: DocModel, facts: Facts, code: CodeContext) -> list[Finding]:
     return []
 
 
-def exact(model: DocModel, facts: Facts, examples: ExampleContext | None) -> list[Finding]:
+def exact(model: DocModel, facts: Facts, code: CodeContext) -> list[Finding]:
     """The real exact checks, with examples mentioning ``boom`` failing."""
     return check_model(model, facts, FakeRunner())
 

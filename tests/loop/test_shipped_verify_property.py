@@ -17,12 +17,11 @@ from docbot.config.settings import Settings
 from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
 from docbot.facts.function import Facts
 from docbot.loop.graph import build_graph
-from docbot.loop.prompts import ECHO_SENTENCES
 from docbot.loop.runner import stream_loop
 from docbot.loop.state import new_state
-from docbot.verify import ExampleContext, FindingName, verify_source_doc
+from docbot.loop.truth import CodeContext, check_with_sandbox
+from docbot.verify import FindingName, verify_source_doc
 from docbot.verify.findings import Finding
-from docbot.verify.model_check import check_model
 from tests.support.docmodel_samples import FakeRunner
 from tests.support.events import CollectingSink
 from tests.support.fakes import critique, scripted_models
@@ -60,13 +59,12 @@ PROSE = st.sampled_from([
     "Your previous documentation of `deposit` scored 0/100; the bar is 95/100.", "Shows {message} to the user.",
     "Add money; see `{name}` for the format."])
 NAMES = st.sampled_from(["amount", "memo", "strict", "reason", "colour", ""])
-# The function's own types and names that are no exception. A type the function does not raise
-# (close() stating MemoError, or ValueError) is left out: verify pairs it with the raise it leaves out and
-# proves it wrong from the function's source (it calls no other code), which the loop's checker does not
-# get (see test_known_gap_a_type_only_the_source_disproves).
-NOT_EXCEPTIONS = ["error", "json", "list", "", "exception"]
+# The function's own types, names that are no exception, and types the function does not raise (close()
+# stating MemoError or ValueError: verify pairs it with the raise it leaves out and proves it wrong from the
+# function's text, and so does the loop's checker, docbot.loop.source_rules).
+NOT_EXCEPTIONS = ["error", "json", "list", "", "exception", "sock_error", "nowhere.error"]
 TYPES = {"deposit": st.sampled_from(["ValueError", "MemoError", "errors.MemoError", "KeyError", *NOT_EXCEPTIONS]),
-         "close": st.sampled_from(["AccountFrozen", *NOT_EXCEPTIONS])}
+         "close": st.sampled_from(["AccountFrozen", "MemoError", "ValueError", *NOT_EXCEPTIONS])}
 MESSAGES = st.sampled_from(["", "amount must be non-negative", "no such slot", "a reason is needed", "{message}"])
 CONDITIONS = st.sampled_from(["", "amount <= 0", "when handling IndexError", "sometimes"])
 
@@ -89,8 +87,9 @@ CRITIQUES = st.builds(lambda a, c: critique(a, c), st.integers(80, 100), st.inte
 DOCUMENTED_GAPS = {FindingName.MISSING_PARAMETER, FindingName.MESSAGE_NOT_QUOTED}
 
 
-def exact(model: DocModel, facts: Facts, examples: ExampleContext | None) -> list[Finding]:
-    return check_model(model, facts, FakeRunner(), prompts=ECHO_SENTENCES)
+def exact(model: DocModel, facts: Facts, code: CodeContext) -> list[Finding]:
+    """The loop's own checker, examples judged by the fake runner (``boom`` fails)."""
+    return check_with_sandbox(model, facts, code, FakeRunner())
 
 
 # No shrinking: a whole loop run per example is slow to shrink, and the failure message holds the whole case.
@@ -103,29 +102,29 @@ def test_every_shipped_section_passes_verify_strict(qualname: str, data: st.Data
     loop = Settings(max_attempts=2)
     source = MODULE.split(f"def {qualname}(", 1)[1]
     source = f"def {qualname}(" + source.split("\n\n\n", 1)[0] + "\n"
-    start = new_state(qualname, "bank.account", source, "", None)
+    start = new_state(qualname, "bank.account", source, "", None, module_source=MODULE)
     final, _ = stream_loop(build_graph(scripted_models(writer, critic, adjudicator), loop, exact), start, loop,
                            CollectingSink())
     if final["final_model"] is None:
         return  # nothing shipped
     page = render_doc_file("bank.account", {qualname: ("h", final["final_markdown"])})
-    [checked] = verify_source_doc(MODULE, page, "bank.account", (), function=qualname, run_examples=False,
-                                  prompts=ECHO_SENTENCES)
+    # verify with its default prompts: docbot's own, read from the loop's templates (docbot.verify.text_rules)
+    [checked] = verify_source_doc(MODULE, page, "bank.account", (), function=qualname, run_examples=False)
     wrong = [f.to_json() for f in checked.findings if f.fatal or f.kind in DOCUMENTED_GAPS]
     assert checked.section_found and wrong == [], json.dumps({"model": final["final_model"], "wrong": wrong})
 
 
-def test_known_gap_a_type_only_the_source_disproves() -> None:
-    """Not one checker yet: verify proves "close() raises MemoError" false from close()'s source (it names
-    no MemoError and calls no other code); the loop's checker gets the facts, not the source, and lets it
-    through. Stated here so the gap is visible; it flips when the loop's checker reads the source."""
+def test_a_type_only_the_source_disproves_is_caught_by_both() -> None:
+    """verify proves "close() raises MemoError" false from close()'s text (it names no MemoError and calls no
+    other code); the loop's checker reads the same text with the same rule (this was a known gap)."""
+    from docbot.apidocs.render import render_section
     from docbot.facts.function import extract_facts
 
     source = 'def close(reason: str) -> None:\n    if not reason:\n        raise AccountFrozen("a reason is needed")\n'
     model = DocModel(summary="Close it.", raises=(RaisesDoc(type="MemoError", condition="amount <= 0"),))
-    assert [f for f in exact(model, extract_facts(source, "close"), None) if f.fatal] == []
-    from docbot.apidocs.render import render_section
-
+    code = CodeContext("bank.account", source, MODULE)
+    assert [f.kind for f in exact(model, extract_facts(source, "close"), code) if f.fatal] == [
+        FindingName.WRONG_EXCEPTION_TYPE]
     page = render_doc_file("bank.account", {"close": ("h", render_section(model, extract_facts(source, "close"),
                                                                             "bank.account"))})
     [checked] = verify_source_doc(MODULE, page, "bank.account", (), function="close", run_examples=False)
