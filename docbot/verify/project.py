@@ -79,8 +79,10 @@ def _namespaced(root: Path, name: str) -> Package | None:
     above it), named by the distribution's words; the docs import it by its dotted name."""
     parts = [p for p in name.split("_") if p]
     for base in (root / "src", root):
-        folder = base.joinpath(*parts) if len(parts) > 1 else None
-        if folder is not None and (folder / "__init__.py").is_file() and not (base / parts[0] / "__init__.py").is_file():
+        if len(parts) < 2 or (base / parts[0] / "__init__.py").is_file():
+            continue  # one word, or a regular package on top: the folders above are no namespace
+        folder = base.joinpath(*parts)
+        if (folder / "__init__.py").is_file():
             return Package(".".join(parts), folder, base)
     return None
 
