@@ -3,6 +3,8 @@
     python -m bench.published.run             # prints, writes results.json and its section of bench/RESULTS.md
     python -m bench.published.run --no-write  # prints only
     python -m bench.published.run --only NAME # one package (to judge its findings)
+    python -m bench.published.run --list holdout  # the held-out continuation (holdout.json), its own files
+
 
 Each package's sdist is fetched on demand (bench.published.corpus) and ``docbot verify DOC... --json`` runs in
 its unpacked root, as a maintainer would run it. Every contradiction must have a verdict in ``verdicts.json``
@@ -23,13 +25,27 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import machine, publish, run_child
-from bench.published.corpus import Entry, listed, root_of
+from bench.published.corpus import LISTS, Entry, listed, root_of
 
 HERE = Path(__file__).resolve().parent
-VERDICTS = HERE / "verdicts.json"
 SECTION = "## Published docs, project mode (`python -m bench.published.run`)"
 KINDS = ("real", "false", "not_runnable", "version", "time", "setup", "environment")
 _VOLATILE = re.compile(r"0x[0-9a-f]+|/tmp/\S+|line \d+")  # addresses and temp paths differ between runs
+
+
+@dataclass(frozen=True)
+class Files:
+    """Where one list's verdicts and results live: the held-out list never shares the main list's files, so
+    judging one cannot leak into the other's figure."""
+
+    verdicts: Path
+    results: Path
+    section: str
+
+
+FILES = {"main": Files(HERE / "verdicts.json", HERE / "results.json", SECTION),
+         "holdout": Files(HERE / "holdout_verdicts.json", HERE / "holdout_results.json",
+                          "## Published docs, held out (`python -m bench.published.run --list holdout`)")}
 
 
 @dataclass(frozen=True)
@@ -88,11 +104,11 @@ def summarise(outcomes: list[Outcome], verdicts: dict[str, dict[str, str]]) -> d
             "kinds": dict(Counter(f["kind"] for o in outcomes for f in o.findings))}
 
 
-def section(summary: dict[str, Any]) -> str:
+def section(summary: dict[str, Any], files: Files = FILES["main"]) -> str:
     precision = "n/a" if summary["precision"] is None else f"{summary['precision']:.3f}"
     false_share = len(summary["false_docs"]) / max(1, summary["correct_docs"])
-    lines = [SECTION, "", f"Machine: {machine()}. Rule and list: `bench/published/corpus.py`, `packages.json`; "
-             "verdicts with evidence: `verdicts.json`.", "",
+    lines = [files.section, "", f"Machine: {machine()}. Rule and list: `bench/published/corpus.py`, "
+             f"`{summary['list']}`; verdicts with evidence: `{files.verdicts.name}`.", "",
              "| packages | docs | contradictions judged | precision | correct docs with a false contradiction | "
              "exit 1 without a contradiction (or 0 with one) | wall time, all packages (2 at once) |",
              "| --- | --- | --- | --- | --- | --- | --- |",
@@ -116,10 +132,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="packages checked at once (each is one docbot process)")
     parser.add_argument("--rescore", action="store_true",
                         help="score the last run's results.json again (after judging) instead of running")
+    parser.add_argument("--list", choices=sorted(LISTS), default="main",
+                        help="which list: main (packages.json) or holdout (holdout.json, judged separately)")
     args = parser.parse_args(argv)
-    entries = [e for e in listed() if not args.only or e.name in args.only]
+    files = FILES[args.list]
+    entries = [e for e in listed(LISTS[args.list]) if not args.only or e.name in args.only]
     if args.rescore:
-        stored = json.loads((HERE / "results.json").read_text(encoding="utf-8"))["outcomes"]
+        stored = json.loads(files.results.read_text(encoding="utf-8"))["outcomes"]
         outcomes = [Outcome(e, stored[e.name]["exit_code"], stored[e.name]["seconds"], stored[e.name]["findings"],
                             stored[e.name]["error"]) for e in entries]
     else:
@@ -127,13 +146,13 @@ def main(argv: list[str] | None = None) -> int:
             root_of(entry)  # fetch first, one at a time: pip runs are not to be raced
         with ThreadPoolExecutor(args.jobs) as pool:
             outcomes = list(pool.map(check_package, entries))
-    verdicts = json.loads(VERDICTS.read_text(encoding="utf-8")) if VERDICTS.exists() else {}
-    summary = summarise(outcomes, verdicts)
+    verdicts = json.loads(files.verdicts.read_text(encoding="utf-8")) if files.verdicts.exists() else {}
+    summary = {**summarise(outcomes, verdicts), "list": LISTS[args.list].name}
     if not args.no_write and not args.only:
-        (HERE / "results.json").write_text(json.dumps({"summary": summary, "outcomes": {o.entry.name: {
+        files.results.write_text(json.dumps({"summary": summary, "outcomes": {o.entry.name: {
             "exit_code": o.exit_code, "seconds": round(o.seconds, 2), "error": o.error, "findings": o.findings}
             for o in outcomes}}, indent=1) + "\n", encoding="utf-8")
-    publish(section(summary), write=not args.no_write and not args.only)
+    publish(section(summary, files), write=not args.no_write and not args.only)
     for item in summary["unjudged"]:
         print(f"NO VERDICT: {item}", file=sys.stderr)
     return 1 if summary["unjudged"] or summary["wrong_exit"] else 0

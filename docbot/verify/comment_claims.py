@@ -21,9 +21,12 @@ import tokenize
 from docbot.sandbox.compare import literal
 
 _MARKER = re.compile(
-    r"^\s*(?:(?:=>|->|→|==>)|(?i:output|out|prints?|printed|result|returns?|gives|yields?|displays?|shows?)\b\s*:?)"
+    r"^\s*(?:(?:=>|->|→|==>)|(?i:(output|out|prints?|printed|displays?|shows?)|result|returns?|gives|yields?)\b\s*:?)"
     r"\s*(.*)$"
 )
+# A claim read after an output word ("# prints lib", "# Output: 3") states what the console shows, not the
+# call's return value: ``marked_step`` compares it with what the statement prints and echoes.
+PRINTS = "!prints "
 _VALUE_TOKEN = re.compile(r"(?=[\w-]*(?:[_\d-]|[a-z][A-Z]))[A-Za-z_][\w-]*")
 _RAISES_MARKER = re.compile(r"^\s*(?i:raises?|throws?)\s*:?\s*(.+)$")
 _CLAIM_TAIL = r"\s*(?::\s*(.*)|\(\s*(['\"])(.*)\3\s*\))?\s*$"
@@ -156,7 +159,7 @@ def _compound_claim(node: ast.stmt, comments: dict[int, tuple[str, int]], lines:
             or any(not is_print(child) or said.startswith("!raises ") for child, _, _, said in inner)
             or len(prints) != len(inner)):
         return None
-    return "\n".join(said for _, _, _, said in inner)
+    return "\n".join(said.removeprefix(PRINTS) for _, _, _, said in inner)
 
 
 def _bare_claim(node: ast.stmt, comment: str) -> bool:
@@ -197,6 +200,7 @@ def claim(comments: list[str]) -> str | None:
             return "!raises " + raises.group(1)
         marker = _MARKER.match(comment)
         if marker:
-            rest = [marker.group(1)] if marker.group(1) else []
-            return "\n".join(rest + comments[index + 1 :]).strip() or None
+            rest = [marker.group(2)] if marker.group(2) else []
+            stated = "\n".join(rest + comments[index + 1 :]).strip()
+            return (PRINTS * bool(marker.group(1)) + stated) if stated else None
     return None

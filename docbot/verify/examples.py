@@ -24,7 +24,8 @@ import textwrap
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from docbot.verify.comment_claims import EXCEPTION, EXCEPTION_ANY, claim, comment_texts, is_print, marked_statements
+from docbot.verify.comment_claims import (EXCEPTION, EXCEPTION_ANY, PRINTS, claim, comment_texts, is_print,
+                                          marked_statements)
 from docbot.sandbox.compare import literal
 from docbot.sandbox.step import Step
 from docbot.verify.markdown import CodeBlock, code_blocks
@@ -228,6 +229,7 @@ def _marked_step(text: str, node: ast.stmt, claim: str | None) -> Step:
     code, shown = _segment(text, node), _shown(text, node)
     if claim is None:
         return Step(code, "none", shown=shown)
+    printed, claim = claim.startswith(PRINTS), claim.removeprefix(PRINTS)
     if claim.startswith("!raises ") or EXCEPTION.match(claim):
         exc_type, message = _exception_claim(claim.removeprefix("!raises "))
         return Step(code, "raises", claim.removeprefix("!raises "), exc_type, _unquote(message), shown=shown)
@@ -235,6 +237,10 @@ def _marked_step(text: str, node: ast.stmt, claim: str | None) -> Step:
     want = _WORDS.get(want.strip().rstrip(".").lower(), want)  # "# returns true", "# -> none"
     if is_print(node) or not isinstance(node, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
         return Step(code, "stdout", want, shown=shown)
+    if printed and isinstance(node, ast.Expr):
+        # "show()  # prints lib": what the console shows, the call's own printing then its echoed value (a
+        # value alone is still compared as a value), so a function that prints is not read as returning it.
+        return Step(code, "stdout", want, echo_last=True, shown=shown)
     target = ""
     if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]

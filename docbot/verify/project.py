@@ -63,12 +63,28 @@ def find_package(root: Path) -> Package:
         single = [base / f"{name}.py"] if name and (base / f"{name}.py").is_file() else []
         if named or single:
             return Package.at((named or single)[0], base)
+    namespaced = _namespaced(root, name)
+    if namespaced is not None:
+        return namespaced
     for base in (root / "src", root):
         found = [p.parent for p in sorted(base.glob("*/__init__.py")) if p.parent.name not in _NOT_THE_PACKAGE]
         if len(found) == 1:
             return Package.at(found[0], base)
     raise ConfigError(f"{root}: no package found (pyproject.toml's [project].name, or one package under src/); "
                       "run docbot verify from the project root, or pass SOURCE DOC")
+
+
+def _namespaced(root: Path, name: str) -> Package | None:
+    """``google-cloud-dlp`` ships ``google/cloud/dlp/``: a package inside namespace folders (no ``__init__.py``
+    above it), named by the distribution's words; the docs import it by its dotted name."""
+    parts = [p for p in name.split("_") if p]
+    for base in (root / "src", root):
+        if len(parts) < 2 or (base / parts[0] / "__init__.py").is_file():
+            continue  # one word, or a regular package on top: the folders above are no namespace
+        folder = base.joinpath(*parts)
+        if (folder / "__init__.py").is_file():
+            return Package(".".join(parts), folder, base)
+    return None
 
 
 _NOT_THE_PACKAGE = {"tests", "test", "docs", "doc", "examples", "example", "benchmarks", "scripts", "tools"}

@@ -9,6 +9,7 @@ here from the finding, the example's code and the prose just before it, so each 
 
 from __future__ import annotations
 
+import ast
 import re
 import sys
 from collections.abc import Sequence
@@ -96,6 +97,9 @@ def _by_error(finding: Finding, code: str, defined: set[str], line: int | None) 
     if error.startswith(_SYNTAX) or (finding.kind == "example_raises" and "SyntaxError" in finding.message):
         return ReaderFinding(ReaderKind.NOT_RUNNABLE, finding, line,
                              "the block does not parse as printed; a reader must join or fix its lines")
+    if "'ellipsis'" in error and _placeholder_argument(code):
+        return ReaderFinding(ReaderKind.NOT_RUNNABLE, finding, line,
+                             "the block is a sketch: `...` stands for an argument the reader fills in")
     undefined = _UNDEFINED.search(error)
     if undefined and undefined.group(1) not in defined:
         return ReaderFinding(ReaderKind.SETUP_ELIDED, finding, line,
@@ -105,6 +109,18 @@ def _by_error(finding: Finding, code: str, defined: set[str], line: int | None) 
         return ReaderFinding(ReaderKind.TIME_DEPENDENT, finding, line,
                              "the example reads the clock or randomness; its stated output was true when written")
     return ReaderFinding(ReaderKind.CONTRADICTION, finding, line)
+
+
+def _placeholder_argument(code: str) -> bool:
+    """Whether a call in the block passes ``...`` (``iter(...)``): a sketch's placeholder, which only the error
+    naming ``'ellipsis'`` shows to be what failed (a real TypeError elsewhere names its own types)."""
+    try:
+        tree = compile(code, "<example>", "exec", ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+    except SyntaxError:
+        return False
+    return any(isinstance(node, ast.Call) and any(isinstance(a, ast.Constant) and a.value is Ellipsis
+                                                  for a in [*node.args, *(k.value for k in node.keywords)])
+               for node in ast.walk(tree))
 
 
 def _console_shows_it(finding: Finding) -> bool:

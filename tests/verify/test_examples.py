@@ -36,7 +36,7 @@ EXTRACT_CASES = [
                  [("raises", "ValueError: bad", "ValueError", "bad", "", True)],
                  id="a traceback's indented stack lines at prompt column 0 are not the message"),
     pytest.param(block("x = f(1)  # -> 2\nf(3)  # Output: 4\nprint(f(5))  # prints 6\nf(7)\n# returns 8\n"),
-                 [("value", "2", "", None, "x", True), ("value", "4", "", None, "", True),
+                 [("value", "2", "", None, "x", True), ("stdout", "4", "", None, "", True),
                   ("stdout", "6", "", None, "", True), ("value", "8", "", None, "", True)],
                  id="marker comments: same line and the line after"),
     pytest.param(block("setup = 1\nf(-1)  # raises ValueError: bad value\ng()  # -> KeyError('k')\n"),

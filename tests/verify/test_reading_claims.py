@@ -118,7 +118,7 @@ STATED_CASES = [
     pytest.param(block("f(1)  # output_columns returns the columns\nf(2)  # results in a list\n"),
                  [("none", "", "f(1)")],
                  id="a marker word must end: 'output_columns', 'results' are prose"),
-    pytest.param(block("f(1)  # output: 3\n"), [("value", "3", "f(1)")], id="'output:' is a marker"),
+    pytest.param(block("f(1)  # output: 3\n"), [("stdout", "3", "f(1)")], id="'output:' is a marker"),
     pytest.param(block("x = f(1)  # => 1 - 6/10 = 0.4\ny = f(2)  # => a = b\n"),
                  [("value", "0.4", "x = f(1)"), ("value", "a = b", "y = f(2)")],
                  id="a worked sum states its result; other text with '=' is left as written"),
