@@ -13,8 +13,9 @@ the schema only; parsing does not enforce them (the renderer bounds what it show
 the other direction too: a missing field or a ``null`` becomes empty, and parameters given as a
 mapping are accepted.
 
-The bounds (``CAPS``) are sized for long but legitimate documentation, not for a one-liner: a 40-line
-description, 32 parameters, 12 raises entries. Each one stays at or below what the renderer shows whole
+The bounds (``CAPS``) are sized for long but legitimate documentation, not for a one-liner: a 13-line
+description (llama.cpp's grammar takes no string bound much over 1,000 characters: ``GRAMMAR_MAX_LENGTH``),
+32 parameters, 12 raises entries. Each one stays at or below what the renderer shows whole
 (``docbot.mdtext``'s ``PROSE_LIMIT`` and ``CELL_LIMIT``, ``render``'s ``MAX_ITEMS``), so anything the schema
 lets a model write reaches the page uncut, while a 1 MB field is still cut there with a visible note
 (tests/test_docmodel.py holds both sides). The grammar grows by about 7 characters per character of
@@ -31,7 +32,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 __all__ = [
-    "CAPS", "DocModel", "DocModelError", "Example", "ParameterDoc", "RaisesDoc",
+    "CAPS", "GRAMMAR_MAX_LENGTH", "DocModel", "DocModelError", "Example", "ParameterDoc", "RaisesDoc",
     "doc_model_schema", "param_key", "parse_doc_model", "strip_answer", "strip_think", "when_clause",
     "without_controls",
 ]
@@ -39,9 +40,16 @@ __all__ = [
 _FROZEN = ConfigDict(frozen=True, extra="ignore")
 
 
+# llama.cpp turns a string's maxLength into that many nested optional rules; past about 1,100 its grammar
+# parser gives up ("number of rules that are going to be repeated ... exceeds sane defaults") and the
+# process dies with a segfault, not an error (seen with llama-cpp-python 0.3.36 at 1,200: `docbot demo`
+# crashed when the description's cap was 3,200). tests/models/test_grammar_real.py runs the schema there.
+GRAMMAR_MAX_LENGTH = 1_000
+
 # Field -> its bound: characters for a string, items for a list (the schema's maxLength / maxItems).
 CAPS: dict[str, int] = {
-    "summary": 200, "description": 3_200, "returns": 400, "notes": 800,  # prose: under PROSE_LIMIT (4000)
+    # prose: under PROSE_LIMIT (4000), and no string over GRAMMAR_MAX_LENGTH
+    "summary": 200, "description": 1_000, "returns": 400, "notes": 800,
     "parameters": 32, "raises": 12, "examples": 4,  # lists: under render.MAX_ITEMS (20), parameters rendered all
     "parameter.name": 60, "parameter.description": 300,  # table cells: under CELL_LIMIT (500)
     "raise.type": 60, "raise.message": 200, "raise.condition": 200,
