@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bench.published.corpus import LIST, listed
-from bench.published.run import KINDS, VERDICTS, Outcome, key, summarise
+from bench.published.run import FILES, KINDS, Outcome, key, summarise
 from bench.truth.wild.sdists import listed as wild_listed
 
 EXCLUDED = {"humanize", "tabulate", "xmltodict", "attrs", "tqdm", "python-dateutil", "pyparsing", "more-itertools"}
@@ -64,6 +64,7 @@ def test_the_list_pins_sdists_and_leaves_out_the_libraries_other_measurements_us
     assert all(len(e.sha256) == 64 and e.docs and e.docs[0].startswith("README") for e in entries)
 
 
-def test_every_verdict_is_a_known_kind_with_evidence() -> None:
-    verdicts = json.loads(VERDICTS.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_every_verdict_is_a_known_kind_with_evidence(name: str) -> None:
+    verdicts = json.loads(FILES[name].verdicts.read_text(encoding="utf-8"))
     assert verdicts and all(v["verdict"] in KINDS and v["evidence"].strip() for v in verdicts.values())
