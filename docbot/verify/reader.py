@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from docbot.sandbox.step import Step
+from docbot.verify.environment import bound_names
 from docbot.verify.findings import Finding, FindingKind
 
 
@@ -162,19 +163,4 @@ def one_per_block(found: list[ReaderFinding]) -> list[ReaderFinding]:
 
 def defined_names(steps: Sequence[Step]) -> set[str]:
     """Every name the doc's code binds anywhere (assignment, import, def, class, for, with)."""
-    import ast
-
-    names: set[str] = set()
-    for step in steps:
-        try:
-            tree = ast.parse(step.code)
-        except SyntaxError:
-            continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                names.add(node.id)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                names.add(node.name)
-            elif isinstance(node, (ast.Import, ast.ImportFrom)):
-                names |= {(a.asname or a.name).split(".")[0] for a in node.names}
-    return names
+    return {name for step in steps for name in bound_names(step.code)}
