@@ -110,22 +110,6 @@ def staged_entry(repo_root: Path, path: str) -> tuple[str, bytes] | None:
     return mode, repo.run("cat-file", "blob", sha)
 
 
-def changed_python_paths(repo_root: Path, spec: DiffSpec) -> tuple[set[str], set[str]]:
-    """The ``*.py`` paths ``spec`` (staged, or base...head) changed: those still there, and those gone
-    (a rename counts as both, so its old path is among the gone)."""
-    repo = open_repo(repo_root)
-    plan = diff_plan(repo, spec)
-    # One git process on the hook's no-op path: "-z --name-status" gives status, path, status, path, ...
-    # (no rename pairs with --no-renames).
-    listing = repo.run("diff", *plan.diff_args, "--name-status", "-z", "--no-renames", "--", "*.py")
-    fields = listing.decode("utf-8", "surrogateescape").split("\0")
-    present: set[str] = set()
-    gone: set[str] = set()
-    for status, path in zip(fields[0::2], fields[1::2]):
-        (gone if status.startswith("D") else present).add(path)
-    return present, gone
-
-
 def resolve_commit(repo: Git, rev: str) -> str:
     """The commit SHA ``rev`` names; RepoError saying what to do when it names none."""
     sha = _rev_parse(repo, rev) if not rev.startswith("-") else None  # "-x" would be read as an option

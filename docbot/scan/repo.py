@@ -21,7 +21,7 @@ from docbot.errors import ConfigError, RepoError
 from docbot.git.blobs import BlobReader
 from docbot.git.runner import Git
 from docbot.git.diff import FileChange
-from docbot.git.repo import (INDEX, WORKTREE, DiffPlan, DiffSpec, changed_python_paths, decode, empty_tree,
+from docbot.git.repo import (INDEX, WORKTREE, DiffPlan, DiffSpec, decode, empty_tree,
                              head_sha, open_repo, read_worktree, resolve_commit, staged_entry, tracked_python_files)
 from docbot.scan.diff_read import DiffRead, read_diff
 from docbot.results import ScanError, Target
@@ -31,9 +31,9 @@ from docbot.scan.targets import (SourceParseError, changed_targets, importable, 
 if TYPE_CHECKING:
     from docbot.scan.cache import ScanCache
 
-__all__ = ["INDEX", "SCAN_CACHE", "WORKTREE", "DiffRead", "DiffSpec", "Scan", "WorktreeTexts",
-           "changed_python_paths", "few_collections", "open_repo", "read_diff", "read_worktree", "resolve_commit",
-           "scan", "staged_entry", "touches_nothing_public", "tracked_python_files"]
+__all__ = ["INDEX", "SCAN_CACHE", "WORKTREE", "DiffRead", "DiffSpec", "Scan", "WorktreeTexts", "few_collections",
+           "open_repo", "read_diff", "read_worktree", "resolve_commit", "scan", "staged_entry",
+           "touches_nothing_public", "tracked_python_files"]
 
 SCAN_CACHE = ".docbot/cache/scan.json"
 

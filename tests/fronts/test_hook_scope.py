@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from docbot.fronts.hook import hook_scope
-from docbot.scan.repo import DiffSpec, changed_python_paths
+from docbot.scan.repo import DiffSpec, read_diff
 from tests.support.git_repo import GitRepo
 from tests.fronts.test_hook_precommit import PRE_COMMIT, hook_repository
 
@@ -49,15 +49,15 @@ def test_no_python_source_named_and_nothing_gone_means_nothing_to_do() -> None:
     assert hook_scope({}, ["a.pyi"], lambda spec: ({"a.py"}, {"b.py"})) == (STAGED, ("b.py",))
 
 
-def test_changed_python_paths_splits_kept_from_gone(tmp_path: Path) -> None:
+def test_the_diffs_paths_split_kept_from_gone(tmp_path: Path) -> None:
     repo = GitRepo(tmp_path).write("a.py", "x = 1\n").write("b.py", "y = 1\n").write("c.py", "z = 1\n")
     base = repo.commit("start").sha()
     repo.write("a.py", "x = 2\n").write("notes.txt", "n\n").stage("a.py", "notes.txt")
     repo.git("mv", "b.py", "moved.py")
     repo.git("rm", "-q", "c.py")
-    assert changed_python_paths(tmp_path, STAGED) == ({"a.py", "moved.py"}, {"b.py", "c.py"})
+    assert read_diff(tmp_path, STAGED).paths() == ({"a.py", "moved.py"}, {"b.py", "c.py"})
     head = repo.commit("change").sha()
-    assert changed_python_paths(tmp_path, DiffSpec(base=base, head=head)) == ({"a.py", "moved.py"}, {"b.py", "c.py"})
+    assert read_diff(tmp_path, DiffSpec(base=base, head=head)).paths() == ({"a.py", "moved.py"}, {"b.py", "c.py"})
 
 
 def _config(hook_repo: Path, rev: str) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 
-from docbot.scan.repo import DiffSpec, changed_python_paths, read_diff, scan
+from docbot.scan.repo import DiffSpec, read_diff, scan
 from tests.support.git_repo import GitRepo
 
 STAGED = DiffSpec(staged=True)
@@ -26,13 +26,12 @@ def _changed_repo(root: Path) -> tuple[GitRepo, str]:
 
 
 def test_the_read_paths_are_what_git_names(tmp_path: Path) -> None:
+    # a modification, an addition and a rename's new side are kept; a deletion and a rename's old side are gone
+    kept_and_gone = ({"a.py", "new.py", "moved.py"}, {"b.py", "c.py"})
     repo, base = _changed_repo(tmp_path)
-    assert read_diff(tmp_path, STAGED).paths() == changed_python_paths(tmp_path, STAGED)
-    assert read_diff(tmp_path, STAGED).paths() == ({"a.py", "new.py", "moved.py"}, {"b.py", "c.py"})
+    assert read_diff(tmp_path, STAGED).paths() == kept_and_gone
     head = repo.commit("change").sha()
-    spec = DiffSpec(base=base, head=head)
-    assert read_diff(tmp_path, spec).paths() == changed_python_paths(tmp_path, spec)
-
+    assert read_diff(tmp_path, DiffSpec(base=base, head=head)).paths() == kept_and_gone
 
 def _keys(found: object) -> list[tuple[str, str, str]]:
     return [(t.path, t.qualname, t.kind) for t in found.targets]
