@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from docbot.sandbox.boundary import bwrap_candidates
-from docbot.verify.examples import extract_steps
+from docbot.verify.read.examples import extract_steps
 from docbot.sandbox.runner import run_steps
 
 DOC = "```python\n>>> compound(100, 0.5)\n150.0\n>>> total = compound(1, 1)\n>>> total * 2\n4\n```\n"

@@ -74,7 +74,7 @@ def side_by_side(n: int, rounds: int, base: Path | None) -> tuple[float, float, 
 
 def checks_per_section(n: int, rounds: int) -> float:
     """Milliseconds of CPU per section for the checks alone (no examples), in this process, best of rounds."""
-    from docbot.verify import verify_source_doc
+    from docbot.verify.checks.source_doc import verify_source_doc
 
     source, doc = module_text(n), doc_text(n)
     spent = []

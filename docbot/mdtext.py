@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 PROSE_LIMIT = 4_000  # characters of one prose field
 CELL_LIMIT = 500  # characters of one table cell
@@ -137,6 +139,42 @@ def fence(text: str, info: str = "") -> str:
     """A fenced block that no line of ``text`` can close: the fence is longer than any backtick run."""
     ticks = "`" * max(3, longest_run(text, "`") + 1)
     return f"{ticks}{info}\n{text}\n{ticks}"
+
+
+@dataclass(frozen=True)
+class FenceSpan:
+    """A fenced code block's lines: ``start`` is the opening fence, ``end`` the closing one (inclusive), or the
+    last line given when the fence is never closed."""
+
+    start: int
+    end: int
+    closed: bool
+
+
+_FENCE_LINE = re.compile(r"^ {0,3}(?P<mark>`{3,}|~{3,})(?P<info>.*)$")
+
+
+def fence_spans(lines: Sequence[str]) -> list[FenceSpan]:
+    """The fenced blocks of ``lines`` by CommonMark's fence rule: a block closes at a fence of its opening
+    character, at least as long, with nothing after it. docbot's one line-level fence reader: the docs/api
+    merge (a marker inside a closed fence is text) and the PR comment (a doc shown rendered must close its
+    fences) read it; ``docbot verify`` reads a person's docs with markdown-it, which also sees fences inside
+    list items and quotes (docbot.verify.read.markdown), at a cost these fast paths do not pay."""
+    spans: list[FenceSpan] = []
+    opened: tuple[int, str] | None = None
+    for index, line in enumerate(lines):
+        found = _FENCE_LINE.match(line)
+        if found is None:
+            continue
+        mark = found["mark"]
+        if opened is None:
+            opened = (index, mark)
+        elif mark[0] == opened[1][0] and len(mark) >= len(opened[1]) and not found["info"].strip():
+            spans.append(FenceSpan(opened[0], index, True))
+            opened = None
+    if opened is not None:
+        spans.append(FenceSpan(opened[0], len(lines) - 1, False))
+    return spans
 
 
 def plain(markdown: str) -> str:

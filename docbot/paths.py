@@ -72,7 +72,9 @@ def read_bytes_no_follow(path: Path, rel: str) -> bytes | None:
 
 def write_atomic(path: Path, text: str | bytes | None, *, unchanged: Callable[[], bool] | None = None) -> bool:
     """Replace ``path`` with ``text`` (a str as UTF-8; bytes as they are: a source in its own encoding) in
-one step, or remove it when ``text`` is None: docbot's one atomic writer, for docs, docstrings and caches.
+one step, or remove it when ``text`` is None: docbot's one atomic writer, for every file docbot writes (docs,
+docstrings, caches, reference pages and their inventory, reports and patches). The two files it appends to are
+not replaced: GitHub's step summary and outputs files, and a ``--record`` recording, written call by call.
 
     The text goes to a temporary file in the same folder and is renamed over the old file, so a
     crash or a full disk mid-write leaves the old file intact and no partial file behind.

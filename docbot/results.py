@@ -314,6 +314,12 @@ class RunReport:
         section was written unapproved, else 0 (every function approved, current, removed or skipped)."""
         return errors.outcome_code(failed=bool(self.outcomes(Outcome.FAILED)), unapproved=bool(self.unapproved))
 
+    def hook_exit_code(self, sources_written: bool = False) -> errors.ExitCode:
+        """The ``docbot`` hook's code, by pre-commit's rule: files written (docs, or docstrings into sources) fail
+        the attempt so the person stages them, as a failed function does; functions skipped by the time budget
+        pass (they are left to CI), and so does an unapproved section (the hook says so by name)."""
+        return errors.outcome_code(failed=bool(self.count("failed")), findings=bool(self.written) or sources_written)
+
     def summary_line(self) -> str:
         parts = [f"{self.count(s)} {s}" for s in ("updated", "unchanged", "skipped", "failed")]
         return f"docbot: {plural(len(self.results), 'function')}: " + ", ".join(parts)

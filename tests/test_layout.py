@@ -65,7 +65,7 @@ def test_use_cases_do_not_import_each_other() -> None:
 
 
 KNOWN = ["docbot", "docbot.check", "docbot.plan", "docbot.fronts", "docbot.fronts.cli", "docbot.fronts.common",
-         "docbot.verify", "docbot.verify.check"]
+         "docbot.verify", "docbot.verify.findings"]
 
 
 @pytest.mark.parametrize("source, module, expected", [
@@ -77,7 +77,7 @@ KNOWN = ["docbot", "docbot.check", "docbot.plan", "docbot.fronts", "docbot.front
     ("def f():\n    from docbot.fronts.cli import main\n", "docbot.check", {"docbot.fronts.cli"}),
     ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from docbot.plan import X\n", "docbot.check",
      {"docbot.plan"}),
-    ("from .check import check_doc", "docbot.verify", {"docbot.verify.check"}),  # relative, in a package
+    ("from .findings import Finding", "docbot.verify", {"docbot.verify.findings"}),  # relative, in a package
     ("from . import plan", "docbot.check", {"docbot.plan"}),
     ("from .common import guarded", "docbot.fronts.cli", {"docbot.fronts.common"}),
     ("import json\nfrom pathlib import Path", "docbot.check", set()),  # not ours
@@ -132,3 +132,33 @@ def test_one_added_import_breaks_the_layout(tmp_path: Path, file: str, line: str
     assert found
     original = import_graph(DOCBOT)
     assert front_violations(original) == [] and cycles(original) == [] and cycles(room_graph(original)) == []
+
+
+# verify's rooms, each with the rooms it may import (docs/design.md#layout): reading knows nothing of judging,
+# the checks nothing of a whole project.
+VERIFY_ROOMS = {"findings": set(), "read": set(), "checks": {"findings", "read"},
+                "project": {"findings", "read", "checks"}}
+
+
+def verify_room(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["docbot", "verify"] else None
+
+
+def verify_violations(graph: dict[str, set[str]]) -> list[str]:
+    found = []
+    for module, targets in sorted(graph.items()):
+        here = verify_room(module)
+        for target in sorted(targets):
+            there = verify_room(target)
+            if here and there and there != here and there not in VERIFY_ROOMS.get(here, set()):
+                found.append(f"{module} imports {target}")
+    return found
+
+
+def test_verifys_rooms_import_only_downward() -> None:
+    assert {verify_room(m) for m in GRAPH} >= set(VERIFY_ROOMS)  # the rooms are read, not empty
+    assert verify_violations(GRAPH) == []
+    assert verify_violations({"docbot.verify.read.examples": {"docbot.verify.checks.examples"}}) == [
+        "docbot.verify.read.examples imports docbot.verify.checks.examples"]
+    assert verify_violations({"docbot.verify.checks.page": {"docbot.verify.project.report"}}) != []

@@ -19,9 +19,11 @@ from pathlib import Path
 
 from bench.truth.mutate import CLASSES, Mutation, mutations
 from docbot.facts.function import extract_facts
-from docbot.verify import ExampleContext, Finding, FindingKind, check_doc
-from docbot.verify.sections import find_section
-from docbot.verify.source_doc import public_functions, section_names
+from docbot.verify.checks.examples import ExampleContext
+from docbot.verify.checks.page import check_doc
+from docbot.verify.findings import Finding, Severity
+from docbot.verify.read.sections import find_section
+from docbot.verify.checks.source_doc import public_functions, section_names
 
 HERE = Path(__file__).resolve().parent
 
@@ -64,8 +66,8 @@ class Outcome:
     def detected(self) -> bool:
         assert self.case.mutation is not None
         error_class = self.case.mutation.error_class
-        pool = [f for f in self.findings if f.severity is FindingKind.GAP] if error_class in GAP_CLASSES else self.fatal
-        return any(f.kind in EXPECTED[error_class] for f in pool)
+        pool = [f for f in self.findings if f.severity is Severity.GAP] if error_class in GAP_CLASSES else self.fatal
+        return any(f.check in EXPECTED[error_class] for f in pool)
 
 
 def build_cases() -> tuple[list[Case], int]:
@@ -104,7 +106,7 @@ def summarize(outcomes: list[Outcome], functions: int, seconds: float) -> str:
         rate = f"{100 * hits / len(of_class):.1f}%" if of_class else "n/a"
         lines.append(f"| {error_class} | {len(of_class)} | {hits} | {rate} |")
         misses += [(f"- {error_class}: {o.case.module}.{o.case.qualname}: {o.case.mutation.description} "
-                    f"(findings: {[f.kind for f in o.fatal] or 'none'})") for o in of_class
+                    f"(findings: {[f.check for f in o.fatal] or 'none'})") for o in of_class
                    if not o.detected and o.case.mutation]
     mutated = len(outcomes) - len(clean)
     modules = len(list(CORPUS.glob("*.py")))

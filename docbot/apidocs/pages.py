@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from docbot.mdtext import fence_spans
 from docbot.results import SectionStatus
 
 HASH_LENGTH = 12  # 48 bits of sha256: collisions within one module are not a practical concern
@@ -41,7 +42,6 @@ _MARKER = re.compile(r"^<!-- docbot:section (?P<qualname>\S+) hash=(?P<hash>\S+)
 _END = re.compile(r"^<!-- docbot:end (?P<qualname>\S+) -->[ \t]*$")
 _TITLE = re.compile(r"^#[ \t]+(?P<title>\S.*?)[ \t]*$")
 _LEVEL_ONE_HEADING = re.compile(r"^ {0,3}#[ \t]+\S")
-_FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _LEADING_BLANK_LINES = re.compile(r"\A(?:[ \t]*\n)+")
 
 
@@ -169,19 +169,7 @@ def fenced_lines(lines: list[str]) -> frozenset[int]:
     marker. A fence that is never closed protects nothing: counting it would hide every section after
     a stray opener, and the next merge would write them a second time.
     """
-    inside: set[int] = set()
-    opened: tuple[int, str] | None = None
-    for index, line in enumerate(lines):
-        found = _FENCE.match(line)
-        if found is None:
-            continue
-        mark = found["fence"]
-        if opened is None:
-            opened = (index, mark)
-        elif mark[0] == opened[1][0] and len(mark) >= len(opened[1]) and not found["info"].strip():
-            inside.update(range(opened[0], index + 1))
-            opened = None
-    return frozenset(inside)
+    return frozenset(i for span in fence_spans(lines) if span.closed for i in range(span.start, span.end + 1))
 
 
 def _section_end(lines: list[str], start: int, stop: int, qualname: str,
@@ -197,18 +185,9 @@ def _section_end(lines: list[str], start: int, stop: int, qualname: str,
 
 def _unmarked_end(lines: list[str], start: int, stop: int) -> int:
     """A section without an end marker ends at a level-1 heading outside a code fence, else at ``stop``."""
-    fence = ""
-    for index in range(start, stop):
-        opener = _FENCE.match(lines[index])
-        if opener is not None:
-            mark = opener["fence"]
-            if not fence:
-                fence = mark
-            elif mark[0] == fence[0] and len(mark) >= len(fence) and not opener["info"].strip():
-                fence = ""
-        elif not fence and _LEVEL_ONE_HEADING.match(lines[index]):
-            return index
-    return stop
+    code = {start + i for span in fence_spans(lines[start:stop]) for i in range(span.start, span.end + 1)}
+    return next((index for index in range(start, stop)
+                 if index not in code and _LEVEL_ONE_HEADING.match(lines[index])), stop)
 
 
 def _split_head(head: str) -> tuple[str, str]:

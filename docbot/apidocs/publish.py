@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from docbot.apidocs import inventory, reference
 from docbot.apidocs.api_model import ApiModule, load_api
+from docbot.config.pyproject import Pyproject, read_pyproject
+from docbot.errors import ConfigError
 from docbot.paths import write_atomic
 
 # [project.urls] keys that name the code's home, most specific first (PyPI's well-known labels).
@@ -55,25 +55,14 @@ class Published:
     modules: list[ApiModule]
 
 
-def repository_url(pyproject_text: str) -> str:
+def repository_url(pyproject: Pyproject) -> str:
     """The repository ``[project.urls]`` declares (a GitHub or GitLab address), or ""."""
-    try:
-        urls: Mapping[str, str] = tomllib.loads(pyproject_text).get("project", {}).get("urls", {})
-    except tomllib.TOMLDecodeError:
-        return ""
-    by_key = {key.strip().lower(): str(url) for key, url in urls.items()}
+    by_key = {key.strip().lower(): url for key, url in pyproject.urls.items()}
     for key in URL_KEYS:
         url = by_key.get(key, "")
         if "github.com/" in url or "gitlab.com/" in url:
             return url.removesuffix(".git").rstrip("/")
     return ""
-
-
-def project_name(pyproject_text: str) -> str:
-    try:
-        return str(tomllib.loads(pyproject_text).get("project", {}).get("name", ""))
-    except tomllib.TOMLDecodeError:
-        return ""
 
 
 def render_index(modules: list[ApiModule]) -> str:
@@ -117,7 +106,41 @@ def publish(root: Path, package: str, out: Path, *, repo_url: str = "", commit: 
         written.append((out / INDEX).as_posix())
     data = inventory.inventory(modules, package, version)
     inv = out / "objects.inv"
-    if not inv.is_file() or inv.read_bytes() != data:
-        inv.write_bytes(data)
+    if (not inv.is_file() or inv.read_bytes() != data) and write_atomic(inv, data):
         written.append(inv.as_posix())
     return Published(written, modules)
+
+
+@dataclass(frozen=True)
+class PagesRun:
+    """What ``docbot pages`` did: the files written (repository-relative), the modules, and notes for stderr."""
+
+    written: list[str]
+    modules: int
+    notes: list[str]
+
+    def summary_line(self) -> str:
+        return f"docbot pages: {self.modules} module{'' if self.modules == 1 else 's'}, " \
+               f"{len(self.written)} files written."
+
+
+def pages(root: Path, docs_dir: str, *, package: str = "", out: str = "", repo_url: str = "", commit: str = "",
+          mkdocs: bool = False) -> PagesRun:
+    """``docbot pages``: the reference pages of ``package`` (default: pyproject.toml's project name) into ``out``
+    (default ``<docs_dir>/reference``), and with ``mkdocs`` the README's mkdocs recipe unless one is there."""
+    pyproject = read_pyproject(root)
+    name = package or pyproject.name.replace("-", "_")
+    if not name:
+        raise ConfigError("no package to document: pass --package NAME (pyproject.toml names no project).")
+    done = publish(root, name, root / (out or f"{docs_dir}/reference"), repo_url=repo_url or repository_url(pyproject),
+                   commit=commit, docs_dir=root / docs_dir)
+    notes: list[str] = []
+    written = list(done.written)
+    if mkdocs:
+        config = root / MKDOCS_CONFIG
+        if config.exists():
+            notes.append(f"docbot: {MKDOCS_CONFIG} exists: left as it is")
+        elif write_atomic(config, mkdocs_config(f"{name} API", docs_dir)):
+            written.append(config.as_posix())
+    shown = [Path(p).relative_to(root).as_posix() if Path(p).is_relative_to(root) else p for p in written]
+    return PagesRun(shown, len(done.modules), notes)

@@ -18,7 +18,7 @@ from docbot.docmodel import DocModel, Example, RaisesDoc, param_key, when_clause
 from docbot.facts.function import Facts, Parameter
 from docbot.results import SectionStatus
 from docbot.mdtext import cell, clean, fence, literal_code, prose
-from docbot.verify.model_check import agreeing_site, extra_parameter_allowed
+from docbot.verify.checks.model import agreeing_site, extra_parameter_allowed
 
 __all__ = ["UNAPPROVED_NOTE", "IndexEntry", "SectionStatus", "anchor", "render_index", "render_section",
            "with_gate_note"]

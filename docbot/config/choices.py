@@ -19,3 +19,7 @@ DEFAULT_EXAMPLE_SANDBOX: ExampleSandbox = "os"
 # hook check in a checkout without a config file needs no pydantic (docbot.plan.PLAN_DEFAULTS).
 DEFAULT_EXCLUDE: tuple[str, ...] = ("tests/*", "test/*", "*/tests/*", "test_*.py", "*/test_*.py", "*_test.py",
                                     "conftest.py", "*/conftest.py", "setup.py", "docs/*")
+# How long and how much memory one doc's examples get in the sandbox (the example_timeout_s and example_memory_mb
+# settings); the one default every caller that runs examples without settings falls back to.
+DEFAULT_EXAMPLE_TIMEOUT_S = 10.0
+DEFAULT_EXAMPLE_MEMORY_MB = 512

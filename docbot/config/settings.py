@@ -16,7 +16,8 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from docbot.config.choices import BACKEND_NAMES as BACKEND_NAMES, Backend as Backend  # re-exported
-from docbot.config.choices import DEFAULT_EXAMPLE_SANDBOX, ExampleSandbox as ExampleSandbox
+from docbot.config.choices import (DEFAULT_EXAMPLE_MEMORY_MB, DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S,
+                                   ExampleSandbox as ExampleSandbox)
 from docbot.config.choices import DEFAULT_EXCLUDE as DEFAULT_EXCLUDE  # re-exported
 from docbot.errors import ConfigError
 
@@ -91,8 +92,8 @@ class Settings(BaseModel):
 
     # Truth checks.
     run_examples: bool | Literal["auto"] = "auto"  # auto: on locally, off for fork PRs in CI
-    example_timeout_s: float = Field(10.0, gt=0, le=600)
-    example_memory_mb: int = Field(512, ge=64, le=65_536)
+    example_timeout_s: float = Field(DEFAULT_EXAMPLE_TIMEOUT_S, gt=0, le=600)
+    example_memory_mb: int = Field(DEFAULT_EXAMPLE_MEMORY_MB, ge=64, le=65_536)
     example_sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX
     # `docbot verify` with no SOURCE: the docs it reads (globs from the project root), and setup a doc's prose
     # states that its examples need (doc glob -> Python run before the doc's first example).

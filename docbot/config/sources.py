@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -22,6 +21,7 @@ from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
 
+from docbot.config.pyproject import parse_pyproject
 from docbot.errors import ConfigError
 from docbot.config.settings import Backend, RoleModel, Settings, in_ci, normalise_host, parse_config, servers_in
 
@@ -66,11 +66,10 @@ class Loaded:
 
 def pyproject_layer(text: str, source: str) -> Layer | None:
     """The ``[tool.docbot]`` table of a pyproject.toml's text; None without one."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise ConfigError(f"{source}: invalid TOML: {err}. Fix the file.") from err
-    table = data.get("tool", {}).get("docbot")
+    read = parse_pyproject(text)
+    if read.error:
+        raise ConfigError(f"{source}: invalid TOML: {read.error}. Fix the file.")
+    table = read.data.get("tool", {}).get("docbot")
     if table is None:
         return None
     if not isinstance(table, dict):

@@ -9,12 +9,11 @@ reST project whose file has no field list yet must not get Google sections.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
+from docbot.config.pyproject import Pyproject, read_pyproject
 from docbot.docstrings.text import DocstringStyle
 from docbot.docstrings.writer import style_counts
 
@@ -26,26 +25,11 @@ _SKIP_DIRS = {".git", ".venv", "venv", "node_modules", "build", "dist", "__pycac
 _MAX_FILES = 2000  # a large tree's first two thousand files show its style as well as all of them
 
 
-def _table(data: dict[str, Any], *keys: str) -> dict[str, Any]:
-    for key in keys:
-        value = data.get(key)
-        if not isinstance(value, dict):
-            return {}
-        data = value
-    return data
-
-
-def declared_style(pyproject_text: str | None) -> DocstringStyle | None:
+def declared_style(pyproject: Pyproject) -> DocstringStyle | None:
     """The style ``pyproject.toml`` declares for ruff's pydocstyle rules or for pydoclint, if any."""
-    if not pyproject_text:
-        return None
-    try:
-        data = tomllib.loads(pyproject_text)
-    except tomllib.TOMLDecodeError:
-        return None
     for table, key in ((("tool", "ruff", "lint", "pydocstyle"), "convention"),
                        (("tool", "ruff", "pydocstyle"), "convention"), (("tool", "pydoclint"), "style")):
-        value = _table(data, *table).get(key)
+        value = pyproject.table(*table).get(key)
         if isinstance(value, str) and _NAMES.get(value.lower()) is not None:
             return _NAMES[value.lower()]
     return None
@@ -79,6 +63,4 @@ def project_style(root: Path, setting: str) -> DocstringStyle:
         chosen = _NAMES.get(setting)
         assert chosen is not None  # the Settings literal allows only known names
         return chosen
-    pyproject = root / "pyproject.toml"
-    text = pyproject.read_text(encoding="utf-8", errors="replace") if pyproject.is_file() else None
-    return declared_style(text) or majority_style(_python_files(root))
+    return declared_style(read_pyproject(root)) or majority_style(_python_files(root))

@@ -15,7 +15,7 @@ from enum import Enum
 from docbot.docmodel import DocModel, Example, RaisesDoc, param_key, when_clause
 from docbot.facts.function import Facts
 from docbot.mdtext import clean
-from docbot.verify.model_check import agreeing_site
+from docbot.verify.checks.model import agreeing_site
 
 __all__ = ["DocstringStyle", "doctest_lines", "render_docstring"]
 

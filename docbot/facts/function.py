@@ -144,10 +144,10 @@ def extract_facts(source: str, qualname: str) -> Facts:
         raise ValueError(f"no function definition found in the source given for {qualname}")
     decorators = tuple(ast.unparse(d) for d in node.decorator_list)
     parameters = _parameters(node.args)
-    body_nodes = list(_own_nodes(node))
+    body_nodes = list(own_nodes(node))
     is_generator = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in body_nodes)
     returns_value = is_generator or any(
-        isinstance(n, ast.Return) and n.value is not None and not _is_none(n.value) for n in body_nodes
+        isinstance(n, ast.Return) and n.value is not None and not is_none(n.value) for n in body_nodes
     )
     return Facts(
         name=node.name,
@@ -201,8 +201,9 @@ def _parameter(arg: ast.arg, kind: ParamKind, default: ast.expr | None) -> Param
     )
 
 
-def _own_nodes(function: ast.AST) -> list[ast.AST]:
-    """Every node of the function body, not descending into nested functions, classes or lambdas."""
+def own_nodes(function: ast.AST) -> list[ast.AST]:
+    """Every node of the function body, not descending into nested functions, classes or lambdas (their returns,
+    raises and yields are theirs, not the function's)."""
     found: list[ast.AST] = []
     stack = list(ast.iter_child_nodes(function))
     while stack:
@@ -214,5 +215,5 @@ def _own_nodes(function: ast.AST) -> list[ast.AST]:
     return found
 
 
-def _is_none(node: ast.expr) -> bool:
+def is_none(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None

@@ -4,7 +4,7 @@ The checks that follow the code beyond one function (the types it returns, the n
 parameter reaches, the value of a named default) read the same module once for every function of a doc.
 Parsing it each time made ``docbot verify`` quadratic in a doc's sections (issue 23): so the tree is parsed
 once per source text and shared. It is shared **read-only**: a caller that needs a changed tree rewrites the
-source text instead (docbot.verify.return_types does). tests/verify/test_rules_cost.py counts the parses.
+source text instead (docbot.verify.checks.return_types does). tests/verify/test_rules_cost.py counts the parses.
 """
 
 from __future__ import annotations

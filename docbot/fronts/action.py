@@ -45,7 +45,7 @@ from docbot.config.settings import Settings
 
 if TYPE_CHECKING:
     from docbot.check import UnapprovedEntry
-    from docbot.verify.drift import DriftReport
+    from docbot.verify.project.report import DriftReport
     from docbot.scan.repo import DiffSpec
 
 RunPr = Callable[[Settings, Path, str, str, Mode], RunReport]
@@ -99,16 +99,14 @@ def _action(env: Mapping[str, str], argv: Sequence[str] | None, run_pr: RunPr, o
 
 def drift_step(inputs: ActionInputs, settings: Settings, out: TextIO) -> DriftReport | None:
     """Check mode's drift gate: the hand-written docs this PR made false (run step: it runs their examples)."""
-    from docbot.verify.drift import DocsOptions, changes, drift_since
+    from docbot.verify.project.docs import DocsOptions
+    from docbot.verify.project.drift import drift_gate
 
     if not settings.run_examples:  # a fork's PR, by default: nothing of it runs (docs/design.md#trust)
         print("docbot: the drift gate is skipped: it runs the docs' examples, and run_examples is off", file=out)
         return None
     try:
-        changed, edited, fork = changes(inputs.workspace, inputs.base)
-        return drift_since(inputs.workspace, fork, changed, edited, DocsOptions(
-            tuple(settings.docs_globs), settings.docs_setup, settings.example_timeout_s, settings.example_sandbox,
-            settings.docs_dir))
+        return drift_gate(inputs.workspace, inputs.base, DocsOptions.of(settings))
     except (ConfigError, RepoError) as err:  # no package to verify the docs against, or no history to diff:
         # the docs/api check still stands, and says what is wrong with the checkout if anything is
         print(escape_data(f"docbot: the drift gate is skipped: {err}"), file=out)

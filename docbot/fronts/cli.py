@@ -97,9 +97,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.drift_only:
         if args.json:
             print(json_document("check", drift=drift.to_json() if drift else None))
-        return ExitCode.FINDINGS if drift and drift.failed else ExitCode.OK
+        return drift.exit_code() if drift else ExitCode.OK
     code = _check_api_docs(args, root, drift)
-    return ExitCode.FINDINGS if drift and drift.failed else code
+    return drift.exit_code(code) if drift else code
 
 
 def _check_api_docs(args: argparse.Namespace, root: Path, drift: Any) -> int:
@@ -214,37 +214,19 @@ def cmd_config(args: argparse.Namespace) -> int:
 
 
 def cmd_pages(args: argparse.Namespace) -> int:
-    from docbot.apidocs.publish import project_name, publish, repository_url
+    from docbot.apidocs.publish import pages
     from docbot.git.repo import head_sha, open_repo
 
     root = repo_root_of(Path.cwd())
     settings = settings_from(args, root)
-    pyproject = root / "pyproject.toml"
-    text = pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""
-    package = args.package or project_name(text).replace("-", "_")
-    if not package:
-        raise ConfigError("no package to document: pass --package NAME (pyproject.toml names no project).")
-    out = root / (args.out or f"{settings.docs_dir}/reference")
-    done = publish(root, package, out, repo_url=settings.repo_url or repository_url(text),
-                   commit=head_sha(open_repo(root)) or "", docs_dir=root / settings.docs_dir)
-    if args.mkdocs:
-        done.written.extend(_mkdocs_config(root, f"{package} API", settings.docs_dir))
+    done = pages(root, settings.docs_dir, package=args.package or "", out=args.out or "",
+                 repo_url=settings.repo_url or "", commit=head_sha(open_repo(root)) or "", mkdocs=args.mkdocs)
+    for note in done.notes:
+        print(note, file=sys.stderr)
     for path in done.written:
-        print(Path(path).relative_to(root).as_posix() if Path(path).is_relative_to(root) else path)
-    say(args, f"docbot pages: {plural(len(done.modules), 'module')}, {len(done.written)} files written.")
+        print(path)
+    say(args, done.summary_line())
     return 0
-
-
-def _mkdocs_config(root: Path, site: str, docs_dir: str) -> list[str]:
-    """Write the README's mkdocs recipe for this project unless a file of that name is there (a person's)."""
-    from docbot.apidocs.publish import MKDOCS_CONFIG, mkdocs_config
-
-    path = root / MKDOCS_CONFIG
-    if path.exists():
-        print(f"docbot: {MKDOCS_CONFIG} exists: left as it is", file=sys.stderr)
-        return []
-    path.write_text(mkdocs_config(site, docs_dir), encoding="utf-8")
-    return [path.as_posix()]
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

@@ -165,9 +165,10 @@ def read_doc(path: Path) -> str:
 
 def write_output(path: Path, text: str) -> None:
     """Write a result file, creating its folder; a path that cannot be written is the user's to fix."""
+    from docbot.paths import write_atomic
+
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        write_atomic(path, text)
     except OSError as err:
         raise ConfigError(f"{path}: cannot write the output ({err.strerror or err}); "
                           "pass a writable --output.") from err

@@ -23,7 +23,6 @@ from typing import Sequence, TextIO
 
 from docbot import __version__
 from docbot.config.choices import BACKEND_NAMES
-from docbot.errors import outcome_code
 from docbot.fronts.common import guarded, help_formatter, plan_settings_from, settings_from
 from docbot.scan.repo import DiffRead, DiffSpec, touches_nothing_public
 from docbot.results import RunReport, plural
@@ -159,7 +158,9 @@ def _document_to(args: argparse.Namespace, root: Path, scope: tuple[DiffSpec, tu
         sources = written.written
         for line in written.lines():
             print(f"docbot: {line}")
-    return max(_report(report, tty), _sources(sources))
+    _report(report, tty)
+    _sources(sources)
+    return report.hook_exit_code(sources_written=bool(sources))
 
 
 def _in_hook_terms(message: str, no_server: bool) -> str:
@@ -171,13 +172,12 @@ def _in_hook_terms(message: str, no_server: bool) -> str:
     return f"{message}\n{NO_SERVER_FIX}" if no_server else message
 
 
-def _sources(sources: list[str]) -> int:
-    """Sources docbot wrote docstrings into: like docs, to review and stage (1), else 0."""
+def _sources(sources: list[str]) -> None:
+    """Sources docbot wrote docstrings into: like docs, to review and stage."""
     if sources:
         print("docbot wrote docstrings into these sources; review them, then `git add` them and commit again:")
         for path in sources:
             print(f"  {path}")
-    return 1 if sources else 0
 
 
 def _tell(line: str, tty: TextIO | None) -> None:
@@ -187,9 +187,8 @@ def _tell(line: str, tty: TextIO | None) -> None:
         tty.write(line + "\n")
 
 
-def _report(report: RunReport, tty: TextIO | None = None) -> int:
-    """Print what the run did; 1 when docs were written (to stage) or a function failed. Functions
-    skipped by the time budget alone pass the commit: they are left to CI."""
+def _report(report: RunReport, tty: TextIO | None = None) -> None:
+    """Print what the run did (its exit code: ``RunReport.hook_exit_code``)."""
     for error in report.scan_errors:
         print(f"docbot: skipped {error}")
     skipped = [r for r in report.results if r.status == "skipped"]
@@ -203,8 +202,6 @@ def _report(report: RunReport, tty: TextIO | None = None) -> int:
     _unapproved(report, tty)
     if report.results:
         print(report.summary_line())
-    # pre-commit's rule: files written (to stage) fail the attempt like a failed function does.
-    return outcome_code(failed=bool(report.count("failed")), findings=bool(report.written))
 
 
 def _unapproved(report: RunReport, tty: TextIO | None) -> None:

@@ -22,7 +22,7 @@ from docbot.fronts.options import repo_root_of
 
 if TYPE_CHECKING:
     from docbot.scan.repo import DiffSpec
-    from docbot.verify.project import ProjectReport
+    from docbot.verify.project.report import ProjectReport
 
 
 def parser() -> argparse.ArgumentParser:
@@ -56,12 +56,11 @@ def _verify(args: argparse.Namespace) -> int:
     if not named and (not sources or touches_nothing_public(root, spec, sources)):
         return ExitCode.OK
     from docbot.scan.repo import scan
-    from docbot.verify.drift import DocsOptions, docs_mentioning, project_docs, verify_docs
-    from docbot.verify.project import find_package
+    from docbot.verify.project.docs import DocsOptions
+    from docbot.verify.project.drift import docs_mentioning, project_docs, verify_docs
+    from docbot.verify.project.package import find_package
 
-    settings = settings_from(args, root)
-    options = DocsOptions(tuple(settings.docs_globs), settings.docs_setup, settings.example_timeout_s,
-                          settings.example_sandbox, settings.docs_dir)
+    options = DocsOptions.of(settings := settings_from(args, root))
     docs = project_docs(root, options)
     chosen = [p for p in docs if p.relative_to(root).as_posix() in named]
     if not chosen and not sources:  # a CHANGELOG.md, or a doc outside docs_globs: nothing to verify
@@ -77,26 +76,12 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _print(root: Path, report: ProjectReport) -> int:
-    from docbot.verify.reader import ReaderKind
-    from docbot.verify.suggest import stated_line
-
-    failing = 0
-    for doc in report.docs:
-        lines = (root / doc.path).read_text(encoding="utf-8-sig").splitlines()
-        for item in doc.findings:
-            label = "CONTRADICTION" if item.kind is ReaderKind.CONTRADICTION else item.kind.value
-            reason = f" ({item.reason})" if item.reason else ""
-            print(f"{doc.path}:{stated_line(item, lines) or '?'}: {label} [{item.finding.kind}] "
-                  f"{item.finding.message}{reason}")
-            failing += item.kind is ReaderKind.CONTRADICTION
-    names = ", ".join(d.path for d in report.docs)
-    if failing:
-        print(f"docbot verify: {failing} contradiction(s) in {names}: the doc is false for the staged code. Fix "
-              "the doc, or the code if the doc is right (`docbot verify --suggest` prints a patch for stale "
-              "outputs).", file=sys.stderr)
-        return ExitCode.FINDINGS
-    print(f"docbot verify: {names}: no contradiction.")
-    return ExitCode.OK
+    lines, last, code = report.staged_lines({d.path: (root / d.path).read_text(encoding="utf-8-sig")
+                                             for d in report.docs})
+    for line in lines:
+        print(line)
+    print(last, file=sys.stderr if code else sys.stdout)
+    return code
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from docbot.github.annotate import approval
+from docbot.mdtext import fence_spans
 from docbot.results import Cause, FunctionResult
 
 MIN_DOC_BYTES = 400  # below this a truncated doc says nothing useful, so drop whole docs instead
@@ -31,7 +32,6 @@ _CELL_ESCAPES = str.maketrans({
     "&": "&amp;", "<": "&lt;", ">": "&gt;", "|": "&#124;", "`": "&#96;", "\\": "&#92;",
     "*": "&#42;", "_": "&#95;", "[": "&#91;", "]": "&#93;", "~": "&#126;", "@": "@\u200b",
 })
-_FENCE = re.compile(r"^ {0,3}(?P<fence>`{3,}|~{3,})")
 _STRUCTURE = re.compile(r"^\s*<(?:/?details|/?summary|!--)", re.I)
 
 
@@ -50,17 +50,11 @@ def renderable(result: FunctionResult) -> bool:
     comment of its own, and closes every fence it opens."""
     if result.doc_model is None:
         return False
-    open_fence = ""
-    for line in clean_doc(result.markdown).split("\n"):
-        match = _FENCE.match(line)
-        if not open_fence:
-            if _STRUCTURE.match(line):
-                return False
-            open_fence = match["fence"] if match else ""
-        elif match and match["fence"][0] == open_fence[0] and len(match["fence"]) >= len(open_fence) \
-                and not line.strip().strip(open_fence[0]):
-            open_fence = ""
-    return not open_fence
+    lines = clean_doc(result.markdown).split("\n")
+    spans = fence_spans(lines)
+    code = {i for span in spans for i in range(span.start, span.end + 1)}
+    return all(span.closed for span in spans) and not any(
+        _STRUCTURE.match(line) for index, line in enumerate(lines) if index not in code)
 
 
 def clean_doc(markdown: str) -> str:

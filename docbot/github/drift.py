@@ -20,11 +20,12 @@ from docbot.github.client import GitHubClient
 from docbot.github.logsafe import escape_data
 from docbot.github.details import fence_for
 from docbot.github.sources import PrSources, within
+from docbot.paths import write_atomic
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the Action's front imports this module; the verify room loads only when there is drift
-    from docbot.verify.drift import DriftReport
-    from docbot.verify.suggest import OutputFix
+    from docbot.verify.project.report import DriftReport
+    from docbot.verify.project.suggest import OutputFix
 
 DRIFT_MARKER = "<!-- docbot:doc-drift -->"
 # GitHub shows at most 10 error annotations per step; past the cap the rest are in the summary, said once.
@@ -46,17 +47,6 @@ def drift_annotations(drift: DriftReport, redact: Callable[[str], str] = str,
         found.append(f"::notice title=docbot::{len(drift.introduced) - cap} more stale doc lines are listed in "
                      "the job summary")
     return found
-
-
-def drift_summary(drift: DriftReport) -> str:
-    """The job summary's section: every stale line, the new ones first; "" when there is nothing to say."""
-    if not drift.introduced and not drift.pre_existing:
-        return ""
-    rows = [f"- ❌ <code>{html.escape(s.path)}:{s.line or '?'}</code>: {html.escape(s.message)}"
-            for s in drift.introduced]
-    rows += [f"- ⚠️ <code>{html.escape(s.path)}:{s.line or '?'}</code>: {html.escape(s.message)} (false on the "
-             "base too: not this PR's)" for s in drift.pre_existing]
-    return "## docbot: hand-written docs this PR made false\n\n" + "\n".join(rows) + "\n"
 
 
 def suggestion_comments(drift: DriftReport, sources: PrSources) -> list[dict[str, object]]:
@@ -102,14 +92,14 @@ def drift_file(report: Path) -> Path:
 
 def write_drift(path: Path, drift: DriftReport, redact: Callable[[str], str]) -> None:
     try:
-        path.write_text(redact(json.dumps(drift.to_json(), ensure_ascii=False)) + "\n", encoding="utf-8")
+        write_atomic(path, redact(json.dumps(drift.to_json(), ensure_ascii=False)) + "\n")
     except OSError as err:
         raise ConfigError(f"{path}: cannot write the drift report ({err.strerror}).") from err
 
 
 def read_drift(path: Path) -> DriftReport | None:
     """The drift the run step found; None when it found none to write (not check mode)."""
-    from docbot.verify.drift import DriftReport
+    from docbot.verify.project.report import DriftReport
 
     if not path.is_file():
         return None

@@ -17,6 +17,7 @@ from docbot.github.details import fence_for, utf8_size
 from docbot.github.report import Extras
 from docbot.github.sources import PrSources
 from docbot.results import FunctionResult, RunReport, score_curve
+from docbot.paths import write_atomic
 
 PATCH_SHOWN = 20_000  # bytes of the docs patch shown inline in the comment; the artifact has all of it
 
@@ -66,7 +67,7 @@ def apply_section(base: str, patch_text: str, patch: Path) -> str:
     if not patch_text:
         return ""
     try:
-        patch.write_text(patch_text, encoding="utf-8")
+        write_atomic(patch, patch_text)
     except OSError:
         pass  # the inline copy below still carries it
     files = patch_text.count("\ndiff --git ") + patch_text.startswith("diff --git ")

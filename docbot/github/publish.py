@@ -23,10 +23,11 @@ from docbot.github.logsafe import Redactor, escape_data
 from docbot.github.report import Links, render_comment, render_summary
 from docbot.github.sources import PrSources
 from docbot.results import FunctionResult, Outcome, RunReport, Target
+from docbot.paths import write_atomic
 
 if TYPE_CHECKING:
     from docbot.check import StaleEntry
-    from docbot.verify.drift import DriftReport
+    from docbot.verify.project.report import DriftReport
 
 Mode = Literal["comment", "commit", "check"]
 # One line of the job log (workflow commands included); the front decides where it goes.
@@ -115,19 +116,19 @@ def publish(inputs: ActionInputs, report: RunReport, log: LogLine, redact: Redac
                                        "patch": str(patch) if patch.is_file() else ""})
     if commit_failed:
         return RepoError.exit_code
-    return outcome_code(findings=True) if drift and drift.failed else exit_code_for(report, inputs.mode,
-                                                                                    inputs.fail_on_fatal)
+    code = exit_code_for(report, inputs.mode, inputs.fail_on_fatal)
+    return drift.exit_code(code) if drift is not None else code
 
 
 def _publish_drift(inputs: ActionInputs, drift: DriftReport, sources: PrSources, log: LogLine,
                    redact: Redactor) -> None:
-    from docbot.github.drift import drift_annotations, drift_summary, post_drift_review  # only with a drift gate
+    from docbot.github.drift import drift_annotations, post_drift_review  # only with a drift gate
 
     for line in drift_annotations(drift, redact):
         log(redact(line))
     post_drift_review(inputs.pr_number, lambda: GitHubClient(inputs.api_url, inputs.token, inputs.repo),
                       inputs.head, drift, sources, log, redact)
-    if text := drift_summary(drift):
+    if text := drift.markdown():
         append_file(inputs.summary_path, redact(text))
 
 
@@ -136,10 +137,10 @@ def _report_file(inputs: ActionInputs, report: RunReport, comment: CommentOutcom
     """Writes the JSON report; returns the step outputs that describe the run."""
     numbers = counts(report)
     report_path = inputs.report_dir / "docbot-report.json"
-    report_path.write_text(redact(json.dumps({"mode": inputs.mode, "pull_request": inputs.pr_number,
-                                              "comment": str(comment), **report.to_json(), **numbers,
-                                              "outcome": outcome(report, inputs.mode == "check")},
-                                             indent=2)) + "\n", encoding="utf-8")
+    write_atomic(report_path, redact(json.dumps({"mode": inputs.mode, "pull_request": inputs.pr_number,
+                                                 "comment": str(comment), **report.to_json(), **numbers,
+                                                 "outcome": outcome(report, inputs.mode == "check")},
+                                                indent=2)) + "\n")
     return {"functions": str(len(report.results)), **{k: str(v) for k, v in numbers.items()},
             "fatal": str(sum(1 for r in report.results if r.fatal_issues)),
             "outcome": outcome(report, inputs.mode == "check"), "report": str(report_path)}

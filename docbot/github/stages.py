@@ -14,6 +14,7 @@ from typing import Any
 from docbot.errors import ConfigError
 from docbot.github.logsafe import Redactor
 from docbot.results import DocNotice, FunctionResult, NoticeKind, RunReport, SectionStatus
+from docbot.paths import write_atomic
 
 FORMAT = "docbot-run/1"
 STYLE_SETTINGS = ("auto", "google", "numpy", "sphinx")  # docbot.config.settings.Settings.docstring_style
@@ -32,8 +33,7 @@ def write_run_report(path: Path, report: RunReport, redact: Redactor, options: S
     text = json.dumps({"format": FORMAT, **report.to_json(), "options": asdict(options)}, indent=2,
                       ensure_ascii=False)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(redact(text) + "\n", encoding="utf-8")
+        write_atomic(path, redact(text) + "\n")
     except OSError as err:
         raise ConfigError(f"{path}: cannot write the run's report ({err.strerror}).") from err
 

@@ -23,7 +23,7 @@ from docbot.loop.state import LoopState
 from docbot.loop.truth import outcomes_of
 from docbot.loop.repair import repair
 from docbot.results import ExitReason, SectionStatus
-from docbot.verify.model_check import ModelFinding
+from docbot.verify.checks.model import Finding
 
 NO_MODEL = "the writer never returned a usable doc model"
 
@@ -37,12 +37,12 @@ class Final:
     warning: str = ""  # why the adjudicated model was not shipped, "" when it was or none was asked
 
 
-def finding_text(finding: ModelFinding) -> str:
+def finding_text(finding: Finding) -> str:
     """A finding as one line for the reviser and the report: what is wrong, and the evidence."""
     return f"{finding.message}: {finding.evidence}" if finding.evidence else finding.message
 
 
-def contradictions(findings: Sequence[ModelFinding]) -> list[str]:
+def contradictions(findings: Sequence[Finding]) -> list[str]:
     return [finding_text(f) for f in findings if f.fatal]
 
 
@@ -59,7 +59,7 @@ def usable(data: dict[str, object] | None) -> DocModel | None:
 
 
 def _choose(state: LoopState, base: DocModel, base_fatal: list[str],
-            check: Callable[[DocModel], list[ModelFinding]]) -> tuple[DocModel, list[ModelFinding] | None, str]:
+            check: Callable[[DocModel], list[Finding]]) -> tuple[DocModel, list[Finding] | None, str]:
     """The model to ship, its findings when they are known, and a warning when the base won."""
     if state.get("route") == "finish":
         return base, None, ""  # the adjudicator was not asked
@@ -74,7 +74,7 @@ def _choose(state: LoopState, base: DocModel, base_fatal: list[str],
                         "shipping the best draft instead")
 
 
-def final_of(state: LoopState, facts: Facts, check: Callable[[DocModel], list[ModelFinding]]) -> Final:
+def final_of(state: LoopState, facts: Facts, check: Callable[[DocModel], list[Finding]]) -> Final:
     """Decide what ships; ``check`` runs the exact checks (examples included) on a model."""
     best = state["best_model"]
     base_data = best or state["model"]

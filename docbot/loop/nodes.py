@@ -26,8 +26,8 @@ from docbot.models import RoleModels
 from docbot.results import CallRecord, TrajectoryEntry
 from docbot.apidocs.render import render_section
 from docbot.config.settings import Role, Settings
-from docbot.verify import ExampleContext
-from docbot.verify.quotes import Claim, quoted_claims_hold
+from docbot.verify.checks.examples import ExampleContext
+from docbot.loop.quotes import Claim, quoted_claims_hold
 
 
 @lru_cache(maxsize=64)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from docbot.mdtext import plain
-from docbot.verify.text_rules import prompt_sentences
+from docbot.verify.checks.text_rules import prompt_sentences
 
 PROMPT_VERSION = "2026-12-01.docstring-seed-1"
 
@@ -146,7 +146,7 @@ KEPT_DIRECTIVES = """docbot keeps these directives of the docstring as they are;
 
 
 # Every text docbot sends a model: a doc field that repeats one of their sentences is the prompt echoed,
-# not documentation (docbot.verify.text_rules), so the exact checks reject it.
+# not documentation (docbot.verify.checks.text_rules), so the exact checks reject it.
 TEMPLATES = (WRITER_SYSTEM, DRAFT, CURRENT, CURRENT_DOCSTRING, KEPT_DIRECTIVES, REVISE, DOC_REPAIR,
              CRITIC_SYSTEM, CRITIQUE, CRITIQUE_REPAIR, ADJUDICATOR_SYSTEM, ADJUDICATE)
 ECHO_SENTENCES = prompt_sentences(TEMPLATES)

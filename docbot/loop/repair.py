@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
 from docbot.facts.function import Facts
 from docbot.loop.prompts import ECHO_SENTENCES
-from docbot.verify.findings import Finding, FindingName
-from docbot.verify.model_check import (ExampleOutcome, ExampleVerdict, conflicting_site, invented_parameters,
+from docbot.verify.findings import Finding, Check
+from docbot.verify.checks.model import (ExampleOutcome, ExampleVerdict, conflicting_site, invented_parameters,
                                        invented_return, not_exceptions, text_findings)
 
 __all__ = ["ClearedText", "DroppedExample", "DroppedParameter", "DroppedRaise", "RepairChange", "Repaired",
@@ -82,7 +82,7 @@ def repair(model: DocModel, facts: Facts, outcomes: Sequence[ExampleOutcome],
     the checks' findings, of which those read on the page (they carry its ``doc_text``) and the raises types
     judged against the module's names (repair alone does not know the module) are repaired from here."""
     changes: list[RepairChange] = []
-    given = [f for f in found if f.fatal and (f.doc_text or f.kind is FindingName.NOT_AN_EXCEPTION)]
+    given = [f for f in found if f.fatal and (f.doc_text or f.check is Check.NOT_AN_EXCEPTION)]
     model, outcomes = _cleared(model, facts, outcomes, changes, given)
     invented = invented_parameters(model, facts)
     parameters = tuple(p for i, p in enumerate(model.parameters) if i not in invented)
@@ -104,7 +104,7 @@ def _cleared(model: DocModel, facts: Facts, outcomes: Sequence[ExampleOutcome], 
     """The model without the text the text rules reject (and what the page showed false), and the outcomes
     of the examples it keeps."""
     found = text_findings(model, ECHO_SENTENCES) + not_exceptions(model, facts, None) + invented_return(model, facts)
-    gone = {f.where for f in on_page if f.kind is FindingName.INVENTED_PARAMETER and f.where}
+    gone = {f.where for f in on_page if f.check is Check.INVENTED_PARAMETER and f.where}
     found += [f for f in on_page if f.where and f.where not in gone]
     bad = {f.where: f.message for f in found}
     changes += [ClearedText(where, why) for where, why in bad.items()]
@@ -114,7 +114,7 @@ def _cleared(model: DocModel, facts: Facts, outcomes: Sequence[ExampleOutcome], 
         update["summary"] = NO_SUMMARY
     update["parameters"] = tuple(p.model_copy(update={"description": ""}) if f"parameters[{i}]" in bad else p
                                  for i, p in enumerate(model.parameters) if f"parameters[{i}]" not in gone)
-    dropped = {f.where for f in found if f.kind in (FindingName.NOT_AN_EXCEPTION, FindingName.EMPTY_FIELD)}
+    dropped = {f.where for f in found if f.check in (Check.NOT_AN_EXCEPTION, Check.EMPTY_FIELD)}
     dropped |= {f.where for f in on_page if f.where.startswith("raises[")}
     update["raises"] = tuple(r.model_copy(update={"message": "", "condition": ""}) if f"raises[{i}]" in bad else r
                              for i, r in enumerate(model.raises) if f"raises[{i}]" not in dropped)

@@ -17,7 +17,7 @@ from docbot.models import RoleModels
 from docbot.results import CallRecord
 from docbot.results import ExitReason, FunctionResult, Outcome, SectionStatus, Status, Target
 from docbot.config.settings import Settings
-from docbot.verify import ExampleContext
+from docbot.verify.checks.examples import ExampleContext
 
 
 class DeadlineCallback(BaseCallbackHandler):

@@ -1,6 +1,6 @@
 """What only the source can disprove, judged by ``docbot verify``'s own rule on the page the loop renders.
 
-The exact checks of a doc model (docbot.verify.model_check) read the function's facts. Some claims need
+The exact checks of a doc model (docbot.verify.checks.model) read the function's facts. Some claims need
 more than the facts: a raises type the function never raises and nothing it calls could (its text shows
 that), a lower-case raises "type" the module binds or not, a return type the code's returns rule out, a
 ``**kwargs`` keyword its callee does not take, a default a description misstates. ``docbot verify`` decides
@@ -21,20 +21,20 @@ from dataclasses import dataclass, replace
 from docbot.apidocs.render import render_section
 from docbot.docmodel import DocModel, param_key
 from docbot.facts.function import Facts
-from docbot.verify import ExampleContext
-from docbot.verify.check import check_doc
-from docbot.verify.findings import Finding, FindingName
-from docbot.verify.kwargs_reach import carried_keywords
+from docbot.verify.checks.examples import ExampleContext
+from docbot.verify.checks.page import check_doc
+from docbot.verify.findings import Finding, Check
+from docbot.verify.checks.kwargs_reach import carried_keywords
 
 __all__ = ["CodeContext", "PAGE_KINDS", "page_contradictions"]
 
 # The contradictions ``verify`` reads on the page with the source in hand; the others (a parameter the
 # signature lacks, a misquoted message, a return claim for a None function, echoed prompts) are the model
 # checks' own rules already, field by field.
-RAISES_KINDS = frozenset({FindingName.WRONG_EXCEPTION_TYPE, FindingName.INVENTED_EXCEPTION,
-                          FindingName.NOT_AN_EXCEPTION})
-PARAMETER_KINDS = frozenset({FindingName.INVENTED_PARAMETER, FindingName.WRONG_DEFAULT})
-PAGE_KINDS = RAISES_KINDS | PARAMETER_KINDS | {FindingName.WRONG_RETURN_TYPE}
+RAISES_KINDS = frozenset({Check.WRONG_EXCEPTION_TYPE, Check.INVENTED_EXCEPTION,
+                          Check.NOT_AN_EXCEPTION})
+PARAMETER_KINDS = frozenset({Check.INVENTED_PARAMETER, Check.WRONG_DEFAULT})
+PAGE_KINDS = RAISES_KINDS | PARAMETER_KINDS | {Check.WRONG_RETURN_TYPE}
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def page_contradictions(model: DocModel, facts: Facts, code: CodeContext) -> lis
     sys_path = code.examples.sys_path if code.examples else ()
     found = check_doc(page, code.source, facts.qualname, carried=carried_keywords(code.module_source, code.source),
                       module_source=code.module_source, sys_path=sys_path)
-    return [replace(f, where=field_of(f, model)) for f in found if f.fatal and f.kind in PAGE_KINDS]
+    return [replace(f, where=field_of(f, model)) for f in found if f.fatal and f.check in PAGE_KINDS]
 
 
 def _named(name: str, text: str) -> bool:
@@ -64,12 +64,12 @@ def field_of(finding: Finding, model: DocModel) -> str:
     """The model field a page finding is about: the raises entry or parameter it names, else the prose field
     holding its text; "" when none does."""
     text = finding.doc_text
-    if finding.kind in RAISES_KINDS:
+    if finding.check in RAISES_KINDS:
         for index, entry in enumerate(model.raises):
             stated = entry.type.strip().strip("`'\"")
             if _named(stated, text) or _named(stated.rsplit(".", 1)[-1], text):
                 return f"raises[{index}]"
-    if finding.kind in PARAMETER_KINDS:
+    if finding.check in PARAMETER_KINDS:
         for index, param in enumerate(model.parameters):
             if _named(param_key(param.name), text):
                 return f"parameters[{index}]"
@@ -77,4 +77,4 @@ def field_of(finding: Finding, model: DocModel) -> str:
     fields = [("summary", model.summary), ("description", model.description), ("returns", model.returns),
               ("notes", model.notes)]
     return next((where for where, value in fields if flat and flat in " ".join(re.sub(r"[`*]", "", value).split())),
-                "returns" if finding.kind is FindingName.WRONG_RETURN_TYPE else "")
+                "returns" if finding.check is Check.WRONG_RETURN_TYPE else "")

@@ -1,6 +1,6 @@
 """The truth-check node's machinery: the exact checks of a doc model, with its examples really run.
 
-``check_model`` (docbot.verify.model_check) is pure and takes the examples' runner as a value; the
+``check_model`` (docbot.verify.checks.model) is pure and takes the examples' runner as a value; the
 runner here runs them in docbot's sandbox with the same step extraction and comparison rules as the
 Markdown checks, by running each example the way the page shows it: its code block, then its output
 block (docs/design.md#truth-checks). What only the source can disprove is judged by ``docbot verify``'s
@@ -18,12 +18,13 @@ from docbot.facts.function import Facts
 from docbot.loop.prompts import ECHO_SENTENCES
 from docbot.loop.source_rules import CodeContext, page_contradictions
 from docbot.mdtext import fence
-from docbot.verify.example_check import check_steps
+from docbot.verify.checks.examples import check_steps
 from docbot.sandbox.step import Step
-from docbot.verify.examples import extract_steps
-from docbot.verify.findings import ExampleContext, Finding, FindingKind
-from docbot.verify.model_check import ExampleOutcome, ExampleRunner, ExampleVerdict, check_model
-from docbot.verify.text_rules import module_names
+from docbot.verify.read.examples import extract_steps
+from docbot.verify.checks.examples import ExampleContext
+from docbot.verify.findings import Finding, Severity
+from docbot.verify.checks.model import ExampleOutcome, ExampleRunner, ExampleVerdict, check_model
+from docbot.verify.checks.text_rules import module_names
 
 __all__ = ["CodeContext", "ModelChecker", "check_with_sandbox", "outcomes_of", "sandbox_runner"]
 
@@ -52,7 +53,7 @@ def outcomes_from(findings: Sequence[Finding], count: int) -> list[ExampleOutcom
             continue
         if finding.fatal:
             outcomes[index] = ExampleOutcome(ExampleVerdict.FAILED, finding.message)
-        elif finding.severity is FindingKind.NONDETERMINISTIC:
+        elif finding.severity is Severity.NONDETERMINISTIC:
             outcomes[index] = ExampleOutcome(ExampleVerdict.NONDETERMINISTIC, finding.message)
     return outcomes
 
@@ -77,8 +78,8 @@ def check_with_sandbox(model: DocModel, facts: Facts, code: CodeContext,
     ``run_examples``), and ``verify``'s rule for what only the source disproves (one finding per kind and field)."""
     runner = run_examples or sandbox_runner(code.examples, facts.qualname)
     found = check_model(model, facts, runner, names=module_names(code.module_source), prompts=ECHO_SENTENCES)
-    known = {(f.kind, f.where) for f in found if f.fatal}
-    return found + [f for f in page_contradictions(model, facts, code) if (f.kind, f.where) not in known]
+    known = {(f.check, f.where) for f in found if f.fatal}
+    return found + [f for f in page_contradictions(model, facts, code) if (f.check, f.where) not in known]
 
 
 def outcomes_of(model: DocModel, findings: Sequence[Finding]) -> list[ExampleOutcome]:

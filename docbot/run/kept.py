@@ -45,7 +45,7 @@ def kept_by_person(plan: ModuleDocs, results: Mapping[str, FunctionResult], upda
 
 
 def _their_section(plan: ModuleDocs, qualname: str) -> str:
-    from docbot.verify import find_section  # the verify room: only when a person's section is kept
+    from docbot.verify.read.sections import find_section  # the verify room: only when a person's section is kept
 
     home = plan.home
     pages = [text for text in (home.text, home.legacy_text) if text] if home is not None else []
@@ -57,7 +57,7 @@ def _verdict(text: str, target: Target | None) -> str:
     the first contradiction with the code, or that there is none."""
     if target is None or not text.strip():
         return ""
-    from docbot.verify import check_doc  # only when a person's section is kept
+    from docbot.verify.checks.page import check_doc  # only when a person's section is kept
 
     fatal = [finding.message for finding in check_doc(text, target.source, target.qualname) if finding.fatal]
     return f"; it contradicts the code: {fatal[0]}" if fatal else "; docbot's checks find no contradiction in it"

@@ -21,10 +21,10 @@ The rules follow doctest's by default, and every relaxation is listed here (test
 7. **Returned values** (``# -> 3``, ``# returns true``) match when the value's repr or str matches by the
    rules above, or when the stated text, evaluated where the example ran, gives an equal value
    (``Decimal('1.10')``). Comment words ``true``, ``false``, ``none``/``nothing`` are read as ``True``,
-   ``False`` and ``None`` (docbot.verify.examples).
+   ``False`` and ``None`` (docbot.verify.read.examples).
 
 Outputs that differ between two runs of the same example (uuids, timestamps) are not judged by these
-rules: they are reported as nondeterministic (docbot.verify.example_check). Stdlib only: the
+rules: they are reported as nondeterministic (docbot.verify.checks.examples). Stdlib only: the
 sandboxed child imports this module too.
 """
 

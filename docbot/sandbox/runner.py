@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from docbot.config.choices import ExampleSandbox
+from docbot.config.choices import (DEFAULT_EXAMPLE_MEMORY_MB, DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S,
+                                   ExampleSandbox)
 from docbot.sandbox.boundary import WORKDIR, Boundary, boundary_for, bwrap_command, set_aside
 from docbot.sandbox.step import Step
 from docbot.sandbox.supervise import sigterm_unwinds, supervise
@@ -57,8 +58,9 @@ class SandboxRun:
     untrusted: str | None = None  # something other than docbot's runner wrote to the result channel
 
 
-def run_steps(steps: list[Step], module: str, name: str, sys_path: tuple[str, ...], timeout_s: float = 10.0,
-              memory_mb: int = 512, sandbox: ExampleSandbox = "os", bwrap: str | None = None) -> SandboxRun:
+def run_steps(steps: list[Step], module: str, name: str, sys_path: tuple[str, ...],
+              timeout_s: float = DEFAULT_EXAMPLE_TIMEOUT_S, memory_mb: int = DEFAULT_EXAMPLE_MEMORY_MB,
+              sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX, bwrap: str | None = None) -> SandboxRun:
     """Import ``name`` from ``module`` in a sandboxed child and run ``steps`` there, in order.
 
     ``sandbox`` says whether the in-process guard alone is allowed where no OS boundary can be made;

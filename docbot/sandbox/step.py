@@ -1,6 +1,6 @@
 """What the sandbox runs: one example step, and what the doc says should come of it.
 
-``docbot.verify.examples`` reads steps out of a doc; the runner sends them to the child as JSON. The
+``docbot.verify.read.examples`` reads steps out of a doc; the runner sends them to the child as JSON. The
 type lives here, with the boundary, so that the sandbox depends on nothing in ``verify``.
 """
 

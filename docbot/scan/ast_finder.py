@@ -120,13 +120,21 @@ def _decorator_line(lines: list[str], expression: ast.expr) -> int:
 def exported_names(tree: ast.Module, lines: list[str]) -> set[str] | None:
     """The module's literal ``__all__`` (with later ``+=``, ``.extend`` and ``.append`` of literals),
     or None when it has none or computes it."""
-    exported: set[str] | None = None
+    exported = exported_order(tree, lines)
+    return None if exported is None else set(exported)
+
+
+def exported_order(tree: ast.Module, lines: list[str]) -> list[str] | None:
+    """``exported_names`` in the order the module writes them (each once): docbot's one ``__all__`` reader, for
+    the scan's publicity and for verify's coverage alike."""
+    exported: dict[str, None] | None = None
     for statement in tree.body:
         if isinstance(statement, (ast.Assign, ast.AnnAssign)) and _assigns_all(statement):
-            exported = _literal_names(statement.value, lines)  # a computed __all__ -> None: fall back
+            names = _literal_names(statement.value, lines)  # a computed __all__ -> None: fall back
+            exported = None if names is None else dict.fromkeys(names)
         elif exported is not None:
-            exported |= _names_added(statement, lines) or set()
-    return exported
+            exported.update(dict.fromkeys(_names_added(statement, lines) or ()))
+    return None if exported is None else list(exported)
 
 
 def _assigns_all(node: ast.Assign | ast.AnnAssign) -> bool:
@@ -134,7 +142,7 @@ def _assigns_all(node: ast.Assign | ast.AnnAssign) -> bool:
     return any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets)
 
 
-def _names_added(node: ast.stmt, lines: list[str]) -> set[str] | None:
+def _names_added(node: ast.stmt, lines: list[str]) -> list[str] | None:
     """Names from ``__all__ += [...]``, ``__all__.extend([...])`` or ``__all__.append("x")``."""
     if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == "__all__":
         return _literal_names(node.value, lines)
@@ -153,11 +161,11 @@ def _names_added(node: ast.stmt, lines: list[str]) -> set[str] | None:
     return None
 
 
-def _literal_names(value: ast.expr | None, lines: list[str]) -> set[str] | None:
-    """The strings of a list, tuple or set display of plain string literals; None for anything else."""
+def _literal_names(value: ast.expr | None, lines: list[str]) -> list[str] | None:
+    """The strings of a list, tuple or set display of plain string literals, in order; None for anything else."""
     if not isinstance(value, (ast.List, ast.Tuple, ast.Set)):
         return None
-    names = set()
+    names = []
     for element in value.elts:
         if isinstance(element, ast.Starred):
             element = element.value
@@ -166,7 +174,7 @@ def _literal_names(value: ast.expr | None, lines: list[str]) -> set[str] | None:
         if _is_concatenation(element, lines):  # "a" "b": not one literal, so not a readable name
             return None
         text = element.value
-        names.add(text if isinstance(text, str) else text.decode("utf-8", "replace"))
+        names.append(text if isinstance(text, str) else text.decode("utf-8", "replace"))
     return names
 
 

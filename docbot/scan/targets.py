@@ -29,6 +29,7 @@ import ast
 import enum
 import functools
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from docbot.scan import ast_finder, old_side
@@ -62,6 +63,16 @@ def importable(path: str) -> bool:
 
     name = module_name(path)
     return bool(name) and all(part.isidentifier() and not keyword.iskeyword(part) for part in name.split("."))
+
+
+def importable_as(source: Path) -> tuple[str, tuple[str, ...]]:
+    """The dotted module and import path of a file: from its package root, so relative imports work."""
+    root = source.parent
+    while (root / "__init__.py").exists():
+        root = root.parent
+    if (root / "src").is_dir() and root.name != "src" and source.is_relative_to(root / "src"):
+        root = root / "src"
+    return module_name(source.relative_to(root).as_posix()), (str(root),)
 
 
 def module_name(path: str) -> str:

@@ -1,18 +1,15 @@
-"""Truth checks: the doc against the code, in code (docs/design.md#truth-checks).
+"""Truth checks: a doc held against the code, in code, never asked of a model (docs/design.md#truth-checks).
 
-``check.check_doc`` checks one function's Markdown against its source; ``source_doc`` checks a Markdown file
-a person wrote (``docbot verify``); ``model_check.check_model`` checks the loop's doc model with the same
-rules (``text_rules`` holds the ones both call). Each ``Finding`` carries its evidence, a ``FindingName``
-(which check) and a ``FindingKind``: only a contradiction is fatal and blocks approval in the loop; a gap
-(an omission) goes to the reviser but never blocks. The names below are re-exported for callers that want
-the package's surface and not its layout."""
+Four rooms, along the data path (each ``__init__`` says what it holds):
 
-from __future__ import annotations
+- ``findings.py``: the one ``Finding`` type and the one table of checks, where a finding's severity is decided
+  (``lower`` is the only way a rule changes it);
+- ``read/``: a doc turned into what the checks read: Markdown and RST, sections, passages and their API
+  references, pydoc dumps, examples and the claims their comments make, and the one fence reader;
+- ``checks/``: claims held to the code: parameters, raises and their reach, returns, text rules, examples run in
+  the sandbox and their environment, the doc model's exact checks, and how a reader weighs what they found;
+- ``project/``: a whole project: its package and API index, every doc verified, the drift gate, suggested
+  fixes, and the reports with their text and exit codes.
 
-from docbot.verify.check import check_doc
-from docbot.verify.findings import ExampleContext, Finding, FindingKind, FindingName
-from docbot.verify.sections import find_section
-from docbot.verify.source_doc import FunctionFindings, verify_source_doc
-
-__all__ = ["ExampleContext", "Finding", "FindingKind", "FindingName", "FunctionFindings", "check_doc", "find_section",
-           "verify_source_doc"]
+Nothing is imported here, so that a caller of one check loads only that check's room.
+"""

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from docbot.apidocs.publish import repository_url
+from docbot.config.pyproject import parse_pyproject
 from docbot.apidocs.reference import docstring
 from tests.support.git_repo import GitRepo
 
@@ -121,7 +122,8 @@ def test_beside_sphinx_docs_the_api_folder_builds_on_its_own(
     ("[project\n", ""),
 ])
 def test_the_repository_url_comes_from_project_urls(text: str, url: str) -> None:
-    assert repository_url("[project]\nname = 'x'\n" + text if text.startswith("[project.") else text) == url
+    full = "[project]\nname = 'x'\n" + text if text.startswith("[project.") else text
+    assert repository_url(parse_pyproject(full)) == url
 
 
 @pytest.mark.parametrize("text, markdown", [

@@ -13,6 +13,7 @@ import pytest
 from docbot.docmodel import DocModel
 from docbot.docstrings import record
 from docbot.docstrings.existing import directives, existing_docstring, seed_model
+from docbot.config.pyproject import parse_pyproject
 from docbot.docstrings.style import declared_style, majority_style, project_style
 from docbot.docstrings.text import DocstringStyle
 from docbot.fronts.cli import main
@@ -171,7 +172,7 @@ def test_the_style_is_the_projects_never_one_files(tmp_path: Path) -> None:
     ("", None),
 ])
 def test_declared_style(pyproject: str, style: DocstringStyle | None) -> None:
-    assert declared_style(pyproject) is style
+    assert declared_style(parse_pyproject(pyproject)) is style
 
 
 def test_majority_counts_the_whole_project() -> None:

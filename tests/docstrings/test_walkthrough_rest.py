@@ -9,7 +9,7 @@ import pytest
 
 from pathlib import Path
 
-from docbot.verify import verify_source_doc
+from docbot.verify.checks.source_doc import verify_source_doc
 from tests.docstrings.walkthrough_rest import KEPT, MODULE, REPLACED, Walkthrough, run, section, show
 
 
@@ -42,7 +42,7 @@ def test_the_page_shows_the_unapproved_note_and_verify_passes_it(walk: Walkthrou
     assert "> **Unapproved" not in section(walk.page, REPLACED)
     checked = verify_source_doc(walk.module_text, walk.page, "pyrsistent._field_common", (),
                                 function=[KEPT, REPLACED], run_examples=False)
-    assert [(c.qualname, [f.kind.value for f in c.findings if f.fatal]) for c in checked] == [(KEPT, []),
+    assert [(c.qualname, [f.check.value for f in c.findings if f.fatal]) for c in checked] == [(KEPT, []),
                                                                                                (REPLACED, [])]
 
 

@@ -18,7 +18,9 @@ GOOD = FunctionResult("pkg.geo", "scale", "updated", doc_path="docs/api/pkg.geo.
 
 
 def test_each_unapproved_section_is_named_with_why_and_what_to_do(capsys: pytest.CaptureFixture[str]) -> None:
-    code = hook_report(RunReport(results=[BELOW, FALSE, GOOD], written=["docs/api/pkg.geo.md"]))
+    report = RunReport(results=[BELOW, FALSE, GOOD], written=["docs/api/pkg.geo.md"])
+    hook_report(report)
+    code = report.hook_exit_code()
     out = capsys.readouterr().out
     assert code == 1  # docs were written: review and stage them (pre-commit's rule)
     assert "docbot: 2 sections written unapproved; read each against the code and fix or delete" in out
@@ -30,6 +32,23 @@ def test_each_unapproved_section_is_named_with_why_and_what_to_do(capsys: pytest
 
 
 def test_no_unapproved_section_no_such_line(capsys: pytest.CaptureFixture[str]) -> None:
-    assert hook_report(RunReport(results=[GOOD], written=["docs/api/pkg.geo.md"])) == 1
-    assert hook_report(RunReport(results=[GOOD])) == 0
+    for report in (RunReport(results=[GOOD], written=["docs/api/pkg.geo.md"]), RunReport(results=[GOOD])):
+        hook_report(report)
     assert "unapproved" not in capsys.readouterr().out
+
+
+FAILED = FunctionResult("pkg.geo", "move", "failed", outcome=Outcome.FAILED)
+SKIPPED = FunctionResult("pkg.geo", "spin", "skipped")
+
+
+@pytest.mark.parametrize("results, written, sources, code", [
+    ([GOOD], ["docs/api/pkg.geo.md"], False, 1),  # docs to stage
+    ([GOOD], [], False, 0),
+    ([GOOD], [], True, 1),  # docstrings written into a source: stage it too
+    ([FAILED], [], False, 1),
+    ([SKIPPED], [], False, 0),  # left to CI by the time budget: the commit passes
+    ([BELOW], [], False, 0),  # unapproved and already staged: named, not failing
+])
+def test_the_hook_exit_code_is_pre_commits_rule(results: list[FunctionResult], written: list[str], sources: bool,
+                                                 code: int) -> None:
+    assert RunReport(results=results, written=written).hook_exit_code(sources_written=sources) == code

@@ -14,7 +14,7 @@ import pytest
 from docbot.apidocs.pages import marker_line, source_hash
 from docbot.fronts.action import run_action
 from docbot.github.drift import DRIFT_MARKER, drift_annotations
-from docbot.verify.drift import DriftReport, StaleLine
+from docbot.verify.project.report import DriftReport, StaleLine
 from tests.support.action_env import PR, git, outputs, pr_event, runner_env, write
 from tests.support.fake_github import FakeGitHub
 

@@ -15,8 +15,8 @@ from docbot.loop.state import new_state
 from docbot.apidocs.render import render_section
 from docbot.config.settings import Settings
 from docbot.loop.truth import CodeContext
-from docbot.verify.findings import Finding, FindingKind, FindingName, model_finding
-from docbot.verify.model_check import check_model
+from docbot.verify.findings import Check, Finding
+from docbot.verify.checks.model import check_model
 from tests.support.docmodel_samples import FakeRunner
 from tests.support.events import CollectingSink
 from tests.support.fakes import claim, critique, doc, scripted_models
@@ -145,8 +145,8 @@ def test_truth_check_blocks_approval_the_critic_gave() -> None:
 
 
 def test_gaps_are_not_fatal_in_the_truth_check_and_reach_the_reviser() -> None:
-    gap = model_finding(FindingName.MISSING_PARAMETER, FindingKind.GAP, "parameter x is not documented",
-                        "signature: f(x)", "parameters")
+    gap = Finding(Check.MISSING_PARAMETER, "parameter x is not documented", "", "signature: f(x)",
+                  where="parameters")
     models = scripted_models([doc("f", "v1"), doc("f", "v2")], [critique(60, 60), critique(97, 97)],
                              [doc("f", "final")])
     final, _, emitted = run(models, checker=lambda *_: [gap])

@@ -9,25 +9,26 @@ import pytest
 from docbot.docmodel import DocModel, Example
 from docbot.loop.calls import excerpt
 from docbot.loop.truth import example_markdown, outcomes_from, outcomes_of, sandbox_runner
-from docbot.verify.findings import ExampleContext, Finding, FindingKind, note
-from docbot.verify.findings import FindingName, model_finding
-from docbot.verify.model_check import ExampleVerdict
+from docbot.verify.checks.examples import ExampleContext
+from docbot.verify.findings import Check, Finding, Severity, lower
+from docbot.verify.checks.model import ExampleVerdict
 
 FAILED, PASSED = ExampleVerdict.FAILED, ExampleVerdict.PASSED
 NONDET, NOT_RUN = ExampleVerdict.NONDETERMINISTIC, ExampleVerdict.NOT_RUN
 
 
-def at(line: int | None, severity: FindingKind = FindingKind.CONTRADICTION) -> Finding:
-    return Finding(FindingName.EXAMPLE_MISMATCH, f"finding at {line}", severity=severity, line=line)
+def at(line: int | None, severity: Severity = Severity.CONTRADICTION) -> Finding:
+    found = Finding(Check.EXAMPLE_MISMATCH, f"finding at {line}", line=line)
+    return found if severity is Severity.CONTRADICTION else lower(found, severity, "a test's")
 
 
 @pytest.mark.parametrize(("findings", "verdicts"), [
     ([], [PASSED, PASSED, PASSED]),
     ([at(1)], [PASSED, FAILED, PASSED]),  # the finding's line is its example's index
-    ([at(0), at(0, FindingKind.NONDETERMINISTIC)], [FAILED, PASSED, PASSED]),  # a failure is not downgraded
-    ([at(2, FindingKind.NONDETERMINISTIC)], [PASSED, PASSED, NONDET]),
-    ([at(1, FindingKind.NOTE)], [PASSED, PASSED, PASSED]),  # a note (e.g. "that error is about this machine")
-    ([note(FindingName.EXAMPLES_NOT_RUN, "no sandbox here")], [NOT_RUN, NOT_RUN, NOT_RUN]),  # nothing known of any
+    ([at(0), at(0, Severity.NONDETERMINISTIC)], [FAILED, PASSED, PASSED]),  # a failure is not downgraded
+    ([at(2, Severity.NONDETERMINISTIC)], [PASSED, PASSED, NONDET]),
+    ([at(1, Severity.NOTE)], [PASSED, PASSED, PASSED]),  # a note (e.g. "that error is about this machine")
+    ([Finding(Check.EXAMPLES_NOT_RUN, "no sandbox here")], [NOT_RUN, NOT_RUN, NOT_RUN]),  # nothing known of any
     ([at(7)], [PASSED, PASSED, PASSED]),  # out of range: ignored, never an index error
 ])
 def test_outcomes_from_a_run(findings: list[Finding], verdicts: list[ExampleVerdict]) -> None:
@@ -36,10 +37,8 @@ def test_outcomes_from_a_run(findings: list[Finding], verdicts: list[ExampleVerd
 
 def test_outcomes_are_read_back_from_a_check_for_repair() -> None:
     model = DocModel(summary="s", examples=(Example(code="a"), Example(code="b")))
-    findings = [model_finding(FindingName.EXAMPLE_FAILS, FindingKind.CONTRADICTION, "example 2 fails when run",
-                              "it raised", "examples[1]"),
-                model_finding(FindingName.MISSING_PARAMETER, FindingKind.GAP, "x is not documented", "",
-                              "parameters")]
+    findings = [Finding(Check.EXAMPLE_FAILS, "example 2 fails when run", "", "it raised", where="examples[1]"),
+                Finding(Check.MISSING_PARAMETER, "x is not documented", where="parameters")]
     assert [(o.verdict, o.evidence) for o in outcomes_of(model, findings)] == [(PASSED, ""), (FAILED, "it raised")]
 
 

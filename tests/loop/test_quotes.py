@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from docbot.apidocs.render import render_section
-from docbot.verify.quotes import Claim, ClaimVerdict, quoted_claims_hold
+from docbot.loop.quotes import Claim, ClaimVerdict, quoted_claims_hold
 from tests.support.docmodel_samples import deposit, good_deposit
 
 PAGE = render_section(good_deposit(), deposit(), "bank.account")

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
 from docbot.facts.function import Facts
 from docbot.loop.repair import DroppedExample, DroppedParameter, DroppedRaise, Repaired, ReplacedRaise, repair
-from docbot.verify.model_check import FindingKind, check_model, example_outcomes
+from docbot.verify.checks.model import Severity, check_model, example_outcomes
 from tests.support.docmodel_samples import FakeRunner, deposit, good_deposit, interest, log
 
 
@@ -116,8 +116,8 @@ _MODELS = st.builds(
 def test_repaired_model_has_no_contradiction(model: DocModel, which: str) -> None:
     facts = _FACTS[which]
     result = _repair(model, facts)
-    left = [f for f in check_model(result.model, facts, FakeRunner()) if f.severity is FindingKind.CONTRADICTION]
+    left = [f for f in check_model(result.model, facts, FakeRunner()) if f.severity is Severity.CONTRADICTION]
     assert left == []
-    before = [f for f in check_model(model, facts, FakeRunner()) if f.severity is FindingKind.CONTRADICTION]
+    before = [f for f in check_model(model, facts, FakeRunner()) if f.severity is Severity.CONTRADICTION]
     assert bool(before) == bool(result.changes)  # repair changes a model exactly when it had contradictions
     assert _repair(result.model, facts).changes == ()  # idempotent

@@ -20,9 +20,9 @@ from docbot.loop.runner import stream_loop
 from docbot.loop.state import new_state
 from docbot.apidocs.render import render_section
 from docbot.config.settings import Settings
-from docbot.verify import ExampleContext
+from docbot.verify.checks.examples import ExampleContext
 from docbot.verify.findings import Finding
-from docbot.verify.model_check import check_model
+from docbot.verify.checks.model import check_model
 from tests.support.docmodel_samples import DEPOSIT_SOURCE, FakeRunner
 from tests.support.events import CollectingSink
 from tests.support.fakes import critique, scripted_models

@@ -20,7 +20,8 @@ from docbot.loop.graph import build_graph
 from docbot.loop.runner import stream_loop
 from docbot.loop.state import new_state
 from docbot.loop.truth import CodeContext, check_with_sandbox
-from docbot.verify import FindingName, verify_source_doc
+from docbot.verify.checks.source_doc import verify_source_doc
+from docbot.verify.findings import Check
 from docbot.verify.findings import Finding
 from tests.support.docmodel_samples import FakeRunner
 from tests.support.events import CollectingSink
@@ -84,7 +85,7 @@ def answers(qualname: str) -> st.SearchStrategy[str]:
     return st.one_of(models(qualname).map(lambda m: m.model_dump_json()), st.just("not json"))
 CRITIQUES = st.builds(lambda a, c: critique(a, c), st.integers(80, 100), st.integers(80, 100))
 # Gaps about something the page shows: never acceptable on a page docbot wrote.
-DOCUMENTED_GAPS = {FindingName.MISSING_PARAMETER, FindingName.MESSAGE_NOT_QUOTED}
+DOCUMENTED_GAPS = {Check.MISSING_PARAMETER, Check.MESSAGE_NOT_QUOTED}
 
 
 def exact(model: DocModel, facts: Facts, code: CodeContext) -> list[Finding]:
@@ -108,9 +109,9 @@ def test_every_shipped_section_passes_verify_strict(qualname: str, data: st.Data
     if final["final_model"] is None:
         return  # nothing shipped
     page = render_doc_file("bank.account", {qualname: ("h", final["final_markdown"])})
-    # verify with its default prompts: docbot's own, read from the loop's templates (docbot.verify.text_rules)
+    # verify with its default prompts: docbot's own, read from the loop's templates (docbot.verify.checks.text_rules)
     [checked] = verify_source_doc(MODULE, page, "bank.account", (), function=qualname, run_examples=False)
-    wrong = [f.to_json() for f in checked.findings if f.fatal or f.kind in DOCUMENTED_GAPS]
+    wrong = [f.to_json() for f in checked.findings if f.fatal or f.check in DOCUMENTED_GAPS]
     assert checked.section_found and wrong == [], json.dumps({"model": final["final_model"], "wrong": wrong})
 
 
@@ -123,9 +124,9 @@ def test_a_type_only_the_source_disproves_is_caught_by_both() -> None:
     source = 'def close(reason: str) -> None:\n    if not reason:\n        raise AccountFrozen("a reason is needed")\n'
     model = DocModel(summary="Close it.", raises=(RaisesDoc(type="MemoError", condition="amount <= 0"),))
     code = CodeContext("bank.account", source, MODULE)
-    assert [f.kind for f in exact(model, extract_facts(source, "close"), code) if f.fatal] == [
-        FindingName.WRONG_EXCEPTION_TYPE]
+    assert [f.check for f in exact(model, extract_facts(source, "close"), code) if f.fatal] == [
+        Check.WRONG_EXCEPTION_TYPE]
     page = render_doc_file("bank.account", {"close": ("h", render_section(model, extract_facts(source, "close"),
                                                                             "bank.account"))})
     [checked] = verify_source_doc(MODULE, page, "bank.account", (), function="close", run_examples=False)
-    assert [f.kind for f in checked.fatal] == [FindingName.WRONG_EXCEPTION_TYPE]
+    assert [f.check for f in checked.fatal] == [Check.WRONG_EXCEPTION_TYPE]

@@ -19,7 +19,7 @@ from docbot.docmodel import DocModel, ParameterDoc, RaisesDoc
 from docbot.facts.function import Facts, extract_facts
 from docbot.loop.repair import repair
 from docbot.loop.truth import CodeContext, check_with_sandbox
-from docbot.verify import verify_source_doc
+from docbot.verify.checks.source_doc import verify_source_doc
 
 MODULE = '''
 from socket import error as sock_error
@@ -66,13 +66,13 @@ def facts(name: str) -> Facts:
 
 def loop_fatal(model: DocModel, name: str) -> list[str]:
     found = check_with_sandbox(model, facts(name), CodeContext("bank", source_of(name), MODULE))
-    return sorted(f.kind.value for f in found if f.fatal)
+    return sorted(f.check.value for f in found if f.fatal)
 
 
 def verify_fatal(model: DocModel, name: str) -> list[str]:
     page = render_doc_file("bank", {name: ("h", render_section(model, facts(name), "bank"))})
     [checked] = verify_source_doc(MODULE, page, "bank", (), function=name, run_examples=False)
-    return sorted(f.kind.value for f in checked.findings if f.fatal)
+    return sorted(f.check.value for f in checked.findings if f.fatal)
 
 
 S = DocModel(summary="Do it.")
@@ -115,5 +115,5 @@ def test_without_the_module_only_the_function_text_is_read() -> None:
     """The hook documents a staged blob: with no module text the source rule still reads the function's own."""
     model = S.model_copy(update={"raises": (RaisesDoc(type="MemoError", condition="amount <= 0"),)})
     found = check_with_sandbox(model, facts("close"), CodeContext("bank", source_of("close")))
-    assert [f.kind.value for f in found if f.fatal] == ["wrong_exception_type"]
+    assert [f.check.value for f in found if f.fatal] == ["wrong_exception_type"]
     assert [f.where for f in found if f.fatal] == ["raises[0]"]

@@ -21,7 +21,7 @@ from docbot.docmodel import DocModel
 from docbot.facts.function import extract_facts
 from docbot.fronts import cli
 from docbot.loop.truth import CodeContext, check_with_sandbox
-from docbot.verify import ExampleContext
+from docbot.verify.checks.examples import ExampleContext
 
 REPO = Path(__file__).parents[2]
 DATA = REPO / "tests" / "data"

@@ -15,9 +15,9 @@ import pytest
 from docbot.errors import ConfigError
 from docbot.config.sources import load_settings
 from docbot.sandbox.boundary import boundary_for, bwrap_candidates, bwrap_command, read_only_paths
-from docbot.verify.example_check import check_examples, findings_from_run
-from docbot.verify.examples import extract_steps
-from docbot.verify.findings import ExampleContext
+from docbot.verify.checks.examples import check_examples, findings_from_run
+from docbot.verify.read.examples import extract_steps
+from docbot.verify.checks.examples import ExampleContext
 from docbot.sandbox.runner import SandboxRun, run_steps
 from docbot.sandbox.supervise import OUTPUT_CAP
 from tests.support.sandboxing import NO_BWRAP, RUN_STEPS, block, sandboxed, write_module
@@ -81,7 +81,7 @@ def test_a_flood_is_cut_at_the_cap_and_the_child_killed(module_dir: Path, call: 
     steps = extract_steps(block(f">>> import os\n>>> {call}\n>>> compound(1, 1)\n2"))
     run = run_steps(steps, "money", "compound", (str(module_dir),), timeout_s=60)
     found = findings_from_run(steps, run, 60)
-    assert [f.kind for f in found] == [kind] and said in found[0].message
+    assert [f.check for f in found] == [kind] and said in found[0].message
     assert not run.timed_out and len(run.stderr_tail) <= 500  # stopped by the cap, keeping only a tail
 
 
@@ -91,11 +91,11 @@ def test_results_written_by_the_example_are_not_trusted(module_dir: Path, crowde
                 f"...     try: os.write(fd, b'{forged}')\n"
                 "...     except OSError: pass\n>>> compound(1, 1)\n999")
     run, found = sandboxed(module_dir, doc)
-    assert [f.kind for f in found] == ["example_untrusted"] and run.results == []
+    assert [f.check for f in found] == ["example_untrusted"] and run.results == []
     # printing a result-looking line is only output: the false claim is still caught
     marked = block(f">>> print('@@docbot-0123456789abcdef@@{forged[:-2]}')\n>>> compound(1, 1)\n999")
     _, found = sandboxed(module_dir, marked)
-    assert [(f.kind, f.code_fact) for f in found] == [("example_mismatch", "2")]
+    assert [(f.check, f.code_fact) for f in found] == [("example_mismatch", "2")]
 
 
 @pytest.mark.parametrize("rebind", [
@@ -104,7 +104,7 @@ def test_results_written_by_the_example_are_not_trusted(module_dir: Path, crowde
 ])
 def test_an_example_that_rebinds_the_documented_name_is_reported(module_dir: Path, rebind: str) -> None:
     _, found = sandboxed(module_dir, block(f">>> compound(1, 1)\n2\n{rebind}\n>>> compound(1, 1)\n999"))
-    assert [(f.kind, f.fatal) for f in found] == [("example_rebinds", True)]
+    assert [(f.check, f.fatal) for f in found] == [("example_rebinds", True)]
     assert "rebinds the documented name" in found[0].message
 
 
@@ -112,7 +112,7 @@ def test_without_a_boundary_examples_run_only_when_the_guard_is_allowed(module_d
     steps = extract_steps(block(">>> compound(1, 1)\n2"))
     refused = run_steps(steps, "money", "compound", (str(module_dir),), bwrap=NO_BWRAP)
     found = findings_from_run(steps, refused, 10)
-    assert refused.results == [] and [(f.kind, f.fatal) for f in found] == [("examples_not_run", False)]
+    assert refused.results == [] and [(f.check, f.fatal) for f in found] == [("examples_not_run", False)]
     assert "no OS sandbox can be made here" in found[0].message and '"allow-guard"' in found[0].message
     for mode in ("allow-guard", "allow-guard-in-ci"):
         allowed = run_steps(steps, "money", "compound", (str(module_dir),), sandbox=mode, bwrap=NO_BWRAP)
@@ -124,12 +124,12 @@ def test_the_default_context_runs_behind_the_boundary(module_dir: Path) -> None:
     seen = ">>> import os\n>>> os.getuid(), os.path.exists('/etc/passwd'), sorted({'home'} & set(os.listdir('/')))"
     found = check_examples(block(f"{seen}\n(0, True, ['home'])"), "compound",
                            ExampleContext("money", (str(module_dir),)))
-    assert [(f.kind, f.code_fact) for f in found] == [("example_mismatch", "(65534, False, [])")]
+    assert [(f.check, f.code_fact) for f in found] == [("example_mismatch", "(65534, False, [])")]
 
 
 def test_a_native_crash_is_a_clear_message(module_dir: Path) -> None:
     _, found = sandboxed(module_dir, block(">>> import ctypes\n>>> ctypes.string_at(0)\nb''"))
-    assert [f.kind for f in found] == ["example_crashed"]
+    assert [f.check for f in found] == ["example_crashed"]
     assert "killed by SIGSEGV (a crash in native code)" in found[0].message
 
 

@@ -56,7 +56,7 @@ def test_a_process_started_around_the_guard_cannot_touch_the_host(module_dir: Pa
     # touch ran and failed outside and in the read-only module folder; /tmp in there is the sandbox's own
     assert outcomes(run)[-3:] == [("mismatch", "1"), ("mismatch", "1"), ("ok", "0")]
     assert not any(path.exists() for path in targets)
-    assert [f.kind for f in found] == ["example_mismatch"] * 2
+    assert [f.check for f in found] == ["example_mismatch"] * 2
 
     run, _ = sandboxed(module_dir, doc, guard_only=True)  # the same attack without the OS boundary
     assert outcomes(run)[-3:] == [("ok", "0")] * 3
@@ -100,7 +100,7 @@ def test_rewriting_the_guard_then_connecting_reaches_no_listener(module_dir: Pat
         assert accepted == connected
         assert outcomes(run)[1] == ("ok", "1")  # the guard really was rewritten
         if not guard_only:
-            assert [f.kind for f in found] == ["example_raises"]
+            assert [f.check for f in found] == ["example_raises"]
             assert "Connection refused" in found[0].message or "unreachable" in found[0].message
 
 
@@ -135,4 +135,4 @@ def test_dev_shm_is_capped_like_tmp(module_dir: Path, monkeypatch: pytest.Monkey
         assert outcomes(run)[-1] == ("ok", "0")
     run, found = sandboxed(module_dir, SHM_FILL)
     assert outcomes(run)[-1][0] == "mismatch" and outcomes(run)[-1][1] != "0", outcomes(run)
-    assert [f.kind for f in found] == ["example_mismatch"]
+    assert [f.check for f in found] == ["example_mismatch"]

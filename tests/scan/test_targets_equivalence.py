@@ -45,6 +45,7 @@ def reading(text: str, path: str, include_dunder: bool, parser: Parser) -> list[
         return None
 
 
+@pytest.mark.slow  # the whole stdlib sample: `pytest -m "not slow"` for a quick run; the README's command runs it
 def test_both_finders_agree_on_a_stdlib_sample() -> None:
     files = stdlib_files()
     assert len(files) > 1000, "the stdlib is the test material; where did it go?"

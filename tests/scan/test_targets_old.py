@@ -132,6 +132,7 @@ def checked_edits(editor: Callable[[str, random.Random], str | None], seed: int,
                 yield old, new, *found
 
 
+@pytest.mark.slow  # edits of a stdlib sample: the README's command runs it
 def test_edits_of_stdlib_files_give_the_targets_of_parsing_both_sides() -> None:
     compared = shortcut = 0
     for old, new, removed, added in checked_edits(edited, 15, 100, 5):

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
 from docbot.facts.function import Facts, extract_facts
-from docbot.verify.model_check import ExampleOutcome, ExampleVerdict
+from docbot.verify.checks.model import ExampleOutcome, ExampleVerdict
 
 DEPOSIT_SOURCE = '''
 def deposit(self, amount: float, *, memo: str = "", **tags) -> float:

@@ -7,9 +7,9 @@ import textwrap
 import threading
 from pathlib import Path
 
-from docbot.verify import Finding
-from docbot.verify.example_check import findings_from_run
-from docbot.verify.examples import extract_steps
+from docbot.verify.findings import Finding
+from docbot.verify.checks.examples import findings_from_run
+from docbot.verify.read.examples import extract_steps
 from docbot.sandbox.runner import SandboxRun, run_steps
 
 FENCE = "```"
@@ -24,7 +24,7 @@ def block(body: str) -> str:
 # that process's /proc/<pid>/environ, as it would be in docbot's): argv = module folder, Markdown, mode, bwrap.
 RUN_STEPS = """
 import json, sys
-from docbot.verify.examples import extract_steps
+from docbot.verify.read.examples import extract_steps
 from docbot.sandbox.runner import run_steps
 run = run_steps(extract_steps(sys.argv[2]), "money", "compound", (sys.argv[1],), timeout_s=300,
                 sandbox=sys.argv[3], bwrap=sys.argv[4] or None)

@@ -6,7 +6,9 @@ import textwrap
 
 import pytest
 
-from docbot.verify import Finding, FindingKind, check_doc, find_section
+from docbot.verify.checks.page import check_doc
+from docbot.verify.findings import Finding, Severity
+from docbot.verify.read.sections import find_section
 
 SOURCE = '''
 def compound(principal: float, rate: float = 0.05, periods: int = 12) -> float:
@@ -46,7 +48,7 @@ RAISE_PERIODS = '- `ValueError` — `"periods must be positive, got {periods}"` 
 def weighed(doc: str, source: str = SOURCE, qualname: str = "compound") -> list[str]:
     """Contradictions by kind, gaps as "gap:kind" (notes left out)."""
     found = check_doc(doc, textwrap.dedent(source), qualname)
-    return sorted(f.kind if f.fatal else f"gap:{f.kind}" for f in found if f.severity is not FindingKind.NOTE)
+    return sorted(f.check if f.fatal else f"gap:{f.check}" for f in found if f.severity is not Severity.NOTE)
 
 
 def findings(doc: str, source: str, qualname: str = "f") -> list[Finding]:
@@ -223,7 +225,7 @@ def test_rest_field_lists_are_read_as_parameters() -> None:
     source = "def f(mapping, key, default=None):\n    return mapping.get(key, default)\n"
     assert findings(REST_DOC, source) == []
     wrong = REST_DOC.replace("defaults to None", "defaults to 0").replace(":param str key", ":param str name")
-    assert sorted(f.kind for f in findings(wrong, source)) == ["invented_parameter", "missing_parameter",
+    assert sorted(f.check for f in findings(wrong, source)) == ["invented_parameter", "missing_parameter",
                                                                  "wrong_default"]
 
 
@@ -241,32 +243,32 @@ def test_a_documented_keyword_of_a_kwargs_function_is_only_a_note() -> None:
         - `timeout` (float): passed on.
         **Returns** x. **Raises** `ValueError` ("x is required").
         """
-    found = [f for f in findings(doc, FN) if f.kind == "invented_parameter"]
-    assert [(f.kind, f.fatal) for f in found] == [("invented_parameter", False)]
+    found = [f for f in findings(doc, FN) if f.check == "invented_parameter"]
+    assert [(f.check, f.fatal) for f in found] == [("invented_parameter", False)]
     assert "**kwargs" in found[0].message
 
 
 def test_an_unquoted_message_is_a_note_not_a_fatal_issue() -> None:
     doc = ("## f\n**Parameters**\n- `x`: v.\n- `args`: a.\n- `kwargs`: k.\n\n**Returns** x.\n\n"
            "**Raises** `ValueError` if x is None.\n")
-    assert [(f.kind, f.fatal) for f in findings(doc, FN)] == [("message_not_quoted", False)]
+    assert [(f.check, f.fatal) for f in findings(doc, FN)] == [("message_not_quoted", False)]
 
 
 def test_an_invented_custom_exception_is_only_a_note_when_a_callee_could_raise_it() -> None:
     source = "def f(account, amount):\n    account.withdraw(amount)\n"
     doc = "## f\n- `account`: a.\n- `amount`: b.\n\n**Raises** `InsufficientFunds` when the balance is short.\n"
-    assert [(f.kind, f.fatal) for f in findings(doc, source)] == [("invented_exception", False)]
+    assert [(f.check, f.fatal) for f in findings(doc, source)] == [("invented_exception", False)]
 
 
 def test_a_paired_wrong_type_is_only_a_note_when_a_callee_could_raise_it() -> None:
     source = ("def f(text, parse):\n    if not isinstance(text, str):\n        raise TypeError('Expected str')\n"
               "    return parse(text)\n")
     doc = "## f\n- `text`: t.\n- `parse`: p.\n\n**Raises** `ValueError` if `parse` returns a list.\n"
-    assert [(f.kind, f.fatal) for f in findings(doc, source)] == [("wrong_exception_type", False)]
+    assert [(f.check, f.fatal) for f in findings(doc, source)] == [("wrong_exception_type", False)]
     quoting = doc.replace("returns a list.", "returns a list (\"Expected str\").")
-    assert [(f.kind, f.fatal) for f in findings(quoting, source)] == [("wrong_exception_type", True)]
+    assert [(f.check, f.fatal) for f in findings(quoting, source)] == [("wrong_exception_type", True)]
     alone = source.replace("parse(text)", "text")
-    assert [(f.kind, f.fatal) for f in findings(doc, alone)] == [("wrong_exception_type", True)]
+    assert [(f.check, f.fatal) for f in findings(doc, alone)] == [("wrong_exception_type", True)]
 
 
 def test_an_invented_return_on_a_function_that_returns_nothing() -> None:
@@ -274,17 +276,17 @@ def test_an_invented_return_on_a_function_that_returns_nothing() -> None:
     clean = "## f\n**Parameters**\n- `items`: the list to empty.\n\n**Returns**\n\nNothing (`None`).\n"
     assert findings(clean, source) == []
     claims_value = clean + "\nReturns the number of removed items.\n"
-    assert [f.kind for f in findings(claims_value, source)] == ["invented_return"]
+    assert [f.check for f in findings(claims_value, source)] == ["invented_return"]
 
 
 def test_a_constructor_is_never_accused_of_an_invented_return() -> None:
     said = "`default`: returned when an item is missing. Instances return the `default` then.\n"
     init = "def __init__(self, default):\n    self.default = default\n"
-    assert [f.kind for f in findings("### Box\n\n" + said, init, "Box.__init__")] == []
+    assert [f.check for f in findings("### Box\n\n" + said, init, "Box.__init__")] == []
     method = init.replace("__init__", "clear")
-    assert [f.kind for f in findings("### Box.clear\n\n" + said, method, "Box.clear")] == ["invented_return"]
+    assert [f.check for f in findings("### Box.clear\n\n" + said, method, "Box.clear")] == ["invented_return"]
     typed = "### Box\n\n`default`: d. Returns the updated total as a `float`.\n"
-    assert [f.kind for f in findings(typed, init, "Box.__init__")] == ["invented_return"]
+    assert [f.check for f in findings(typed, init, "Box.__init__")] == ["invented_return"]
 
 
 def test_a_property_needs_no_returns_part() -> None:

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from docbot.fronts.cli import main
-from docbot.verify.drift import StaleLine, mentioned, mentions_any, split_by_base
-from docbot.verify.passages import ApiIndex
+from docbot.verify.project.drift import mentioned, mentions_any, split_by_base
+from docbot.verify.project.report import StaleLine
+from docbot.verify.project.api_index import ApiIndex
 from tests.support.git_repo import GitRepo
 
 CORE = "def add(a, b=2):\n    return a + b\n\n\ndef shout(s):\n    return s.upper()\n\n\n" \

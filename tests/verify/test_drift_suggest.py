@@ -10,24 +10,23 @@ from pathlib import Path
 import pytest
 
 from docbot.fronts.cli import main
-from docbot.verify.findings import Finding, FindingName
-from docbot.verify.project import DocReport
-from docbot.verify.reader import ReaderFinding, ReaderKind
-from docbot.verify.suggest import fixes_for, patch, suggestable
+from docbot.verify.findings import Check, DocFinding, Finding, Severity, lower
+from docbot.verify.project.suggest import fixes_for, patch, suggestable
 from tests.support.git_repo import GitRepo
 
 
-def _found(want: str, got: str, line: int = 1, kind: ReaderKind = ReaderKind.CONTRADICTION,
-           check: FindingName = FindingName.EXAMPLE_MISMATCH) -> ReaderFinding:
-    return ReaderFinding(kind, Finding(check, "example gives something else", want, got, line=line - 1), line)
+def _found(want: str, got: str, line: int = 1, kind: Severity = Severity.CONTRADICTION,
+           check: Check = Check.EXAMPLE_MISMATCH) -> DocFinding:
+    found = Finding(check, "example gives something else", want, got, line=line - 1)
+    return DocFinding(found if kind is Severity.CONTRADICTION else lower(found, kind, "a test's"), line)
 
 
 @pytest.mark.parametrize("found, expected", [
     (_found("3", "4"), True),
     (_found("3", "123456789012"), True),  # digits alone are a number, not an id
-    (_found("3", "4", kind=ReaderKind.NOTE), False),
-    (_found("3", "4", kind=ReaderKind.TIME_DEPENDENT), False),
-    (_found("3", "4", check=FindingName.EXAMPLE_WRONG_EXCEPTION), False),
+    (_found("3", "4", kind=Severity.NOTE), False),
+    (_found("3", "4", kind=Severity.TIME_DEPENDENT), False),
+    (_found("3", "4", check=Check.EXAMPLE_WRONG_EXCEPTION), False),
     (_found("3", ""), False),  # prints nothing: no output to state
     (_found("", "4"), False),
     (_found("[1,\n 2]", "[1,\n\n 2]"), False),  # a blank line a doctest cannot show as printed
@@ -38,15 +37,15 @@ def _found(want: str, got: str, line: int = 1, kind: ReaderKind = ReaderKind.CON
     (_found("'a'", "'1b4e28ba-2fa1-11d2-883f-0016d3cca427'"), False),
     (_found("'a'", "'9f86d081884c7d65'"), False),  # a hex digest
 ])
-def test_only_a_deterministic_stale_output_is_suggested(found: ReaderFinding, expected: bool) -> None:
+def test_only_a_deterministic_stale_output_is_suggested(found: DocFinding, expected: bool) -> None:
     assert suggestable(found) is expected
 
 
-def _applied(tmp_path: Path, text: bytes, fixes_of: list[ReaderFinding]) -> bytes | None:
+def _applied(tmp_path: Path, text: bytes, fixes_of: list[DocFinding]) -> bytes | None:
     """The doc after `git apply` of the patch; None when there is no patch."""
     repo = GitRepo(tmp_path / "doc").write_bytes("doc.md", text).commit("doc")
     decoded = text.decode("utf-8")
-    printed = patch("doc.md", decoded, fixes_for(DocReport("doc.md", fixes_of), decoded))
+    printed = patch("doc.md", decoded, fixes_for("doc.md", fixes_of, decoded))
     if not printed:
         return None
     (tmp_path / "p.diff").write_bytes(printed.encode("utf-8"))
@@ -78,9 +77,9 @@ def _applied(tmp_path: Path, text: bytes, fixes_of: list[ReaderFinding]) -> byte
                  id="the stated text only in the code, not in a comment"),
     pytest.param(b">>> a()\n3\n", [_found("3", "4", 1), _found("3", "5", 1)], b">>> a()\n4\n",
                  id="one fix per line: the first finding's"),
-    pytest.param(b">>> add(1)\n3\n", [_found("3", "4", 1, kind=ReaderKind.NOTE)], None, id="a note: no fix"),
+    pytest.param(b">>> add(1)\n3\n", [_found("3", "4", 1, kind=Severity.NOTE)], None, id="a note: no fix"),
 ])
-def test_the_patch_replaces_the_stated_output_and_applies(tmp_path: Path, text: bytes, found: list[ReaderFinding],
+def test_the_patch_replaces_the_stated_output_and_applies(tmp_path: Path, text: bytes, found: list[DocFinding],
                                                          expected: bytes | None) -> None:
     assert _applied(tmp_path, text, found) == expected
 

@@ -10,7 +10,7 @@ import pytest
 
 from docbot.fronts import cli
 from docbot.loop.prompts import ECHO_SENTENCES, TEMPLATES
-from docbot.verify.text_rules import docbot_prompts
+from docbot.verify.checks.text_rules import docbot_prompts
 
 SOURCE = '''def close(reason: str) -> None:
     """Close the account."""

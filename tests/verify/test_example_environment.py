@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from docbot.sandbox.runner import run_steps
-from docbot.verify.environment import Environment, bound_names, machine_values
-from docbot.verify.example_check import findings_from_run
-from docbot.verify.examples import extract_steps
-from docbot.verify.findings import Finding, FindingKind
+from docbot.verify.checks.environment import Environment, bound_names, machine_values
+from docbot.verify.checks.examples import findings_from_run
+from docbot.verify.read.examples import extract_steps
+from docbot.verify.findings import Finding, Severity
 from docbot.sandbox.step import Step
 from tests.support.sandboxing import NO_BWRAP
 
@@ -80,11 +80,11 @@ def run(module_dir: Path, session: str, guard_only: bool = False) -> list[Findin
     return findings_from_run(steps, outcome, 30, memory_mb=256)
 
 
-def kinds(found: list[Finding]) -> list[tuple[str, FindingKind]]:
-    return [(f.kind.value, f.severity) for f in found]
+def kinds(found: list[Finding]) -> list[tuple[str, Severity]]:
+    return [(f.check.value, f.severity) for f in found]
 
 
-NOTE, CONTRA = FindingKind.NOTE, FindingKind.CONTRADICTION
+NOTE, CONTRA = Severity.NOTE, Severity.CONTRADICTION
 CASES = [
     # the sandbox refused a subprocess; the package swallowed it and raised its own error / returned another value
     ("refusal swallowed, own error", ">>> query()\n'answered'", [("example_raises", NOTE)], "subprocess.Popen"),
@@ -121,7 +121,7 @@ CASES = [
 
 @pytest.mark.parametrize(("session", "expected", "reason"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
 def test_environment_failures_are_notes_and_the_rest_contradictions(
-        module_dir: Path, session: str, expected: list[tuple[str, FindingKind]], reason: str | None) -> None:
+        module_dir: Path, session: str, expected: list[tuple[str, Severity]], reason: str | None) -> None:
     found = run(module_dir, session)
     assert kinds(found) == expected, found
     if reason is not None:
@@ -131,7 +131,7 @@ def test_environment_failures_are_notes_and_the_rest_contradictions(
 
 @pytest.mark.parametrize(("session", "severity"), [(">>> query()\n'answered'", NOTE),
                                                   (">>> query(run=False)\n'answered'", CONTRA)])
-def test_the_guard_alone_witnesses_its_refusals_too(module_dir: Path, session: str, severity: FindingKind) -> None:
+def test_the_guard_alone_witnesses_its_refusals_too(module_dir: Path, session: str, severity: Severity) -> None:
     found = run(module_dir, session, guard_only=True)
     assert [f.severity for f in found] == [severity]
     assert ("subprocess.Popen" in found[0].reason) is (severity is NOTE)

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from docbot.verify import ExampleContext, Finding, FindingKind
+from docbot.verify.checks.examples import ExampleContext
+from docbot.verify.findings import Finding, Severity
 from docbot.sandbox.compare import numbers_equal, output_matches, value_matches
-from docbot.verify.example_check import check_examples
-from docbot.verify.examples import extract_steps
+from docbot.verify.checks.examples import check_examples
+from docbot.verify.read.examples import extract_steps
 
 FENCE = "```"
 
@@ -148,38 +149,38 @@ def test_matching_examples_in_every_form_pass(module_dir: Path) -> None:
 
 def test_a_wrong_stated_result_is_fatal_with_both_values(module_dir: Path) -> None:
     found = run(module_dir, block(">>> compound(100, 0.05, 2)\n110.0"))
-    assert [(f.kind, f.fatal) for f in found] == [("example_mismatch", True)]
+    assert [(f.check, f.fatal) for f in found] == [("example_mismatch", True)]
     assert found[0].message == "example `compound(100, 0.05, 2)` returns 105.06249999999999, the doc says 110.0"
 
 
 def test_an_example_that_raises_quotes_the_real_traceback_line(module_dir: Path) -> None:
     found = run(module_dir, block("compound(-5, 0.1)  # -> -5.5"))
-    assert [(f.kind, f.fatal) for f in found] == [("example_raises", True)]
+    assert [(f.check, f.fatal) for f in found] == [("example_raises", True)]
     assert "raises ValueError: principal must be non-negative" in found[0].message
 
 
 def test_a_promised_exception_that_does_not_happen_or_differs(module_dir: Path) -> None:
     found = run(module_dir, block(">>> compound(5, 0.1)\nTraceback (most recent call last):\nValueError: nope\n"
                                   ">>> compound(-5, 0.1)\nTraceback (most recent call last):\nTypeError: nope"))
-    assert [f.kind for f in found] == ["example_no_exception", "example_wrong_exception"]
+    assert [f.check for f in found] == ["example_no_exception", "example_wrong_exception"]
     assert "returns 5.5" in found[0].message
     assert "raises ValueError: principal must be non-negative" in found[1].message
 
 
 def test_an_unmarked_block_that_raises_is_a_contradiction(module_dir: Path) -> None:
     found = run(module_dir, block("total = compound(principal, rate)"))
-    assert [(f.kind, f.severity) for f in found] == [("example_raises", FindingKind.CONTRADICTION)]
+    assert [(f.check, f.severity) for f in found] == [("example_raises", Severity.CONTRADICTION)]
     assert "the doc presents it as working" in found[0].message
 
 
 def test_an_unmarked_block_the_text_says_fails_is_a_note(module_dir: Path) -> None:
     found = run(module_dir, "A negative principal is an error:\n\n" + block("total = compound(-1, 0.1)"))
-    assert [(f.kind, f.severity) for f in found] == [("example_shows_failure", FindingKind.NOTE)]
+    assert [(f.check, f.severity) for f in found] == [("example_shows_failure", Severity.NOTE)]
 
 
 def test_an_endless_example_times_out(module_dir: Path) -> None:
     found = run(module_dir, block(">>> from money import slow\n>>> slow()\n1"), timeout_s=2)
-    assert [(f.kind, f.fatal) for f in found] == [("example_timeout", True)]
+    assert [(f.check, f.fatal) for f in found] == [("example_timeout", True)]
     assert "did not finish within 2s" in found[0].message
 
 
@@ -196,7 +197,7 @@ def test_network_is_refused(module_dir: Path) -> None:
     listener.join()
     server.close()
     assert accepted == [None]  # nobody ever connected
-    assert [f.kind for f in found] == ["example_raises"]
+    assert [f.check for f in found] == ["example_raises"]
     assert "PermissionError: the docbot sandbox refuses network access" in found[0].message
 
 
@@ -212,7 +213,7 @@ def test_writes_outside_the_example_folder_are_refused_inside_allowed(module_dir
     doc = block(f">>> open('inside.txt', 'w').write('ok')\n2\n>>> open({str(outside)!r}, 'w')\n1\n"
                 f">>> import os\n>>> os.remove({str(module_dir / 'money.py')!r})\n")
     found = run(module_dir, doc)
-    assert [f.kind for f in found] == ["example_raises", "example_raises"]
+    assert [f.check for f in found] == ["example_raises", "example_raises"]
     assert "refuses writing" in found[0].message and "os.remove outside the example folder" in found[1].message
     assert not outside.exists() and (module_dir / "money.py").exists()
 
@@ -221,7 +222,7 @@ def test_new_processes_are_refused(module_dir: Path) -> None:
     doc = block(">>> import os, subprocess\n>>> os.fork()\n0\n>>> subprocess.run(['true'])\n0\n"
                 ">>> os.system('true')\n0\n>>> while True: os.fork()")
     found = run(module_dir, doc)
-    assert [f.kind for f in found] == ["example_raises"] * 4
+    assert [f.check for f in found] == ["example_raises"] * 4
     assert all("PermissionError: the docbot sandbox refuses" in f.message for f in found)
 
 
@@ -237,23 +238,23 @@ def test_the_environment_is_scrubbed_and_the_folder_is_temporary(module_dir: Pat
 def test_memory_is_limited(module_dir: Path) -> None:
     found = check_examples(block(">>> len(bytearray(400 * 1024 * 1024))\n419430400"), "compound",
                            ExampleContext("money", (str(module_dir),), memory_mb=256))
-    assert [f.kind for f in found] == ["example_raises"] and "MemoryError" in found[0].message
+    assert [f.check for f in found] == ["example_raises"] and "MemoryError" in found[0].message
 
 
 def test_a_module_that_cannot_be_imported_is_a_note(tmp_path: Path) -> None:
     found = check_examples(block(">>> f()\n1"), "f", ExampleContext("no_such_module", (str(tmp_path),)))
-    assert [(f.kind, f.fatal) for f in found] == [("examples_not_run", False)]
+    assert [(f.check, f.fatal) for f in found] == [("examples_not_run", False)]
     assert "ModuleNotFoundError" in found[0].message
 
 
 def test_an_example_that_kills_the_interpreter_is_fatal(module_dir: Path) -> None:
     found = run(module_dir, block(">>> compound(1, 1)\n2.0\n>>> import os; os._exit(3)\n>>> compound(2, 1)\n4.0"))
-    assert [(f.kind, f.fatal) for f in found] == [("example_crashed", True)]
+    assert [(f.check, f.fatal) for f in found] == [("example_crashed", True)]
     assert "import os; os._exit(3)" in found[0].message and "exit code 3" in found[0].message
 
 
 def test_a_module_that_hangs_on_import_is_a_note_not_the_docs_fault(tmp_path: Path) -> None:
     (tmp_path / "stuck.py").write_text("while True:\n    pass\n")
     found = check_examples(block(">>> f()\n1"), "f", ExampleContext("stuck", (str(tmp_path),), timeout_s=1.5))
-    assert [(f.kind, f.fatal) for f in found] == [("examples_not_run", False)]
+    assert [(f.check, f.fatal) for f in found] == [("examples_not_run", False)]
     assert "did not finish within the time limit" in found[0].message

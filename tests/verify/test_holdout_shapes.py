@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from docbot.fronts.cli import main
-from docbot.verify.project import find_package, verify_project
+from docbot.verify.project.docs import verify_project
+from docbot.verify.project.package import find_package
 from tests.verify.test_reading_claims import CONTRADICTION, _project, block, claims
 
 MISMATCH = [(CONTRADICTION, "example_mismatch")]
@@ -93,4 +94,4 @@ def test_an_ellipsis_placeholder_is_a_sketch(tmp_path: Path, body: str, kinds: l
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text, encoding="utf-8")
     report = verify_project(tmp_path, find_package(tmp_path), [tmp_path / "README.md"])
-    assert [f.kind.value for d in report.docs for f in d.findings if f.kind.value != "gap"] == kinds
+    assert [f.severity.value for d in report.docs for f in d.findings if f.severity.value != "gap"] == kinds

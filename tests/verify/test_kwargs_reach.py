@@ -6,8 +6,8 @@ import textwrap
 
 import pytest
 
-from docbot.verify import check_doc
-from docbot.verify.kwargs_reach import carried_keywords
+from docbot.verify.checks.page import check_doc
+from docbot.verify.checks.kwargs_reach import carried_keywords
 
 MODULE = '''
 def _emit(key, value, pretty=False, newl="\\n", *, depth=0):
@@ -86,13 +86,13 @@ def test_a_usage_list_of_carried_keywords(item: str, kinds: list[str]) -> None:
     doc = "## unparse\n\n- `data`: the data.\n- `encoding='utf-8'`: encoding.\n" + item + "\n"
     carried = carried_keywords(textwrap.dedent(MODULE), function("unparse"))
     found = check_doc(doc, function("unparse"), "unparse", carried=carried)
-    assert [f.kind for f in found if f.fatal] == kinds
+    assert [f.check for f in found if f.fatal] == kinds
 
 
 def test_an_unknown_route_keeps_an_invented_keyword_a_note() -> None:
     doc = "## leaky\n\n- `data`: the data.\n- `size=1`: size.\n- `colour='red'`: colour.\n"
     carried = carried_keywords(textwrap.dedent(MODULE), function("leaky"))
-    found = [(f.kind, f.fatal) for f in check_doc(doc, function("leaky"), "leaky", carried=carried)]
+    found = [(f.check, f.fatal) for f in check_doc(doc, function("leaky"), "leaky", carried=carried)]
     assert ("invented_parameter", False) in found and not any(fatal for _, fatal in found)
 
 
@@ -100,4 +100,4 @@ def test_one_name_equals_default_item_alone_is_not_a_parameter_list() -> None:
     doc = "## plain\n\nPass it as is.\n\n- `x=1` in the query string.\n"
     assert [f for f in check_doc(doc, function("plain"), "plain") if f.fatal] == []
     listed = doc + "- `y=2`: also.\n"
-    assert [f.kind for f in check_doc(listed, function("plain"), "plain") if f.fatal] == ["invented_parameter"] * 2
+    assert [f.check for f in check_doc(listed, function("plain"), "plain") if f.fatal] == ["invented_parameter"] * 2

@@ -8,23 +8,23 @@ import pytest
 
 from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
 from docbot.facts.function import Facts
-from docbot.verify.model_check import (
+from docbot.verify.checks.model import (
     ExampleOutcome,
     ExampleVerdict,
-    FindingKind,
-    ModelFinding,
+    Severity,
+    Finding,
     check_model,
     conflicting_site,
 )
 from tests.support.docmodel_samples import FakeRunner, deposit, good_deposit, interest, log
 
 
-def _contradictions(model: DocModel, facts: Facts) -> list[ModelFinding]:
-    return [f for f in check_model(model, facts, FakeRunner()) if f.severity is FindingKind.CONTRADICTION]
+def _contradictions(model: DocModel, facts: Facts) -> list[Finding]:
+    return [f for f in check_model(model, facts, FakeRunner()) if f.severity is Severity.CONTRADICTION]
 
 
-def _gaps(model: DocModel, facts: Facts) -> list[ModelFinding]:
-    return [f for f in check_model(model, facts, FakeRunner()) if f.severity is FindingKind.GAP]
+def _gaps(model: DocModel, facts: Facts) -> list[Finding]:
+    return [f for f in check_model(model, facts, FakeRunner()) if f.severity is Severity.GAP]
 
 
 def test_a_complete_true_doc_has_no_finding() -> None:

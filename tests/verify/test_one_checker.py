@@ -12,9 +12,11 @@ from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
 from docbot.facts.function import extract_facts
 from docbot.loop.prompts import ECHO_SENTENCES
 from docbot.loop.repair import NO_SUMMARY, repair
-from docbot.verify import FindingName, check_doc, verify_source_doc
-from docbot.verify.model_check import check_model
-from docbot.verify.text_rules import module_names, resolves_to_exception
+from docbot.verify.checks.page import check_doc
+from docbot.verify.checks.source_doc import verify_source_doc
+from docbot.verify.findings import Check
+from docbot.verify.checks.model import check_model
+from docbot.verify.checks.text_rules import module_names, resolves_to_exception
 from tests.support.docmodel_samples import FakeRunner
 
 MODULE = '''
@@ -52,14 +54,14 @@ def facts(name: str):  # type: ignore[no-untyped-def]
 
 
 def fatal_kinds(model: DocModel, name: str) -> list[str]:
-    return sorted(f.kind for f in check_model(model, facts(name), FakeRunner(), prompts=ECHO_SENTENCES) if f.fatal)
+    return sorted(f.check for f in check_model(model, facts(name), FakeRunner(), prompts=ECHO_SENTENCES) if f.fatal)
 
 
 def page_findings(model: DocModel, name: str) -> list[tuple[str, bool]]:
     page = render_doc_file("bank", {name: ("h", render_section(model, facts(name), "bank"))})
     [checked] = verify_source_doc(MODULE, page, "bank", (), function=name, run_examples=False,
                                   prompts=ECHO_SENTENCES)
-    return sorted((f.kind, f.fatal) for f in checked.findings)
+    return sorted((f.check, f.fatal) for f in checked.findings)
 
 
 OK = DocModel(summary="Close the account.")
@@ -157,5 +159,5 @@ def test_verify_reads_docbot_pages_with_the_same_rules(model: DocModel, name: st
 ])
 def test_a_persons_page_is_held_to_the_same_rules(doc: str, kinds: list[str]) -> None:
     found = check_doc(doc, FUNCTIONS["close"], "close", module_source=MODULE)
-    assert sorted(f.kind for f in found if f.fatal) == kinds
-    assert all(f.kind is not FindingName.ECHOED_PROMPT for f in found)  # no prompts given: no echo rule
+    assert sorted(f.check for f in found if f.fatal) == kinds
+    assert all(f.check is not Check.ECHOED_PROMPT for f in found)  # no prompts given: no echo rule

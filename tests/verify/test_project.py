@@ -12,10 +12,12 @@ import pytest
 
 from docbot.errors import ConfigError
 from docbot.fronts.cli import main
-from docbot.verify.passages import ApiIndex, Resolution, code_references, prose_references
-from docbot.verify.project import doc_paths, find_package, setup_for
-from docbot.verify.project_api import public_api
-from docbot.verify.rst import rst_to_markdown
+from docbot.verify.project.api_index import ApiIndex, Resolution
+from docbot.verify.read.references import code_references, prose_references
+from docbot.verify.project.docs import doc_paths, setup_for
+from docbot.verify.project.package import find_package
+from docbot.verify.project.package import public_api
+from docbot.verify.read.rst import rst_to_markdown
 
 
 def _write(root: Path, files: dict[str, str]) -> Path:
@@ -124,6 +126,20 @@ def test_public_api_follows_an_all_that_names_submodules(tmp_path: Path) -> None
     assert public_api(package, package.index()) == ["toy_pkg.core.add", "toy_pkg.extra.shout"]
 
 
+@pytest.mark.parametrize("init", [
+    "from .core import add, mul\n__all__ = ['add']\n__all__ += ['extra', 'mul']\n",
+    "from .core import add, mul\n__all__ = ['add']\n__all__.extend(['extra'])\n__all__.append('mul')\n",
+])
+def test_coverage_reads_all_as_the_scan_does(tmp_path: Path, init: str) -> None:
+    """``__all__ += [...]`` (and ``.extend``, ``.append``) widen the public API for ``docbot targets --all``; verify's
+    coverage read only the first assignment and left `extra` and `mul` out."""
+    _write(tmp_path, {"pyproject.toml": PYPROJECT, "toy_pkg/__init__.py": init,
+                      "toy_pkg/core.py": textwrap.dedent(CORE) + "\ndef mul(a, b):\n    return a * b\n",
+                      "toy_pkg/extra.py": "def shout(t):\n    return t\n"})
+    package = find_package(tmp_path)
+    assert public_api(package, package.index()) == ["toy_pkg.core.add", "toy_pkg.extra.shout", "toy_pkg.core.mul"]
+
+
 def test_rst_is_read_as_headings_prose_and_code_at_its_own_lines() -> None:
     text = "Title\n=====\n\nUse :func:`pkg.add` here.\n\nUsage\n-----\n\n.. code-block:: python\n\n    x = 1\n\n" \
            ">>> pkg.add(1)\n3\n"
@@ -207,11 +223,11 @@ def test_strict_fails_on_undocumented_api_and_docs_setup_supplies_prose_setup(
 def _classified(kind: str, doc_text: str, code_fact: str, prose: str = "", code: str = "x = 1") -> str | None:
     from docbot.sandbox.step import Step
     from docbot.verify.findings import Finding
-    from docbot.verify.reader import classify
+    from docbot.verify.checks.reader import classify
 
     finding = Finding(kind, "m", doc_text, code_fact, line=1)
     found = classify(finding, [Step(code, "output", line=1)], [prose, "```pycon"], {"defined"}, {})
-    return None if found is None else found.kind.value
+    return None if found is None else found.severity.value
 
 
 @pytest.mark.parametrize("kind, doc_text, code_fact, prose, code, expected", [

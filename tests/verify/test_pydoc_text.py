@@ -1,4 +1,4 @@
-"""A pydoc dump in a doc read as per-function sections (docbot/verify/pydoc_text.py, source_doc.find_sections)."""
+"""A pydoc dump in a doc read as per-function sections (docbot/verify/read/pydoc_text.py, source_doc.find_sections)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import textwrap
 
 import pytest
 
-from docbot.verify import verify_source_doc
-from docbot.verify.pydoc_text import pydoc_entries
+from docbot.verify.checks.source_doc import verify_source_doc
+from docbot.verify.read.pydoc_text import pydoc_entries
 
 FENCE = "```"
 DUMP = textwrap.dedent('''
@@ -94,7 +94,7 @@ def test_what_is_not_an_entry(block: str) -> None:
 
 def _fatal(doc: str, function: str) -> tuple[bool, list[str]]:
     (checked,) = verify_source_doc(SOURCE, doc, "tables", (), function=function, run_examples=False)
-    return checked.section_found, [f.kind for f in checked.fatal]
+    return checked.section_found, [f.check for f in checked.fatal]
 
 
 @pytest.mark.parametrize("old, new, function, kinds", [

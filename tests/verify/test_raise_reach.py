@@ -1,4 +1,4 @@
-"""An exception a doc ties to a parameter, against the raise sites about it (docbot/verify/raise_reach.py)."""
+"""An exception a doc ties to a parameter, against the raise sites about it (docbot/verify/checks/raise_reach.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import textwrap
 
 import pytest
 
-from docbot.verify import check_doc
-from docbot.verify.raise_reach import may_be_subclass, only_passed_on, parameter_raises
+from docbot.verify.checks.page import check_doc
+from docbot.verify.checks.raise_reach import may_be_subclass, only_passed_on, parameter_raises
 
 MODULE = textwrap.dedent('''
     class AppError(Exception):
@@ -78,7 +78,7 @@ def _source(name: str) -> str:
 ])
 def test_a_type_tied_to_a_parameter(function: str, doc: str, fatal_kinds: list[str]) -> None:
     findings = check_doc(f"# `{function}`\n\n{doc}\n", _source(function), function, module_source=MODULE)
-    assert [f.kind for f in findings if f.fatal] == fatal_kinds
+    assert [f.check for f in findings if f.fatal] == fatal_kinds
 
 
 def test_the_finding_says_where_the_code_raises() -> None:

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from docbot.fronts.cli import main
-from docbot.verify import FindingKind, check_doc
-from docbot.verify.examples import extract_steps
-from docbot.verify.return_check import own_return_prose
+from docbot.verify.checks.page import check_doc
+from docbot.verify.findings import Severity
+from docbot.verify.read.examples import extract_steps
+from docbot.verify.checks.returns import own_return_prose
 
 FENCE = "```"
 
@@ -155,8 +156,8 @@ def test_a_table_without_a_name_column_documents_no_parameters() -> None:
     named = doc.replace("| Type |", "| Name | Type |").replace("|---|", "|---|---|", 1).replace("| `str` |",
                                                                                              "| `size` | `str` |")
     def fatal(text: str) -> list[str]:
-        return [f.kind for f in check_doc(text, "def f(name):\n    return name\n", "f")
-                if f.severity is FindingKind.CONTRADICTION]
+        return [f.check for f in check_doc(text, "def f(name):\n    return name\n", "f")
+                if f.severity is Severity.CONTRADICTION]
 
     assert (fatal(doc), fatal(named)) == ([], ["invented_parameter"])
 
@@ -263,4 +264,4 @@ def test_project_mode_reads_topic_passages_as_a_reader(tmp_path: Path, capsys: p
 def test_a_parameter_table_outside_a_parameters_part_has_its_defaults_compared(table: str,
                                                                                fatal: list[str]) -> None:
     found = check_doc(f"## Usage\n\n{table}", "def total(a, b=2):\n    return a + b\n", "total")
-    assert [f.kind for f in found if f.severity is FindingKind.CONTRADICTION] == fatal
+    assert [f.check for f in found if f.severity is Severity.CONTRADICTION] == fatal

@@ -1,4 +1,4 @@
-"""A stated return type against what the code returns (docbot/verify/return_types.py, return_check.py).
+"""A stated return type against what the code returns (docbot/verify/checks/return_types.py, return_check.py).
 
 Each inference rule and each claim form has a case that fails on a one-line bug, and each has a guard: an
 answer that is not complete is unknown, and text about something else's return is not a claim.
@@ -11,9 +11,9 @@ import textwrap
 import pytest
 
 from docbot.facts.function import extract_facts
-from docbot.verify import check_doc
-from docbot.verify.return_check import check_return_type, return_type_claims, stated_type
-from docbot.verify.return_types import returned_types
+from docbot.verify.checks.page import check_doc
+from docbot.verify.checks.returns import check_return_type, return_type_claims, stated_type
+from docbot.verify.checks.return_types import returned_types
 
 
 def _module(body: str) -> str:
@@ -133,7 +133,7 @@ def test_check_return_type(qualname: str, doc: str, fatal: bool) -> None:
     source = _function_source(MODULE, qualname)
     facts = extract_facts(source, qualname)
     findings = check_return_type(doc, facts, MODULE)
-    assert [f.kind for f in findings if f.fatal] == (["wrong_return_type"] if fatal else [])
+    assert [f.check for f in findings if f.fatal] == (["wrong_return_type"] if fatal else [])
 
 
 def test_the_finding_names_what_the_code_returns() -> None:
@@ -144,9 +144,9 @@ def test_the_finding_names_what_the_code_returns() -> None:
 
 def test_without_the_module_nothing_is_inferred() -> None:
     source = _function_source(MODULE, "count")
-    assert not [f for f in check_doc("Returns a string.\n", source, "count") if f.kind == "wrong_return_type"]
-    assert [f.kind for f in check_doc("Returns a string.\n", source, "count", module_source=MODULE)
-            if f.kind == "wrong_return_type"] == ["wrong_return_type"]
+    assert not [f for f in check_doc("Returns a string.\n", source, "count") if f.check == "wrong_return_type"]
+    assert [f.check for f in check_doc("Returns a string.\n", source, "count", module_source=MODULE)
+            if f.check == "wrong_return_type"] == ["wrong_return_type"]
 
 
 def _function_source(module: str, qualname: str) -> str:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from docbot.verify.check import check_doc
-from docbot.verify.quotes import Claim, quoted_claims_hold
-from docbot.verify.return_check import return_type_claims
+from docbot.verify.checks.page import check_doc
+from docbot.loop.quotes import Claim, quoted_claims_hold
+from docbot.verify.checks.returns import return_type_claims
 
-# A return clause speaks of the function only when the function is its subject (docbot.verify.return_check).
+# A return clause speaks of the function only when the function is its subject (docbot.verify.checks.returns).
 TYPE_CLAIMS = [
     ("The header, which is returned as a list, is cached.", []),
     ("The rows, that is returned as a list, are cached.", []),
@@ -42,13 +42,13 @@ REGISTER = "def register(callback):\n    HANDLERS.append(callback)\n"
 ])
 def test_a_relative_clause_is_no_invented_return(sentence: str, invented: bool) -> None:
     doc = f"## `register`\n\n{sentence}\n\n- `callback`: what to call\n"
-    kinds = [f.kind.value for f in check_doc(doc, REGISTER, "register")]
+    kinds = [f.check.value for f in check_doc(doc, REGISTER, "register")]
     assert ("invented_return" in kinds) is invented
 
 
 # A quoted message that is not the code's is a contradiction when every message of that type is known, or
 # when it is a near-copy (>= 0.8 alike) of a known one; otherwise (a message built at run time may be the one
-# quoted) the doc is only told it does not quote the known one (docbot.verify.docraises).
+# quoted) the doc is only told it does not quote the known one (docbot.verify.checks.raises).
 ALL_KNOWN = ('def set_rate(rate):\n    if rate < 0:\n        raise ValueError("rate must be non-negative")\n'
              '    return rate\n')
 ONE_BUILT = ('def set_rate(rate, name):\n    if rate < 0:\n        raise ValueError("rate must be non-negative")\n'
@@ -65,9 +65,9 @@ ONE_BUILT = ('def set_rate(rate, name):\n    if rate < 0:\n        raise ValueEr
 ])
 def test_a_wrong_quoted_message(source: str, quote: str, expected: list[str]) -> None:
     doc = f'## `set_rate`\n\nReturns the rate.\n\nRaises:\n\n- `ValueError`: "{quote}" when rate is negative\n'
-    kinds = [f.kind.value for f in check_doc(doc, source, "set_rate") if "message" in f.kind.value]
+    kinds = [f.check.value for f in check_doc(doc, source, "set_rate") if "message" in f.check.value]
     assert kinds == expected
-    fatal = [f for f in check_doc(doc, source, "set_rate") if f.kind.value == "misquoted_message"]
+    fatal = [f for f in check_doc(doc, source, "set_rate") if f.check.value == "misquoted_message"]
     assert all(f.fatal for f in fatal)
 
 

@@ -13,9 +13,9 @@ from collections.abc import Iterator
 import pytest
 
 from docbot.facts.module import module_constants, module_tree
-from docbot.verify import verify_source_doc
-from docbot.verify.return_types import returned_types
-from docbot.verify.text_rules import module_names
+from docbot.verify.checks.source_doc import verify_source_doc
+from docbot.verify.checks.return_types import returned_types
+from docbot.verify.checks.text_rules import module_names
 
 
 def _module(n: int) -> str:
@@ -66,7 +66,7 @@ def test_returned_types_reads_one_parse_for_all_functions(parses: Counter[str]) 
 def test_jedi_reads_one_copy_of_the_module_for_all_its_functions(monkeypatch: pytest.MonkeyPatch) -> None:
     import jedi
 
-    from docbot.verify import return_types
+    from docbot.verify.checks import return_types
 
     made: list[str] = []
     real = jedi.Script

@@ -1,7 +1,7 @@
 """A stated default against the code's: named constants and the 1e-9 tolerance (issue 23, item 6).
 
 ``def fetch(url, timeout=TIMEOUT)`` with ``TIMEOUT = 30`` at the top of the module: a doc saying "default 30" is
-right and must not get a ``wrong_default``; "default 60" is still a contradiction (docbot.verify.docparams).
+right and must not get a ``wrong_default``; "default 60" is still a contradiction (docbot.verify.read.doc_params).
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 import pytest
 
 from docbot.facts.module import module_constants
-from docbot.verify.check import check_doc
-from docbot.verify.docparams import same_default
-from docbot.verify.findings import FindingName
+from docbot.verify.checks.page import check_doc
+from docbot.verify.read.doc_params import same_default
+from docbot.verify.findings import Check
 
 CONSTANTS = {"TIMEOUT": "30", "MODE": "'fast'", "RATIO": "0.25"}
 
@@ -78,7 +78,7 @@ FETCH = "def fetch(url, timeout=TIMEOUT):\n    return url\n"
 ])
 def test_verify_holds_a_named_default_to_its_value(doc: str, wrong: bool) -> None:
     findings = [f for f in check_doc(doc, FETCH, "fetch", module_source=MODULE)
-                if f.kind is FindingName.WRONG_DEFAULT]
+                if f.check is Check.WRONG_DEFAULT]
     assert bool(findings) is wrong
     if wrong:
         assert "TIMEOUT (= 30)" in findings[0].message

@@ -10,9 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from docbot.verify import ExampleContext, Finding, FindingKind, check_doc, find_section, verify_source_doc
-from docbot.verify.example_check import check_examples
-from docbot.verify.source_doc import DOC_EXAMPLES
+from docbot.verify.checks.examples import ExampleContext
+from docbot.verify.checks.page import check_doc
+from docbot.verify.checks.source_doc import verify_source_doc
+from docbot.verify.findings import Finding, Severity
+from docbot.verify.read.sections import find_section
+from docbot.verify.checks.examples import check_examples
+from docbot.verify.checks.source_doc import DOC_EXAMPLES
 
 FENCE = "```"
 GEO = '''
@@ -84,22 +88,22 @@ def static(doc: str) -> list[Finding]:
     return check_doc(textwrap.dedent(doc), SCALE_SOURCE, "scale")
 
 
-def severities(found: list[Finding]) -> list[tuple[str, FindingKind]]:
-    return [(f.kind, f.severity) for f in found]
+def severities(found: list[Finding]) -> list[tuple[str, Severity]]:
+    return [(f.check, f.severity) for f in found]
 
 
 # -- 1. omissions are gaps, never fatal ------------------------------------------------------------------
 
 def test_omissions_are_gaps_not_contradictions() -> None:
     found = static("## scale\n\nScales `value`.\n\n**Parameters**\n\n- `value`: the value.\n")
-    assert found and all(f.severity is FindingKind.GAP for f in found)
-    assert {f.kind for f in found} == {"missing_parameter", "missing_exception", "missing_return"}
+    assert found and all(f.severity is Severity.GAP for f in found)
+    assert {f.check for f in found} == {"missing_parameter", "missing_exception", "missing_return"}
 
 
 def test_a_parameter_passed_by_keyword_in_an_example_is_documented() -> None:
     doc = ("## scale\n\n**Parameters**\n\n- `value`: the value.\n\n"
            + block(">>> scale(2, factor=3, threshold=0.5, clip=False)\n6"))
-    missing = {f.message for f in static(doc) if f.kind == "missing_parameter"}
+    missing = {f.message for f in static(doc) if f.check == "missing_parameter"}
     assert not any(name in m for m in missing for name in ("`factor`", "`threshold`"))
     assert any("`**options`" in m for m in missing)  # passing `clip=` does not say what **options carries
 
@@ -108,9 +112,9 @@ def test_kwargs_is_documented_by_the_keywords_it_carries() -> None:
     params = "- `value`: v.\n- `factor`: f.\n- `threshold`: t.\n"
     with_keywords = static(f"## scale\n\n**Parameters**\n\n{params}- `clip`: cap it.\n- `limit`: the cap.\n")
     without = static(f"## scale\n\n**Parameters**\n\n{params}")
-    assert "missing_parameter" not in {f.kind for f in with_keywords}
+    assert "missing_parameter" not in {f.check for f in with_keywords}
     assert not any(f.fatal for f in with_keywords)  # the keywords are not "invented": **options takes them
-    assert [f.kind for f in without if f.kind == "missing_parameter"] == ["missing_parameter"]
+    assert [f.check for f in without if f.check == "missing_parameter"] == ["missing_parameter"]
 
 
 # -- 2. structure -----------------------------------------------------------------------------------------
@@ -150,13 +154,13 @@ def test_an_h3_per_parameter_stays_in_the_section_and_is_read() -> None:
     section = find_section(H3_DOC, "scale") or ""
     assert "scale(2)  # -> 4.0" in section and "## token" not in section
     wrong = [f for f in check_doc(section, SCALE_SOURCE, "scale") if f.fatal]
-    assert [f.kind for f in wrong] == ["wrong_default"] and "0.5" in wrong[0].message
+    assert [f.check for f in wrong] == ["wrong_default"] and "0.5" in wrong[0].message
 
 
 def test_an_h3_per_exception_stays_in_the_section_and_is_read() -> None:
     section = find_section(H3_DOC.replace("### `ValueError`", "### `TypeError`"), "scale") or ""
     assert "## Examples" in section
-    assert "wrong_exception_type" in {f.kind for f in check_doc(section, SCALE_SOURCE, "scale") if f.fatal}
+    assert "wrong_exception_type" in {f.check for f in check_doc(section, SCALE_SOURCE, "scale") if f.fatal}
 
 
 def test_a_one_word_heading_does_not_end_the_section() -> None:
@@ -167,12 +171,12 @@ def test_a_one_word_heading_does_not_end_the_section() -> None:
 
 def test_name_equals_default_bullets_are_read() -> None:
     doc = "## scale\n\n**Parameters**\n\n- `value`: the value.\n- `factor=3.0`: the factor.\n"
-    assert [f.kind for f in static(doc) if f.fatal] == ["wrong_default"]
+    assert [f.check for f in static(doc) if f.fatal] == ["wrong_default"]
 
 
 def test_a_signature_over_several_lines_is_read() -> None:
     doc = "## scale\n\n" + block("def scale(\n    value: float,\n    factor: float = 3.0,\n) -> float")
-    assert [f.kind for f in static(doc) if f.fatal] == ["wrong_default"]
+    assert [f.check for f in static(doc) if f.fatal] == ["wrong_default"]
 
 
 @pytest.mark.parametrize("line, kinds", [
@@ -182,7 +186,7 @@ def test_a_signature_over_several_lines_is_read() -> None:
 ])
 def test_a_pydoc_signature_is_read(line: str, kinds: list[str]) -> None:
     doc = "## scale\n\n" + block("class Scaler\n |  Methods defined here:\n |\n" + line, lang="")
-    assert [f.kind for f in static(doc) if f.fatal] == kinds
+    assert [f.check for f in static(doc) if f.fatal] == kinds
 
 
 def test_fences_lists_and_tables_are_read_by_a_markdown_parser() -> None:
@@ -213,77 +217,77 @@ def test_a_readme_that_is_one_long_doctest_runs_every_example(package: Path) -> 
         ">>> from shapes.geo import scale\n>>> x = scale(1)\n>>> x\n2.0\n>>>print(x * 2)\n4.0\n"
         ">>> scale(x, factor=3)\n6.0\n>>> is_positive(x)\nTrue\n>>> scale(x) + 1\n99.0", lang="pycon")
     report = verify_source_doc(textwrap.dedent(GEO), readme, "shapes.geo", (str(package),))
-    example = [f for item in report for f in item.findings if f.kind.startswith("example")]
-    assert [f.kind for f in example] == ["example_mismatch"] and "99.0" in example[0].message
+    example = [f for item in report for f in item.findings if f.check.startswith("example")]
+    assert [f.check for f in example] == ["example_mismatch"] and "99.0" in example[0].message
 
 
 def test_examples_continue_one_session_across_sections(package: Path) -> None:
     doc = ("## scale\n\n" + block("size = scale(3)  # -> 6.0") + "\n## table\n\nUses the size from above.\n\n"
            + block(">>> size + 1\n7.0"))
     report = verify_source_doc(textwrap.dedent(GEO), doc, "shapes.geo", (str(package),), function=["scale", "table"])
-    assert {r.qualname: [f.kind for f in r.findings if f.fatal] for r in report} == {"scale": [], "table": []}
+    assert {r.qualname: [f.check for f in r.findings if f.fatal] for r in report} == {"scale": [], "table": []}
 
 
 def test_a_usage_guides_examples_are_checked_when_a_function_is_named(package: Path) -> None:
     # A README usage guide has no section per function; naming the function must not silence its examples.
     guide = "## Usage\n\n" + block(">>> scale(3)\n7.0")
     report = verify_source_doc(textwrap.dedent(GEO), guide, "shapes.geo", (str(package),), function=["scale"])
-    found = {r.qualname: [f.kind for f in r.findings if f.fatal] for r in report}
+    found = {r.qualname: [f.check for f in r.findings if f.fatal] for r in report}
     assert found == {"scale": [], DOC_EXAMPLES: ["example_mismatch"]}
 
 
 def test_another_functions_section_is_not_reported_when_a_function_is_named(package: Path) -> None:
     doc = "## scale\n\n" + block(">>> scale(3)\n6.0") + "\n## table\n\n" + block(">>> token()\n'wrong'")
     report = verify_source_doc(textwrap.dedent(GEO), doc, "shapes.geo", (str(package),), function=["scale"])
-    assert {r.qualname: [f.kind for f in r.findings if f.fatal] for r in report} == {"scale": []}
+    assert {r.qualname: [f.check for f in r.findings if f.fatal] for r in report} == {"scale": []}
 
 
 # -- 4. outputs compared rightly -------------------------------------------------------------------------
 
 def test_numbers_inside_strings_get_no_tolerance(package: Path) -> None:
     found = run(package, block(">>> label(1)\n'1.0 x 10⁰'"))
-    assert severities(found) == [("example_mismatch", FindingKind.CONTRADICTION)]
+    assert severities(found) == [("example_mismatch", Severity.CONTRADICTION)]
 
 
 def test_whitespace_inside_a_multi_line_output_is_kept(package: Path) -> None:
     assert run(package, block("print(table())") + "\n" + block("name   qty\napple  3", "text")) == []
     found = run(package, block("print(table())") + "\n" + block("name qty\napple 3", "text"))
-    assert [f.kind for f in found] == ["example_mismatch"]
+    assert [f.check for f in found] == ["example_mismatch"]
 
 
 def test_comment_words_true_and_none_are_values(package: Path) -> None:
     words = block("is_positive(2)  # returns true\nconfig().clear()  # -> None\nis_positive(-1)  # -> false")
     assert run(package, words) == []
-    assert [f.kind for f in run(package, block("is_positive(2)  # returns false"))] == ["example_mismatch"]
+    assert [f.check for f in run(package, block("is_positive(2)  # returns false"))] == ["example_mismatch"]
 
 
 def test_a_multi_line_output_comment_after_print_is_compared(package: Path) -> None:
     right = block("print(config())\n# Output: {\n#   'a': 1,\n#   'b': 2\n# }")
     assert run(package, right) == []
-    assert [f.kind for f in run(package, right.replace("'b': 2", "'b': 3"))] == ["example_mismatch"]
+    assert [f.check for f in run(package, right.replace("'b': 2", "'b': 3"))] == ["example_mismatch"]
 
 
 def test_a_random_output_is_nondeterministic_not_a_contradiction(package: Path) -> None:
     found = run(package, block(">>> token()\n'3f2a9c01b7de4d0b9a3c6f1e2d4b5a69'"))
-    assert severities(found) == [("example_nondeterministic", FindingKind.NONDETERMINISTIC)]
+    assert severities(found) == [("example_nondeterministic", Severity.NONDETERMINISTIC)]
 
 
 # -- 5. real errors are contradictions ------------------------------------------------------------------
 
 def test_a_failing_assert_is_a_contradiction(package: Path) -> None:
     found = run(package, block("assert scale(2) == 5"))
-    assert severities(found) == [("example_assert_failed", FindingKind.CONTRADICTION)]
+    assert severities(found) == [("example_assert_failed", Severity.CONTRADICTION)]
 
 
 def test_an_example_presented_as_working_that_raises_is_a_contradiction(package: Path) -> None:
     found = run(package, "Scaling is simple:\n\n" + block("result = scale(-1)"))
-    assert severities(found) == [("example_raises", FindingKind.CONTRADICTION)]
+    assert severities(found) == [("example_raises", Severity.CONTRADICTION)]
 
 
 def test_a_wrong_exception_type_stated_in_prose_is_a_contradiction() -> None:
     doc = ("## scale\n\nA negative value raises a `TypeError` (\"value must be non-negative\").\n\n"
            "**Raises**\n\n- `ValueError`: `factor must be positive` when the factor is not.\n")
-    assert "wrong_exception_type" in {f.kind for f in static(doc) if f.fatal}
+    assert "wrong_exception_type" in {f.check for f in static(doc) if f.fatal}
 
 
 # -- 6. sections ----------------------------------------------------------------------------------------
@@ -331,21 +335,21 @@ def test_a_doctest_value_is_compared_as_a_value_not_as_text(package: Path) -> No
 def test_a_different_exception_type_than_stated_is_a_contradiction(package: Path) -> None:
     stated = ">>> scale(-1)\nTraceback (most recent call last):\nTypeError: value must be non-negative"
     found = run(package, block(stated))
-    assert severities(found) == [("example_wrong_exception", FindingKind.CONTRADICTION)]
+    assert severities(found) == [("example_wrong_exception", Severity.CONTRADICTION)]
 
 
 def test_a_wrong_exception_message_is_a_contradiction(package: Path) -> None:
     found = run(package, block(">>> scale(-1)\nTraceback (most recent call last):\nValueError: value must be positive"))
-    assert severities(found) == [("example_wrong_exception", FindingKind.CONTRADICTION)]
+    assert severities(found) == [("example_wrong_exception", Severity.CONTRADICTION)]
 
 
 def test_an_integer_claim_is_exact(package: Path) -> None:
-    assert [f.kind for f in run(package, block(">>> around()\n110"))] == ["example_mismatch"]
-    assert [f.kind for f in run(package, block("print(around())  # Output: 110"))] == ["example_mismatch"]
+    assert [f.check for f in run(package, block(">>> around()\n110"))] == ["example_mismatch"]
+    assert [f.check for f in run(package, block("print(around())  # Output: 110"))] == ["example_mismatch"]
 
 
 def test_doctest_directives_skip_and_normalize_whitespace_are_honoured(package: Path) -> None:
     doc = block(">>> token()  # doctest: +SKIP\n'abc'\n>>> config()  # doctest: +NORMALIZE_WHITESPACE\n"
                 "{'a': 1,\n 'b':   2}\n>>> table()  # doctest: +NORMALIZE_WHITESPACE\n'name qty\\napple 3'")
     assert run(package, doc) == []
-    assert [f.kind for f in run(package, block(">>> table()\n'name qty\\napple 3'"))] == ["example_mismatch"]
+    assert [f.check for f in run(package, block(">>> table()\n'name qty\\napple 3'"))] == ["example_mismatch"]

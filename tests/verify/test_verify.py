@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 from docbot.errors import ConfigError
-from docbot.verify import ExampleContext, check_doc, verify_source_doc
-from docbot.verify.source_doc import public_functions
+from docbot.verify.checks.examples import ExampleContext
+from docbot.verify.checks.page import check_doc
+from docbot.verify.checks.source_doc import verify_source_doc
+from docbot.verify.checks.source_doc import public_functions
 
 SOURCE = textwrap.dedent('''
     __all__ = ["compound", "Account"]
@@ -102,11 +104,11 @@ def test_a_wrong_stated_result_and_a_raising_example_are_reported_with_real_valu
     assert set(report) == {"compound", "Account.__init__", "Account.label", "Account.deposit"}
     assert not report["Account.label"].section_found and report["compound"].section_found
     [wrong] = report["compound"].fatal
-    assert wrong.kind == "example_mismatch"
+    assert wrong.check == "example_mismatch"
     assert wrong.message == "example `compound(100, 0.05, 2)` returns 105.06, the doc says 110.0"
     assert report["Account.__init__"].findings == []
     [raised] = report["Account.deposit"].fatal
-    assert raised.kind == "example_raises"
+    assert raised.check == "example_raises"
     assert "acct.deposit(-5)" in raised.message
     assert "ValueError: amount must be positive, got -5" in raised.message
 

@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from docbot.verify import example_check, verify_source_doc
+from docbot.verify.checks import examples as example_check
+from docbot.verify.checks.source_doc import verify_source_doc
 
 COUNT = 20
 SOURCE = "".join(f"def f{i}(x):\n    return x + {i}\n\n\n" for i in range(COUNT))

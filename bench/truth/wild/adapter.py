@@ -21,7 +21,7 @@ from typing import Any
 # Kinds that say "the code has X, the doc does not say it": gaps, whatever the checker calls them.
 OMISSION_KINDS = frozenset({"missing_parameter", "missing_return", "missing_exception"})
 GAP_WORDS = frozenset({"gap", "omission", "note"})
-DOC_EXAMPLES = "(doc examples)"  # docbot.verify.source_doc.DOC_EXAMPLES: examples outside every section
+DOC_EXAMPLES = "(doc examples)"  # docbot.verify.checks.source_doc.DOC_EXAMPLES: examples outside every section
 
 
 @dataclass(frozen=True)

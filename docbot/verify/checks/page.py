@@ -3,7 +3,7 @@
 What can be checked against the code is checked in code, not asked of a model
 (docs/design.md#truth-checks): parameters and defaults, exceptions and their messages, the return
 value, and (given an ``ExampleContext``) the examples, executed in a sandbox. Each ``Finding`` carries
-its evidence and a ``FindingKind``: only a contradiction is fatal and blocks approval in the loop; a
+its evidence and a ``Severity``: only a contradiction is fatal and blocks approval in the loop; a
 gap (an omission) goes to the reviser but never blocks.
 """
 
@@ -14,15 +14,16 @@ from collections.abc import Sequence
 
 from docbot.facts.function import extract_facts
 from docbot.facts.module import module_constants
-from docbot.verify.doccheck import check_parameters, check_returns
-from docbot.verify.docparams import NO_CONSTANTS
-from docbot.verify.docraises import check_raises
-from docbot.verify.example_check import check_examples
-from docbot.verify.findings import ExampleContext, Finding, FindingName, note
-from docbot.verify.kwargs_reach import NOTHING, Carried
-from docbot.verify.markdown import html_code_as_spans
-from docbot.verify.return_check import check_return_type
-from docbot.verify.text_rules import docbot_prompts, page_findings
+from docbot.verify.checks.parameters import check_parameters
+from docbot.verify.read.doc_params import NO_CONSTANTS
+from docbot.verify.checks.raises import check_raises
+from docbot.verify.checks.examples import check_examples
+from docbot.verify.checks.examples import ExampleContext
+from docbot.verify.findings import Check, Finding
+from docbot.verify.checks.kwargs_reach import NOTHING, Carried
+from docbot.verify.read.markdown import html_code_as_spans
+from docbot.verify.checks.returns import check_return_type, check_returns
+from docbot.verify.checks.text_rules import docbot_prompts, page_findings
 
 
 def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | None = None,
@@ -30,18 +31,18 @@ def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | N
               prompts: Sequence[re.Pattern[str]] | None = None) -> list[Finding]:
     """All findings for ``doc`` (one function's Markdown) against ``source`` (that function's text).
 
-    ``carried``: the keywords the function's ``**kwargs`` carries (docbot.verify.kwargs_reach).
+    ``carried``: the keywords the function's ``**kwargs`` carries (docbot.verify.checks.kwargs_reach).
     ``module_source``: the whole module, where the checks that follow the code beyond the function look (the
     types it returns, the callees a parameter reaches); ``sys_path``: where its imports are found;
-    ``prompts``: the prompt sentences a doc must not repeat (docbot.verify.text_rules.prompt_sentences); None:
-    docbot's own (docbot.verify.text_rules.docbot_prompts), so every verify applies the loop's echo rule.
+    ``prompts``: the prompt sentences a doc must not repeat (docbot.verify.checks.text_rules.prompt_sentences); None:
+    docbot's own (docbot.verify.checks.text_rules.docbot_prompts), so every verify applies the loop's echo rule.
     """
     doc = html_code_as_spans(doc)
     try:
         facts = extract_facts(source, qualname)
     except (SyntaxError, ValueError) as error:
-        return [note(FindingName.SOURCE_UNREADABLE, f"the source of {qualname} could not be read ({error}); "
-                     "nothing was checked")]
+        return [Finding(Check.SOURCE_UNREADABLE, f"the source of {qualname} could not be read ({error}); "
+                        "nothing was checked")]
     constants = module_constants(module_source) if module_source else NO_CONSTANTS
     findings = check_parameters(doc, facts, carried, constants) + check_raises(doc, facts, source, module_source)
     echoed = docbot_prompts() if prompts is None else prompts

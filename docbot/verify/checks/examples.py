@@ -6,18 +6,37 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
-from docbot.sandbox.step import Step
-from docbot.verify.environment import Environment
-from docbot.verify.examples import extract_steps
-from docbot.verify.findings import ExampleContext, Finding, FindingKind, FindingName, note
+from docbot.config.choices import (DEFAULT_EXAMPLE_MEMORY_MB, DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S,
+                                   ExampleSandbox)
 from docbot.sandbox.runner import SandboxRun, describe_exit, run_steps
+from docbot.sandbox.step import Step
+from docbot.verify.checks.environment import Environment
+from docbot.verify.findings import Check, Finding, Severity, lower
+from docbot.verify.read.examples import extract_steps
 
 # An error that says the example cannot run *here* (no data file), not that the doc is wrong; the sandbox's
-# refusals, missing libraries, memory and the doc's placeholder paths are docbot.verify.environment's.
+# refusals, missing libraries, memory and the doc's placeholder paths are docbot.verify.checks.environment's.
 _ENVIRONMENT = ("FileNotFoundError",)
+
+
+@dataclass(frozen=True)
+class ExampleContext:
+    """How to import the documented module when running a doc's examples.
+
+    The examples run in a copy of the module's namespace, with the module bound to its own name and
+    its package importable, in one sandboxed subprocess per doc with ``sys_path`` in front of
+    ``sys.path``; ``sandbox`` says whether they may run under the in-process guard alone where no OS
+    boundary can be made.
+    """
+
+    module: str
+    sys_path: tuple[str, ...]
+    timeout_s: float = DEFAULT_EXAMPLE_TIMEOUT_S
+    memory_mb: int = DEFAULT_EXAMPLE_MEMORY_MB
+    sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX
 
 
 def check_examples(section: str, qualname: str, context: ExampleContext) -> list[Finding]:
@@ -38,9 +57,10 @@ def check_steps(steps: list[Step], name: str, context: ExampleContext) -> list[F
 
 
 def findings_from_run(steps: list[Step], run: SandboxRun, timeout_s: float,
-                      second: SandboxRun | None = None, memory_mb: int = 512) -> list[Finding]:
+                      second: SandboxRun | None = None,
+                      memory_mb: int = DEFAULT_EXAMPLE_MEMORY_MB) -> list[Finding]:
     if run.untrusted is not None:
-        return [Finding(FindingName.EXAMPLE_UNTRUSTED,
+        return [Finding(Check.EXAMPLE_UNTRUSTED,
                         f"the examples wrote to docbot's result channel ({run.untrusted}); "
                         "none of their results is trusted", code_fact=run.untrusted)]
     if run.import_error is not None or not run.ready:
@@ -61,18 +81,17 @@ def findings_from_run(steps: list[Step], run: SandboxRun, timeout_s: float,
         if failed_before and result.get("error", "").startswith("NameError"):
             continue
         if why is not None:
-            findings.append(replace(finding, message=f"{finding.message}; not the doc's fault: {why}",
-                                    severity=FindingKind.NOTE, line=step.line, reason=why))
+            findings.append(lower(replace(finding, message=f"{finding.message}; not the doc's fault: {why}",
+                                          line=step.line), Severity.NOTE, why))
             failed_before = True
             continue
         failed_before = True
         other = again.get(result["index"])
         if result["status"] == "mismatch" and other is not None and other.get("got") != result.get("got"):
-            finding = Finding(FindingName.EXAMPLE_NONDETERMINISTIC,
+            finding = Finding(Check.EXAMPLE_NONDETERMINISTIC,
                               f"example `{step.shown or step.code.strip()}` prints "
                               "something different on each run; its stated output cannot be checked",
-                              step.want, f"{_inline(result.get('got', ''))} / {_inline(other.get('got', ''))}",
-                              FindingKind.NONDETERMINISTIC)
+                              step.want, f"{_inline(result.get('got', ''))} / {_inline(other.get('got', ''))}")
         findings.append(replace(finding, line=step.line))
     if len(run.results) < len(steps):
         step = steps[len(run.results)]
@@ -83,7 +102,7 @@ def findings_from_run(steps: list[Step], run: SandboxRun, timeout_s: float,
 def _not_run(run: SandboxRun) -> Finding:
     """Not the doc's fault: no sandbox here, the module does not import, or the sandbox died early."""
     if run.not_run is not None:
-        return note(FindingName.EXAMPLES_NOT_RUN, f"the examples were not run: {run.not_run}", code_fact=run.not_run)
+        return Finding(Check.EXAMPLES_NOT_RUN, f"the examples were not run: {run.not_run}", code_fact=run.not_run)
     if run.import_error is not None:
         why = f"importing the module failed with {run.import_error}"
     elif run.timed_out:
@@ -92,7 +111,7 @@ def _not_run(run: SandboxRun) -> Finding:
         why = f"importing the module {run.overflow}"
     else:
         why = f"the sandbox ended early ({describe_exit(run.exit_code)}: {_last(run.stderr_tail)})"
-    return note(FindingName.EXAMPLES_NOT_RUN, f"the examples could not run: {why}", code_fact=why)
+    return Finding(Check.EXAMPLES_NOT_RUN, f"the examples could not run: {why}", code_fact=why)
 
 
 def _finding(step: Step, result: dict[str, Any]) -> Finding | None:
@@ -102,16 +121,16 @@ def _finding(step: Step, result: dict[str, Any]) -> Finding | None:
         return None
     if status == "mismatch":
         verb = "prints" if step.expect == "stdout" else "returns"
-        return Finding(FindingName.EXAMPLE_MISMATCH,
+        return Finding(Check.EXAMPLE_MISMATCH,
                        f"example `{shown}` {verb} {_inline(got) or 'nothing'}, the doc says "
                        f"{_inline(step.want)}", step.want, got)
     if status == "raised":
         return _raised(step, shown, error)
     if status == "no_exception":
-        return Finding(FindingName.EXAMPLE_NO_EXCEPTION,
+        return Finding(Check.EXAMPLE_NO_EXCEPTION,
                        f"example `{shown}` returns {_inline(got)}, the doc says it raises "
                        f"{_inline(step.want)}", step.want, got)
-    return Finding(FindingName.EXAMPLE_WRONG_EXCEPTION, f"example `{shown}` raises {error}, the doc says "
+    return Finding(Check.EXAMPLE_WRONG_EXCEPTION, f"example `{shown}` raises {error}, the doc says "
                    f"{_inline(step.want)}", step.want, error)
 
 
@@ -119,32 +138,32 @@ def _raised(step: Step, shown: str, error: str) -> Finding:
     said = f"shows {_inline(step.want)}" if step.want.strip() else "presents it as working"
     message = f"example `{shown}` raises {error}; the doc {said}"
     if error.startswith(_ENVIRONMENT) or "docbot sandbox refuses" in error:
-        return Finding(FindingName.EXAMPLE_RAISES, f"{message}, but that error is about this machine, not the doc",
-                       step.code, error, FindingKind.NOTE)
+        return lower(Finding(Check.EXAMPLE_RAISES, f"{message}, but that error is about this machine, not the doc",
+                             step.code, error), Severity.NOTE, "the error is about this machine, not the doc")
     if not step.fatal:
-        return note(FindingName.EXAMPLE_SHOWS_FAILURE, f"{message}; the text around it says it fails", step.code, error)
-    kind = FindingName.EXAMPLE_ASSERT_FAILED if error.startswith("AssertionError") else FindingName.EXAMPLE_RAISES
+        return Finding(Check.EXAMPLE_SHOWS_FAILURE, f"{message}; the text around it says it fails", step.code, error)
+    kind = Check.EXAMPLE_ASSERT_FAILED if error.startswith("AssertionError") else Check.EXAMPLE_RAISES
     return Finding(kind, message, step.want or step.code, error)
 
 
 def _unfinished(step: Step, run: SandboxRun, timeout_s: float) -> Finding:
     shown = step.shown or step.code.strip()
     if run.timed_out:
-        return Finding(FindingName.EXAMPLE_TIMEOUT,
+        return Finding(Check.EXAMPLE_TIMEOUT,
                        f"example `{shown}` did not finish within {timeout_s:g}s", step.code,
                        "time limit reached")
     if run.overflow is not None:
-        return Finding(FindingName.EXAMPLE_FLOOD, f"example `{shown}` {run.overflow}; docbot stopped it", step.code,
+        return Finding(Check.EXAMPLE_FLOOD, f"example `{shown}` {run.overflow}; docbot stopped it", step.code,
                        run.overflow)
     tail = _last(run.stderr_tail)
-    return Finding(FindingName.EXAMPLE_CRASHED,
+    return Finding(Check.EXAMPLE_CRASHED,
                    f"example `{shown}` killed the interpreter ({describe_exit(run.exit_code)}: "
                    f"{tail})", step.code, tail)
 
 
 def _rebound(step: Step) -> Finding:
     shown = step.shown or step.code.strip()
-    return Finding(FindingName.EXAMPLE_REBINDS,
+    return Finding(Check.EXAMPLE_REBINDS,
                    f"example `{shown}` rebinds the documented name, so what the examples show "
                    "from here on is not the documented object's; not trusted", step.code,
                    "the documented name was rebound")

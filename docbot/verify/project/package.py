@@ -8,19 +8,16 @@ re-exports from its submodules, and, where ``__all__`` names submodules, their p
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from docbot.config.pyproject import read_pyproject
+from docbot.errors import ConfigError
 from docbot.scan import targets
+from docbot.scan.ast_finder import exported_order
 from docbot.scan.targets import SourceParseError
-from docbot.verify.check import check_doc
-from docbot.verify.findings import Finding, FindingKind
-from docbot.verify.kwargs_reach import carried_keywords
-from docbot.verify.markdown import headings
-from docbot.verify.passages import ApiIndex, Reference, Resolution
-from docbot.verify.return_check import own_return_prose
+from docbot.verify.project.api_index import ApiIndex, Resolution
 
 
 @dataclass(frozen=True)
@@ -98,69 +95,57 @@ def _public_of(package: Package, module: str, index: ApiIndex, seen: list[str], 
 
 
 def _all_of(source: str) -> list[str]:
+    """The module's ``__all__`` as the scan reads it (``+=``, ``.extend`` and ``.append`` included), [] without
+    a literal one."""
     try:
         tree = ast.parse(source)
     except SyntaxError:
         return []
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
-            try:
-                return [str(n) for n in ast.literal_eval(node.value)]
-            except ValueError:
-                return []
-    return []
+    return exported_order(tree, source.split("\n")) or []
 
 
-def topic_checks(markdown: str, references: list[Reference], package: Package, index: ApiIndex) -> list[Finding]:
-    """The prose checks of each heading's passage that uses exactly one of the package's functions.
-
-    A topic passage is not a reference entry, so it owes nothing: only what it states is checked (its
-    contradictions); what it leaves out is not a gap here (coverage is reported for the whole project). Unless
-    its heading names the function, its sentences about what other things return are left out first
-    (docbot.verify.return_check.own_return_prose).
-    """
-    found: list[Finding] = []
-    for (start, end), qualified in _passages(markdown, references, package, index):
-        module, qualname = qualified
-        functions = package.functions(module)
-        if qualname not in functions:
-            continue
-        text = "\n".join(markdown.splitlines()[start:end]) + "\n"
-        heading = markdown.splitlines()[start] if start < len(markdown.splitlines()) else ""
-        if not re.search(rf"\b{re.escape(qualname.rsplit('.', 1)[-1])}\b", heading):
-            text = own_return_prose(text, qualname)  # a topic, not the function's entry
-        source = package.source(module)
-        for finding in check_doc(text, functions[qualname], qualname, carried=carried_keywords(
-                source, functions[qualname]), module_source=source, sys_path=package.sys_path):
-            if finding.severity is FindingKind.CONTRADICTION:
-                found.append(Finding(finding.kind, f"{qualname}: {finding.message}", finding.doc_text,
-                                     finding.code_fact, finding.severity, start))
-    return found
+def find_package(root: Path) -> Package:
+    """The package the docs describe: the project's name (pyproject.toml, else an sdist's PKG-INFO) at the root or
+    under ``src/``; else the one package there (``beautifulsoup4`` ships ``bs4``)."""
+    name = _project_name(root)
+    for base in (root / "src", root):
+        named = [base / name] if name and (base / name / "__init__.py").is_file() else []
+        single = [base / f"{name}.py"] if name and (base / f"{name}.py").is_file() else []
+        if named or single:
+            return Package.at((named or single)[0], base)
+    namespaced = _namespaced(root, name)
+    if namespaced is not None:
+        return namespaced
+    for base in (root / "src", root):
+        found = [p.parent for p in sorted(base.glob("*/__init__.py")) if p.parent.name not in _NOT_THE_PACKAGE]
+        if len(found) == 1:
+            return Package.at(found[0], base)
+    raise ConfigError(f"{root}: no package found (pyproject.toml's [project].name, or one package under src/); "
+                      "run docbot verify from the project root, or pass SOURCE DOC")
 
 
-def _passages(markdown: str, references: list[Reference], package: Package,
-              index: ApiIndex) -> list[tuple[tuple[int, int], tuple[str, str]]]:
-    """(span, (module, qualname)) for each heading's passage whose references name one function."""
-    marks = headings(markdown)
-    total = len(markdown.splitlines())
-    spans = [(h.line, next((o.line for o in marks[i + 1 :] if o.level <= h.level), total))
-             for i, h in enumerate(marks)]
-    found = []
-    for start, end in spans:
-        inner = [s for s in spans if start < s[0] < end]
-        own = {q for r in references if start <= r.line < end and not any(a <= r.line < b for a, b in inner)
-               if (q := _function_of(index.canonical(r.dotted), package)) is not None}
-        if len(own) == 1:
-            found.append(((start, end), own.pop()))
-    return found
-
-
-def _function_of(dotted: str, package: Package) -> tuple[str, str] | None:
-    """``pkg.core.f`` -> ("pkg.core", "f"); ``pkg.core.Class.m`` -> ("pkg.core", "Class.m"); else None."""
-    parts = dotted.split(".")
-    for cut in range(len(parts) - 1, 0, -1):
-        module = ".".join(parts[:cut])
-        if module in package.modules:
-            qualname = ".".join(parts[cut:])
-            return (module, qualname) if qualname in package.functions(module) else None
+def _namespaced(root: Path, name: str) -> Package | None:
+    """``google-cloud-dlp`` ships ``google/cloud/dlp/``: a package inside namespace folders (no ``__init__.py``
+    above it), named by the distribution's words; the docs import it by its dotted name."""
+    parts = [p for p in name.split("_") if p]
+    for base in (root / "src", root):
+        if len(parts) < 2 or (base / parts[0] / "__init__.py").is_file():
+            continue  # one word, or a regular package on top: the folders above are no namespace
+        folder = base.joinpath(*parts)
+        if (folder / "__init__.py").is_file():
+            return Package(".".join(parts), folder, base)
     return None
+
+
+_NOT_THE_PACKAGE = {"tests", "test", "docs", "doc", "examples", "example", "benchmarks", "scripts", "tools"}
+
+
+def _project_name(root: Path) -> str:
+    name = read_pyproject(root).name
+    if not name:
+        try:  # a built sdist says its name in PKG-INFO, whatever its build tool
+            info = (root / "PKG-INFO").read_text(encoding="utf-8", errors="replace")
+            name = next((line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("Name:")), "")
+        except OSError:
+            name = ""
+    return str(name).replace("-", "_").replace(".", "_").lower()

@@ -17,7 +17,7 @@ import re
 import textwrap
 from dataclasses import dataclass
 
-from docbot.verify.markdown import code_blocks
+from docbot.verify.read.markdown import code_blocks
 
 _CLASS = re.compile(r"^\s*class\s+([A-Za-z_]\w*)\b")
 _GUTTER = re.compile(r"^\s*\|(?: {2}(.*))?\s*$")

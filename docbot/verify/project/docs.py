@@ -4,29 +4,37 @@ The package is found from ``pyproject.toml`` (``[project].name``, or the only pa
 are the files the ``docs_globs`` setting names. Each doc is read as its reader reads it: its examples run top to
 bottom in a fresh namespace holding only what the doc imports and defines (after the ``docs_setup`` snippet
 for its glob, where a project declares setup its prose states); every API name it presents as existing is
-resolved in the package (docbot.verify.passages); and a heading's passage that uses exactly one of the
+resolved in the package (docbot.verify.read.references); and a heading's passage that uses exactly one of the
 package's functions gets that function's parameter, default, exception and return checks. Findings are told
-apart by what they mean to the reader (docbot.verify.reader): only a contradiction fails.
+apart by what they mean to the reader (docbot.verify.checks.reader): only a contradiction fails.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from docbot.config.choices import ExampleSandbox
-from docbot.errors import ConfigError
+from docbot.config.choices import DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S, ExampleSandbox
 from docbot.sandbox.step import Step
-from docbot.verify.example_check import check_steps
-from docbot.verify.examples import extract_steps
-from docbot.verify.findings import ExampleContext, Finding, FindingName
-from docbot.verify.passages import ApiIndex, Reference, Resolution, code_references, prose_references
-from docbot.verify.project_api import Package, public_api, topic_checks
-from docbot.verify.reader import ReaderFinding, ReaderKind, classify, defined_names, one_per_block
-from docbot.verify.rst import rst_to_markdown
+from docbot.verify.checks.examples import ExampleContext, check_steps
+from docbot.verify.checks.reader import classify, defined_names, one_per_block
+from docbot.verify.findings import Check, DocFinding, Finding
+from docbot.verify.project.api_index import ApiIndex, Resolution
+from docbot.errors import ConfigError
+from docbot.verify.project.package import Package, find_package, public_api
+from docbot.verify.project.report import DocReport, ProjectReport
+from docbot.verify.project.suggest import fixes_for, patch
+from docbot.verify.project.topics import topic_checks
+from docbot.verify.read.examples import extract_steps
+from docbot.verify.read.markdown import code_line_flags
+from docbot.verify.read.references import Reference, code_references, prose_references
+from docbot.verify.read.rst import rst_to_markdown
+
+if TYPE_CHECKING:
+    from docbot.config.settings import Settings
 
 DEFAULT_DOCS_GLOBS = ("README.*", "docs/**/*.md", "docs/**/*.rst")
 # A fresh namespace: the sandbox binds a module's names for its examples; `builtins` adds none a reader lacks. The
@@ -35,73 +43,19 @@ _BLANK_MODULE, _BLANK_NAME = "builtins", "__build_class__"
 
 
 @dataclass(frozen=True)
-class DocReport:
-    path: str
-    findings: list[ReaderFinding] = field(default_factory=list)
-    references: int = 0  # API names the doc uses that the package has
+class DocsOptions:
+    """How project mode reads and runs the docs (the settings of the same names)."""
 
-    def of(self, kind: ReaderKind) -> list[ReaderFinding]:
-        return [f for f in self.findings if f.kind is kind]
+    globs: tuple[str, ...] = DEFAULT_DOCS_GLOBS
+    docs_setup: Mapping[str, str] = field(default_factory=dict)
+    timeout_s: float = DEFAULT_EXAMPLE_TIMEOUT_S
+    sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX
+    generated_dir: str = "docs/api"  # docbot's own sections: kept true by `docbot check`, not by this gate
 
-
-@dataclass(frozen=True)
-class ProjectReport:
-    package: str
-    docs: list[DocReport]
-    undocumented: list[str]  # public functions no doc names (coverage: a report, not a failure)
-
-    def count(self, kind: ReaderKind) -> int:
-        return sum(len(d.of(kind)) for d in self.docs)
-
-
-def find_package(root: Path) -> Package:
-    """The package the docs describe: the project's name (pyproject.toml, else an sdist's PKG-INFO) at the root or
-    under ``src/``; else the one package there (``beautifulsoup4`` ships ``bs4``)."""
-    name = _project_name(root)
-    for base in (root / "src", root):
-        named = [base / name] if name and (base / name / "__init__.py").is_file() else []
-        single = [base / f"{name}.py"] if name and (base / f"{name}.py").is_file() else []
-        if named or single:
-            return Package.at((named or single)[0], base)
-    namespaced = _namespaced(root, name)
-    if namespaced is not None:
-        return namespaced
-    for base in (root / "src", root):
-        found = [p.parent for p in sorted(base.glob("*/__init__.py")) if p.parent.name not in _NOT_THE_PACKAGE]
-        if len(found) == 1:
-            return Package.at(found[0], base)
-    raise ConfigError(f"{root}: no package found (pyproject.toml's [project].name, or one package under src/); "
-                      "run docbot verify from the project root, or pass SOURCE DOC")
-
-
-def _namespaced(root: Path, name: str) -> Package | None:
-    """``google-cloud-dlp`` ships ``google/cloud/dlp/``: a package inside namespace folders (no ``__init__.py``
-    above it), named by the distribution's words; the docs import it by its dotted name."""
-    parts = [p for p in name.split("_") if p]
-    for base in (root / "src", root):
-        if len(parts) < 2 or (base / parts[0] / "__init__.py").is_file():
-            continue  # one word, or a regular package on top: the folders above are no namespace
-        folder = base.joinpath(*parts)
-        if (folder / "__init__.py").is_file():
-            return Package(".".join(parts), folder, base)
-    return None
-
-
-_NOT_THE_PACKAGE = {"tests", "test", "docs", "doc", "examples", "example", "benchmarks", "scripts", "tools"}
-
-
-def _project_name(root: Path) -> str:
-    try:
-        name = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8")).get("project", {}).get("name")
-    except (OSError, tomllib.TOMLDecodeError):
-        name = None
-    if not name:
-        try:  # a built sdist says its name in PKG-INFO, whatever its build tool
-            info = (root / "PKG-INFO").read_text(encoding="utf-8", errors="replace")
-            name = next((line.split(":", 1)[1].strip() for line in info.splitlines() if line.startswith("Name:")), "")
-        except OSError:
-            name = ""
-    return str(name).replace("-", "_").replace(".", "_").lower()
+    @classmethod
+    def of(cls, settings: Settings) -> DocsOptions:
+        return cls(tuple(settings.docs_globs), settings.docs_setup, settings.example_timeout_s,
+                   settings.example_sandbox, settings.docs_dir)
 
 
 def doc_paths(root: Path, globs: Sequence[str]) -> list[Path]:
@@ -115,24 +69,47 @@ def setup_for(relative: str, docs_setup: Mapping[str, str]) -> str:
     return "\n".join(code for pattern, code in docs_setup.items() if fnmatch.fnmatch(relative, pattern))
 
 
-def verify_project(root: Path, package: Package, docs: Sequence[Path], docs_setup: Mapping[str, str] | None = None,
-                   run_examples: bool = True, timeout_s: float = 10.0,
-                   sandbox: ExampleSandbox = "os") -> ProjectReport:
+def verify_project(root: Path, package: Package, docs: Sequence[Path], options: DocsOptions | None = None,
+                   run_examples: bool = True) -> ProjectReport:
+    """Every doc of ``docs`` read and checked against ``package``, and the public API no doc names."""
+    options = options or DocsOptions()
     index = package.index()
     reports, used = [], set()
     for path in docs:
         relative = path.resolve().relative_to(root.resolve()).as_posix() if path.is_absolute() else path.as_posix()
         report, names = verify_doc(path.read_text(encoding="utf-8-sig"), relative, path.suffix == ".rst", package,
-                                   index, setup_for(relative, docs_setup or {}),
-                                   ExampleContext(_BLANK_MODULE, package.sys_path, timeout_s, sandbox=sandbox)
-                                   if run_examples else None)
+                                   index, setup_for(relative, options.docs_setup),
+                                   ExampleContext(_BLANK_MODULE, package.sys_path, options.timeout_s,
+                                                  sandbox=options.sandbox) if run_examples else None)
         reports.append(report)
         used |= names
     api = public_api(package, index)
-    # `Class.__init__` is documented as the class (docbot.verify.source_doc.section_names)
+    # `Class.__init__` is documented as the class (docbot.verify.checks.source_doc.section_names)
     api = [q.removesuffix(".__init__") for q in api]
     return ProjectReport(package.name, reports, list(dict.fromkeys(
         q for q in api if index.canonical(q) not in used and q not in used)))
+
+
+def verify_here(root: Path, paths: Sequence[Path], options: DocsOptions, run_examples: bool = True) -> ProjectReport:
+    """``docbot verify`` at ``root``: the docs given (else the ones ``options.globs`` name) against the package
+    found there."""
+    docs = list(paths) or doc_paths(root, options.globs)
+    for path in docs:
+        if not path.is_file():
+            raise ConfigError(f"{path}: no such file.")
+    if not docs:
+        raise ConfigError(f"no docs match {', '.join(options.globs)} under {root}; pass the doc paths, or "
+                          "set docs_globs")
+    return verify_project(root, find_package(root), docs, options, run_examples)
+
+
+def suggested_patch(root: Path, report: ProjectReport) -> str:
+    """The patch that replaces each stale stated output with the real one (docbot.verify.project.suggest)."""
+    parts = []
+    for doc in report.docs:
+        text = (root / doc.path).read_bytes().decode("utf-8", "replace")
+        parts.append(patch(doc.path, text, fixes_for(doc.path, doc.findings, text)))
+    return "".join(parts)
 
 
 def verify_doc(text: str, relative: str, is_rst: bool, package: Package, index: ApiIndex, setup: str,
@@ -165,8 +142,6 @@ def doc_references(text: str, is_rst: bool, package: str) -> list[Reference]:
 
 
 def _references(markdown: str, steps: list[Step], package: str) -> list[Reference]:
-    from docbot.verify.markdown import code_line_flags
-
     aliases: dict[str, str] = {package: package}
     found: list[Reference] = []
     for step in steps:
@@ -185,9 +160,9 @@ def _first_of_each(references: list[Reference]) -> list[Reference]:
     return list(seen.values())
 
 
-def _unresolved(ref: Reference, line_of: dict[int, int]) -> ReaderFinding:
+def _unresolved(ref: Reference, line_of: dict[int, int]) -> DocFinding:
     how = {"import": "imports", "code": "uses", "prose": "names"}[ref.how]
-    finding = Finding(FindingName.UNRESOLVED_REFERENCE,
+    finding = Finding(Check.UNRESOLVED_REFERENCE,
                       f"the doc {how} `{ref.dotted}`, which the package does not have", ref.dotted,
                       "no such name in the package's source", line=ref.line)
-    return ReaderFinding(ReaderKind.CONTRADICTION, finding, line_of.get(ref.line, ref.line + 1))
+    return DocFinding(finding, line_of.get(ref.line, ref.line + 1))

@@ -20,9 +20,9 @@ import re
 from dataclasses import dataclass, field
 
 from docbot.facts.function import Facts, Raise
-from docbot.verify.findings import Finding, FindingKind, FindingName, gap
-from docbot.verify.markdown import entries, paragraphs, prose, split_parts
-from docbot.verify.raise_reach import may_be_subclass, only_passed_on, parameter_raises
+from docbot.verify.findings import Check, Finding, Severity, lower
+from docbot.verify.read.markdown import entries, paragraphs, prose, split_parts
+from docbot.verify.checks.raise_reach import may_be_subclass, only_passed_on, parameter_raises
 
 _EXCEPTION_NAME = re.compile(
     r"(?<![\w.])(?:[A-Za-z_]\w*\.)*([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Iteration|Failure|Fault))\b"
@@ -143,7 +143,7 @@ def check_raises(section: str, facts: Facts, source: str, module_source: str = "
     findings = _type_findings(missing, invented, doc_entries, facts, source)
     # An entry already judged (a wrong or invented type) gets the parameter check's word only when it is fatal.
     judged = {f.doc_text for f in findings
-              if f.kind in (FindingName.WRONG_EXCEPTION_TYPE, FindingName.INVENTED_EXCEPTION)}
+              if f.check in (Check.WRONG_EXCEPTION_TYPE, Check.INVENTED_EXCEPTION)}
     findings += [f for f in _parameter_findings(doc_entries, facts, source, module_source)
                  if f.fatal and not any(g.fatal and g.doc_text == f.doc_text for g in findings)
                  or f.doc_text not in judged]
@@ -163,18 +163,17 @@ def _type_findings(missing: list[Raise], invented: list[str], doc_entries: list[
             entry = next(e for e in doc_entries if wrong in e.types)
             callee = calls_other_code(source) and not any(_matches(q, raise_) for q in entry.quotes)
             advice = "; a callee may raise it, make sure it does" if callee else ""
-            findings.append(Finding(FindingName.WRONG_EXCEPTION_TYPE,
-                                    f"the doc says {facts.name}() raises {wrong}, but "
-                                    f"the code raises {raise_.describe()}{advice}", entry.text, raise_.describe(),
-                                    FindingKind.NOTE if callee else FindingKind.CONTRADICTION))
+            found = Finding(Check.WRONG_EXCEPTION_TYPE, f"the doc says {facts.name}() raises {wrong}, but "
+                            f"the code raises {raise_.describe()}{advice}", entry.text, raise_.describe())
+            findings.append(lower(found, Severity.NOTE, "a callee may raise it") if callee else found)
         else:
-            findings.append(gap(FindingName.MISSING_EXCEPTION, f"{facts.name}() raises {raise_.describe()}, "
-                                "which the doc does not mention", raise_.describe()))
+            findings.append(Finding(Check.MISSING_EXCEPTION, f"{facts.name}() raises {raise_.describe()}, "
+                                    "which the doc does not mention", code_fact=raise_.describe()))
     for name in unpaired:
         text = next(e.text for e in doc_entries if name in e.types)
         quoted = _raise_quoted(next(e for e in doc_entries if name in e.types), facts)
         if quoted is not None:  # "TypeError('amount must be positive')" where the code raises ValueError(...)
-            findings.append(Finding(FindingName.WRONG_EXCEPTION_TYPE, f"the doc says {facts.name}() raises {name}, but "
+            findings.append(Finding(Check.WRONG_EXCEPTION_TYPE, f"the doc says {facts.name}() raises {name}, but "
                                     f"the code raises {quoted.describe()}", text, quoted.describe()))
             continue
         # A builtin error can come from an operation (a division, an index) rather than a raise, and any
@@ -183,16 +182,16 @@ def _type_findings(missing: list[Raise], invented: list[str], doc_entries: list[
             not calls_other_code(source))
         raised = ", ".join(sorted({r.type_name for r in facts.raises if r.exception})) or "nothing explicitly"
         advice = "" if provable else "; make sure a callee or an operation really raises it"
-        findings.append(Finding(FindingName.INVENTED_EXCEPTION,
-                                f"the doc says {facts.name}() raises {name}, but the code "
-                                f"never raises it explicitly (it raises: {raised}){advice}", text, raised,
-                                FindingKind.CONTRADICTION if provable else FindingKind.NOTE))
+        found = Finding(Check.INVENTED_EXCEPTION, f"the doc says {facts.name}() raises {name}, but the code "
+                        f"never raises it explicitly (it raises: {raised}){advice}", text, raised)
+        findings.append(found if provable else lower(found, Severity.NOTE, "a callee or an operation may raise it"))
     return findings
 
 
 def _parameter_findings(doc_entries: list[RaiseEntry], facts: Facts, source: str,
                         module_source: str) -> list[Finding]:
-    """A stated type against the raise sites about the one parameter the entry names (docbot.verify.raise_reach)."""
+    """A stated type against the raise sites about the one parameter the entry names
+    (docbot.verify.checks.raise_reach)."""
     findings: list[Finding] = []
     params = [p.name for p in facts.documentable_parameters if len(p.name) >= 3 and not p.is_variadic]
     for entry in doc_entries:
@@ -206,9 +205,9 @@ def _parameter_findings(doc_entries: list[RaiseEntry], facts: Facts, source: str
         fatal = only_passed_on(source, param)
         advice = "" if fatal else f"; an operation on `{param}` may raise {stated}, make sure it does"
         code = f"{reached[0].raise_.describe()} (in {reached[0].where})"
-        findings.append(Finding(FindingName.WRONG_EXCEPTION_TYPE, f"the doc says {facts.name}() raises {stated} about "
-                                f"`{param}`, but the code raises {code}{advice}", entry.text, code,
-                                FindingKind.CONTRADICTION if fatal else FindingKind.NOTE))
+        found = Finding(Check.WRONG_EXCEPTION_TYPE, f"the doc says {facts.name}() raises {stated} about "
+                        f"`{param}`, but the code raises {code}{advice}", entry.text, code)
+        findings.append(found if fatal else lower(found, Severity.NOTE, f"an operation on `{param}` may raise it"))
     return findings
 
 
@@ -275,7 +274,7 @@ def _message_findings(searchable: str, doc_entries: list[RaiseEntry], required: 
             # With a message the code builds at run time, only a near-copy of a known one is a misquote.
             if closest is not None and (len(known) == len(of_type) or _similar(quote, closest.message or "") >= 0.8):
                 misquoted.append(closest)
-                findings.append(Finding(FindingName.MISQUOTED_MESSAGE,
+                findings.append(Finding(Check.MISQUOTED_MESSAGE,
                                         f'the doc quotes {type_name}\'s message as "{quote}"; '
                                         f"the code raises {closest.describe()}", quote, closest.describe()))
         quoted_some = any(any(_matches(q, r) for q in quotes) for r in known)
@@ -283,11 +282,11 @@ def _message_findings(searchable: str, doc_entries: list[RaiseEntry], required: 
             if any(_matches(q, raise_) for q in quotes) or _message_in(everywhere, raise_) or raise_ in misquoted:
                 continue
             if quoted_some:  # the doc quotes this type's messages, so leaving one out hides a case
-                findings.append(gap(FindingName.MISSING_EXCEPTION, f"{raise_.describe()} is not documented (the doc "
-                                    f"quotes other {type_name} messages)", raise_.describe()))
+                findings.append(Finding(Check.MISSING_EXCEPTION, f"{raise_.describe()} is not documented (the "
+                                        f"doc quotes other {type_name} messages)", code_fact=raise_.describe()))
             else:
-                findings.append(gap(FindingName.MESSAGE_NOT_QUOTED, f"the doc does not quote the message of "
-                                    f"{raise_.describe()}", raise_.describe()))
+                findings.append(Finding(Check.MESSAGE_NOT_QUOTED, f"the doc does not quote the message of "
+                                        f"{raise_.describe()}", code_fact=raise_.describe()))
     return findings
 
 

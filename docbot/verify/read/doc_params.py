@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from docbot.verify.markdown import Entry, code_blocks, entries, headings, parts_labelled, prose
+from docbot.verify.read.markdown import Entry, code_blocks, entries, headings, parts_labelled, prose
 
 _PYDOC_GUTTER = re.compile(r"^\s*\|  (?=[A-Za-z_])")
 _INLINE_DEFAULT_ITEM = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)])\s+)?`[A-Za-z_]\w*\s*=[^`]+`")

@@ -30,6 +30,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from docbot.facts.function import is_none, own_nodes
 from docbot.facts.module import module_tree
 
 BUILTIN_VALUES = frozenset({"str", "bytes", "bytearray", "int", "float", "complex", "bool", "list", "dict", "tuple",
@@ -52,7 +53,7 @@ def returned_types(module_source: str, qualname: str, sys_path: tuple[str, ...] 
     if function.returns is not None:
         return annotation_types(function.returns)
     returns = _own_returns(function)
-    valued = [r for r in returns if r.value is not None and not _is_none(r.value)]
+    valued = [r for r in returns if r.value is not None and not is_none(r.value)]
     if not valued:
         return None
     found = {"NoneType"} if len(valued) < len(returns) or not _ends_in_return(function) else set()
@@ -181,29 +182,13 @@ def _is_overload_or_setter(node: ast.AST) -> bool:
     return any(_dotted(d).rsplit(".", 1)[-1] in ("overload", "setter", "deleter") for d in decorators)
 
 
-def _own_nodes(function: ast.AST) -> list[ast.AST]:
-    """The function's nodes, not those of functions, classes or lambdas nested in it."""
-    found: list[ast.AST] = []
-    stack = list(ast.iter_child_nodes(function))
-    while stack:
-        node = stack.pop()
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            found.append(node)
-            stack.extend(ast.iter_child_nodes(node))
-    return found
-
-
 def _own_returns(function: ast.AST) -> list[ast.Return]:
-    returns = [n for n in _own_nodes(function) if isinstance(n, ast.Return)]
+    returns = [n for n in own_nodes(function) if isinstance(n, ast.Return)]
     return sorted(returns, key=lambda n: (n.lineno, n.col_offset))
 
 
 def _is_generator(function: ast.AST) -> bool:
-    return any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in _own_nodes(function))
-
-
-def _is_none(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
+    return any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in own_nodes(function))
 
 
 def _ends_in_return(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -9,7 +9,7 @@ Prose that says a block fails ("Handle invalid TOML", "raises") makes its failur
 block with a ``try`` statement: that code handles the failure itself, so it is presented as working
 and an exception escaping it is a contradiction (tests/verify/test_examples.py, "try").
 
-Marker comments, and a bare expression's trailing comment, are read in docbot.verify.comment_claims.
+Marker comments, and a bare expression's trailing comment, are read in docbot.verify.read.comment_claims.
 
 A doctest traceback's stated exception is its ``Type: message`` line (and the message's continuation
 lines); ``#`` lines after it are the doc's commentary on the next example, which no console prints after
@@ -24,11 +24,11 @@ import textwrap
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from docbot.verify.comment_claims import (EXCEPTION, EXCEPTION_ANY, PRINTS, claim, comment_texts, is_print,
+from docbot.verify.read.comment_claims import (EXCEPTION, EXCEPTION_ANY, PRINTS, claim, comment_texts, is_print,
                                           marked_statements)
 from docbot.sandbox.compare import literal
 from docbot.sandbox.step import Step
-from docbot.verify.markdown import CodeBlock, code_blocks
+from docbot.verify.read.markdown import CodeBlock, code_blocks
 
 if TYPE_CHECKING:  # doctest (with the pdb and unittest it imports) is loaded only for a doc with `>>>` examples
     import doctest

@@ -12,15 +12,16 @@ from dataclasses import dataclass, field
 
 from docbot.scan import targets
 from docbot.errors import ConfigError
-from docbot.config.choices import ExampleSandbox
+from docbot.config.choices import DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S, ExampleSandbox
 from docbot.scan.targets import SourceParseError
-from docbot.verify.check import check_doc
-from docbot.verify.kwargs_reach import carried_keywords
-from docbot.verify.example_check import check_steps
-from docbot.verify.examples import extract_steps
-from docbot.verify.findings import ExampleContext, Finding, FindingKind
-from docbot.verify.pydoc_text import PydocEntry, pydoc_entries
-from docbot.verify.sections import locate_section
+from docbot.verify.checks.page import check_doc
+from docbot.verify.checks.kwargs_reach import carried_keywords
+from docbot.verify.checks.examples import check_steps
+from docbot.verify.read.examples import extract_steps
+from docbot.verify.checks.examples import ExampleContext
+from docbot.verify.findings import Finding, Severity
+from docbot.verify.read.pydoc_text import PydocEntry, pydoc_entries
+from docbot.verify.read.sections import locate_section
 
 
 DOC_EXAMPLES = "(doc examples)"  # findings of examples outside every function's section
@@ -38,7 +39,11 @@ class FunctionFindings:
 
     @property
     def gaps(self) -> list[Finding]:
-        return [f for f in self.findings if f.severity is FindingKind.GAP]
+        return [f for f in self.findings if f.severity is Severity.GAP]
+
+    def to_json(self) -> dict[str, object]:
+        return {"qualname": self.qualname, "section_found": self.section_found,
+                "findings": [f.to_json() for f in self.findings]}
 
 
 def public_functions(source_text: str) -> dict[str, str]:
@@ -75,7 +80,7 @@ def select(functions: dict[str, str], name: str) -> str:
 
 def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tuple[str, ...],
                       function: str | Sequence[str] | None = None, run_examples: bool = True,
-                      timeout_s: float = 10.0, sandbox: ExampleSandbox = "os",
+                      timeout_s: float = DEFAULT_EXAMPLE_TIMEOUT_S, sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX,
                       prompts: Sequence[re.Pattern[str]] | None = None) -> list[FunctionFindings]:
     """Findings for each public function of the source (or the ones named), in source order.
 
@@ -107,8 +112,8 @@ def find_sections(doc_text: str, qualnames: list[str],
                   others: frozenset[str]) -> dict[str, tuple[tuple[int, int], str]]:
     """qualname -> (its span of doc lines, its text) for each function the doc has a section for.
 
-    A section is found by docbot's marker or a heading (docbot.verify.sections); an entry of a pydoc dump
-    in the doc (docbot.verify.pydoc_text) is a section too, and where a heading's section holds the
+    A section is found by docbot's marker or a heading (docbot.verify.read.sections); an entry of a pydoc dump
+    in the doc (docbot.verify.read.pydoc_text) is a section too, and where a heading's section holds the
     function's pydoc entry, the entry is read as well: its docstring sits in a code block the prose
     checks do not read.
     """

@@ -1,4 +1,10 @@
-"""A stated return type against the types the code can return (docbot.verify.return_types).
+"""What the doc says comes back, against the code: a value where the code returns none, nothing where it returns
+one, and a stated return type against the types the code can return (docbot.verify.checks.return_types).
+
+A constructor (``__init__``) is accused of an invented return only when the claim names a builtin
+value type in code (`` `int` ``, `` `float` ``, `` `str` `` ...): calling the class returns the instance,
+so "instances return a default" or "returns a new set" in a class's doc is true of the call the reader
+makes, while "Returns the total as a `float`" is not (tests/verify/test_doccheck.py, "constructor").
 
 What counts as the doc stating the type of the function's own return value, in plain words a reader reads so:
 
@@ -27,9 +33,24 @@ from __future__ import annotations
 import re
 
 from docbot.facts.function import Facts
-from docbot.verify.findings import Finding, FindingName
-from docbot.verify.markdown import parts_labelled, prose, tokens
-from docbot.verify.return_types import returned_types
+from docbot.verify.findings import Check, Finding
+from docbot.verify.checks.parameters import call_names
+from docbot.verify.read.doc_params import doc_signatures
+from docbot.verify.read.markdown import parts_labelled, prose, tokens
+from docbot.verify.checks.return_types import returned_types
+
+_SAYS_NOTHING = re.compile(
+    r"^(?:returns?\s+)?(?:none\b|nothing\b|no\s+value|no\s+return|does\s+not\s+return|doesn't\s+return"
+    r"|(?:this|the)\s+(?:function|method)\s+(?:does\s+not|doesn't)\s+return)"
+)
+BUILTIN_VALUE = re.compile(r"`(?:int|float|complex|str|bytes|bool|list|dict|tuple|set|frozenset)`")
+_RELATIVE = re.compile(r"\b(?:that|which)\s*$")  # a relative clause: its verb belongs to the noun before it
+_CONDITIONAL = re.compile(r"\b(if|or|otherwise|else|unless|when)\b")
+# "returns the total", "Return a list", "yields `int`": a verb followed by what is returned.
+_RETURN_PHRASE = re.compile(
+    r"\b(?:[Rr]eturns?|[Yy]ields?)\b[:\s]+((?:the|a|an|its|their|this|that|one|`|True|False|None|nothing|"
+    r"\d|['\"]|int\b|float\b|str\b|bool\b|list\b|dict\b|tuple\b|set\b|bytes\b)[^\n.]{0,60})"
+)
 
 # type word -> the builtin types that make the claim true
 TYPE_WORDS: dict[str, frozenset[str]] = {
@@ -131,7 +152,7 @@ def check_return_type(section: str, facts: Facts, module_source: str, sys_path: 
     for word, text in claims:
         if not TYPE_WORDS[word] & returned:
             code = " or ".join(sorted("None" if t == "NoneType" else t for t in returned))
-            findings.append(Finding(FindingName.WRONG_RETURN_TYPE,
+            findings.append(Finding(Check.WRONG_RETURN_TYPE,
                                     f"the doc says {facts.name}() returns a {word}, but the "
                                     f"code returns {code}", text, f"returns {code}"))
     return findings
@@ -176,3 +197,58 @@ def _own_or_silent(sentence: str, name: str) -> bool:
         elif not subject.endswith(_OWN):
             return False
     return True
+
+
+def return_claims(section: str, facts: Facts) -> list[tuple[str, str]]:
+    """What the doc says comes back, wherever it says it: ("value" | "nothing", the doc text) pairs.
+
+    A Returns part, a signature's ``-> X`` and prose ("Returns the total") all count, so a doc whose
+    Returns part says None while its summary promises a value is caught.
+    """
+    claims: list[tuple[str, str]] = []
+    text = re.sub(r"\s+", " ", prose(" ".join(p.text for p in parts_labelled(section, "returns")))).strip()
+    # docbot's Returns part leads with the annotation (`None`); a text after it is what the doc claims
+    text = re.sub(r"^`None`\s+(?=\S)", "", text)
+    if text:
+        claims.append(("nothing" if says_nothing(text) else "value", text))
+    for signature in doc_signatures(section, call_names(facts)):
+        if signature.returns:
+            claims.append(("nothing" if signature.returns == "None" else "value", signature.text))
+    said = prose(section)
+    for match in _RETURN_PHRASE.finditer(said):
+        if _RELATIVE.search(said[max(0, match.start() - 16) : match.start()]):
+            continue  # "a callback that returns a list": the verb's subject is the callback, not the function
+        claims.append(("nothing" if says_nothing(match.group(1)) else "value", match.group(0)))
+    return claims
+
+
+def says_nothing(text: str) -> bool:
+    plain = re.sub(r"[`*_]", "", text).strip().lower()
+    return bool(_SAYS_NOTHING.match(plain)) and not _CONDITIONAL.search(plain[:60])
+
+
+def check_returns(section: str, facts: Facts) -> list[Finding]:
+    claims = return_claims(section, facts)
+    annotated_value = facts.return_annotation not in (None, "None")
+    if not facts.returns_value:
+        said = next((text for kind, text in claims if kind == "value"
+                     and (facts.name != "__init__" or BUILTIN_VALUE.search(text))), None)
+        if said is not None and not annotated_value:
+            return [Finding(Check.INVENTED_RETURN, f"the doc describes a return value ({_short(said)}), but "
+                            f"{facts.name}() returns nothing (None)", said, "no `return <value>` in the code")]
+        return []
+    what = "yields values" if facts.is_generator else "returns a value"
+    said = next((text for kind, text in claims if kind == "nothing"), None)
+    if said is not None:
+        return [Finding(Check.WRONG_RETURN, f"the doc says {facts.name}() returns nothing, but it {what}",
+                        said, f"{what}" + (f" ({facts.return_annotation})" if facts.return_annotation else ""))]
+    # Omission is judged leniently ("Returns x." talks about the return); contradictions strictly.
+    mentions = re.search(r"\b(?:[Rr]eturn(?:s|ed|ing)?|[Yy]ield(?:s|ed|ing)?)\b|->|→", prose(section))
+    if not claims and not mentions and facts.kind != "property":
+        return [Finding(Check.MISSING_RETURN, f"{facts.name}() {what} but the doc never says what it returns",
+                        code_fact=what)]
+    return []
+
+
+def _short(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 
-from docbot.verify.markdown import Heading, headings, label_of
+from docbot.verify.read.markdown import Heading, headings, label_of
 
 _MARKER = re.compile(r"^\s*<!--\s*docbot:section\s+(\S+)[^>]*-->\s*$")
 _NAME_IN_HEADING = re.compile(

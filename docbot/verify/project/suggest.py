@@ -4,7 +4,7 @@ person applies (``git apply``) or a GitHub suggestion they commit (docs/design.m
 Never applied by docbot: when an example's output changed, the code may be what is wrong. A fix is offered only
 where it is safe to offer: a contradiction (not a note, not a time-dependent output) of a stated output
 (``example_mismatch``, which the example check runs twice and keeps only when both runs agree,
-docbot.verify.example_check), whose real output looks like no clock, address or id, and whose stated text is
+docbot.verify.checks.examples), whose real output looks like no clock, address or id, and whose stated text is
 found in the doc at or after the example's line. The patch keeps the doc's line ends and indentation.
 """
 
@@ -15,9 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from docbot.verify.findings import FindingName
-from docbot.verify.project import DocReport
-from docbot.verify.reader import ReaderFinding, ReaderKind
+from docbot.verify.findings import Check, DocFinding, Severity
 
 # Outputs that hold only on the run that printed them: dates, times, memory addresses, UUIDs, long hex ids.
 _UNSTABLE = re.compile(r"\d{4}-\d{2}-\d{2}|\b\d{1,2}:\d{2}:\d{2}\b|0x[0-9a-fA-F]{6,}|"
@@ -45,10 +43,10 @@ class OutputFix:
                 "message": self.message}
 
 
-def suggestable(found: ReaderFinding) -> bool:
+def suggestable(found: DocFinding) -> bool:
     """A stated output the code now contradicts, deterministic and free of clock- or id-looking text."""
     finding = found.finding
-    if found.kind is not ReaderKind.CONTRADICTION or finding.kind != FindingName.EXAMPLE_MISMATCH:
+    if found.severity is not Severity.CONTRADICTION or finding.check != Check.EXAMPLE_MISMATCH:
         return False
     got, want = finding.code_fact, finding.doc_text
     if not got.strip() or not want.strip() or "\n\n" in got.strip("\n"):
@@ -56,25 +54,25 @@ def suggestable(found: ReaderFinding) -> bool:
     return not (_UNSTABLE.search(got) or _UNSTABLE.search(want))
 
 
-def fixes_for(report: DocReport, text: str) -> list[OutputFix]:
-    """The fixes for one doc (its text as on disk), at most one per line, in line order."""
+def fixes_for(path: str, findings: Sequence[DocFinding], text: str) -> list[OutputFix]:
+    """The fixes for one doc's findings (``text``: the doc as on disk), at most one per line, in line order."""
     lines = text.splitlines(keepends=True)
     fixes: list[OutputFix] = []
     taken: set[int] = set()
-    for found in report.findings:
+    for found in findings:
         if not suggestable(found) or found.line is None:
             continue
-        fix = _locate(report.path, lines, found)
+        fix = _locate(path, lines, found)
         if fix is not None and not taken & set(range(fix.start, fix.end + 1)):
             taken |= set(range(fix.start, fix.end + 1))
             fixes.append(fix)
     return sorted(fixes, key=lambda f: f.start)
 
 
-def stated_line(found: ReaderFinding, lines: list[str]) -> int | None:
+def stated_line(found: DocFinding, lines: list[str]) -> int | None:
     """The 1-based line of the doc that states an example's output (what a person edits), or the finding's own
     line (its block) when the stated text is not found after it."""
-    if found.finding.kind != FindingName.EXAMPLE_MISMATCH or not found.finding.doc_text.strip() or not found.line:
+    if found.finding.check != Check.EXAMPLE_MISMATCH or not found.finding.doc_text.strip() or not found.line:
         return found.line
     fix = _locate("", lines, found)
     return found.line if fix is None else fix.start
@@ -87,7 +85,7 @@ def _stated_block(lines: list[str], first: int, want: list[str]) -> int | None:
     return None
 
 
-def _locate(path: str, lines: list[str], found: ReaderFinding) -> OutputFix | None:
+def _locate(path: str, lines: list[str], found: DocFinding) -> OutputFix | None:
     want = found.finding.doc_text.strip("\n").split("\n")
     got = found.finding.code_fact.strip("\n").split("\n")
     first = max(0, (found.line or 1) - 1)

@@ -2,7 +2,7 @@
 
 A change to a function can make a README example false without touching the README. So the docs to verify
 after a change are the ones that *mention* a changed function, resolved as project mode resolves a passage
-(docbot.verify.passages): the names a doc's examples import and the qualified names its prose uses, each
+(docbot.verify.read.references): the names a doc's examples import and the qualified names its prose uses, each
 taken to where it is defined. A doc that mentions a class mentions its methods too.
 
 Against a base revision, a contradiction is *introduced* when the base side had no contradiction of the same
@@ -15,88 +15,17 @@ from __future__ import annotations
 import io
 import tarfile
 import tempfile
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
-from docbot.config.choices import DEFAULT_EXAMPLE_SANDBOX, ExampleSandbox
 from docbot.errors import ConfigError
 from docbot.git.runner import run_git
-from docbot.verify.passages import ApiIndex, Resolution
-from docbot.verify.project import (DEFAULT_DOCS_GLOBS, DocReport, ProjectReport, doc_paths, doc_references,
-                                   find_package, verify_project)
-from docbot.verify.project_api import Package
-from docbot.verify.reader import ReaderFinding, ReaderKind
-from docbot.verify.suggest import OutputFix, fixes_for, stated_line
-
-
-@dataclass(frozen=True)
-class DocsOptions:
-    """How project mode reads and runs the docs (the settings of the same names)."""
-
-    globs: tuple[str, ...] = DEFAULT_DOCS_GLOBS
-    docs_setup: Mapping[str, str] = field(default_factory=dict)
-    timeout_s: float = 10.0
-    sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX
-    generated_dir: str = "docs/api"  # docbot's own sections: kept true by `docbot check`, not by this gate
-
-
-@dataclass(frozen=True)
-class StaleLine:
-    """One contradiction in a doc: where, which check, and what the doc states."""
-
-    path: str
-    line: int | None  # 1-based
-    check: str
-    message: str
-    doc_text: str
-
-    @classmethod
-    def of(cls, path: str, found: ReaderFinding, lines: list[str]) -> StaleLine:
-        """Placed on the line that states what is false (a stated output), else on the finding's block."""
-        return cls(path, stated_line(found, lines), str(found.finding.kind), found.finding.message,
-                   found.finding.doc_text)
-
-    @property
-    def claim(self) -> tuple[str, str, str]:
-        """What a contradiction is about, whatever line it moved to and whatever the code now gives."""
-        return self.path, self.check, self.doc_text.strip() or self.message
-
-    def to_json(self) -> dict[str, object]:
-        return {"path": self.path, "line": self.line, "check": self.check, "message": self.message,
-                "doc_text": self.doc_text}
-
-
-@dataclass(frozen=True)
-class DriftReport:
-    changed: tuple[str, ...]  # the changed functions, `module.qualname`
-    docs: tuple[str, ...]  # the docs verified: those mentioning a changed function, and docs the diff edited
-    introduced: tuple[StaleLine, ...]  # false now, not on the base side: these fail
-    pre_existing: tuple[StaleLine, ...] = ()  # false on both sides: reported, never failing
-    fixes: tuple[OutputFix, ...] = ()  # suggested fixes of the introduced stale outputs (docbot.verify.suggest)
-    reports: tuple[DocReport, ...] = ()  # the new side's full reports (notes and gaps, for printing)
-
-    @property
-    def failed(self) -> bool:
-        return bool(self.introduced)
-
-    def to_json(self) -> dict[str, object]:
-        return {"changed": list(self.changed), "docs": list(self.docs),
-                "introduced": [s.to_json() for s in self.introduced],
-                "pre_existing": [s.to_json() for s in self.pre_existing], "fixes": [f.to_json() for f in self.fixes]}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> DriftReport:
-        """Back from ``to_json`` (the Action's run step writes it, its publish step reads it)."""
-        def stale(items: Any) -> tuple[StaleLine, ...]:
-            return tuple(StaleLine(str(i["path"]), i.get("line"), str(i["check"]), str(i["message"]),
-                                   str(i.get("doc_text", ""))) for i in items or ())
-
-        fixes = tuple(OutputFix(str(f["path"]), int(f["start"]), int(f["end"]), tuple(str(n) for n in f["new"]),
-                                str(f.get("message", ""))) for f in data.get("fixes") or ())
-        return cls(tuple(data.get("changed") or ()), tuple(data.get("docs") or ()), stale(data.get("introduced")),
-                   stale(data.get("pre_existing")), fixes)
+from docbot.verify.findings import Severity
+from docbot.verify.project.api_index import ApiIndex, Resolution
+from docbot.verify.project.docs import DocsOptions, doc_paths, doc_references, verify_project
+from docbot.verify.project.package import Package, find_package
+from docbot.verify.project.report import DriftReport, ProjectReport, StaleLine
+from docbot.verify.project.suggest import OutputFix, fixes_for
 
 
 def mentioned(text: str, is_rst: bool, package: str, index: ApiIndex) -> set[str]:
@@ -133,15 +62,14 @@ def project_docs(root: Path, options: DocsOptions) -> list[Path]:
 
 def verify_docs(root: Path, docs: Sequence[Path], options: DocsOptions,
                 package: Package | None = None) -> ProjectReport:
-    return verify_project(root, package or find_package(root), [root / p.relative_to(root) for p in docs],
-                          options.docs_setup, True, options.timeout_s, options.sandbox)
+    return verify_project(root, package or find_package(root), [root / p.relative_to(root) for p in docs], options)
 
 
 def contradictions(report: ProjectReport, root: Path) -> list[StaleLine]:
     found = []
     for doc in report.docs:
         lines = (root / doc.path).read_text(encoding="utf-8-sig").splitlines()
-        found += [StaleLine.of(doc.path, f, lines) for f in doc.findings if f.kind is ReaderKind.CONTRADICTION]
+        found += [StaleLine.of(doc.path, f, lines) for f in doc.findings if f.severity is Severity.CONTRADICTION]
     return found
 
 
@@ -186,8 +114,14 @@ def _fixes(root: Path, now: ProjectReport, introduced: Sequence[StaleLine]) -> t
     """The suggested fixes of the outputs this diff made stale (not of those the base had stale too)."""
     new_lines = {(s.path, s.line) for s in introduced}
     return tuple(fix for doc in now.docs
-                 for fix in fixes_for(doc, (root / doc.path).read_bytes().decode("utf-8", "replace"))
+                 for fix in fixes_for(doc.path, doc.findings, (root / doc.path).read_bytes().decode("utf-8", "replace"))
                  if (fix.path, fix.start) in new_lines)
+
+
+def drift_gate(root: Path, base: str, options: DocsOptions) -> DriftReport:
+    """``docbot check --base``'s drift gate: what ``base...HEAD`` made false in the hand-written docs."""
+    changed, edited, fork = changes(root, base)
+    return drift_since(root, fork, changed, edited, options)
 
 
 def changes(root: Path, base: str) -> tuple[list[str], set[str], str]:

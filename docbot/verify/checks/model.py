@@ -3,8 +3,8 @@
 A *contradiction* is something the model states that the code or a run shows false: a parameter the
 signature lacks, a raises entry whose type or message differs from the code's raise site for that condition,
 an example that fails, a raises type that names no exception class, a return claim the code disproves (the
-page's rule, docbot.verify.doccheck, field by field), a field that repeats the prompt, holds a template
-placeholder or is empty where the schema needs text (docbot.verify.text_rules). A *gap* is something the
+page's rule, docbot.verify.checks.parameters, field by field), a field that repeats the prompt, holds a template
+placeholder or is empty where the schema needs text (docbot.verify.checks.text_rules). A *gap* is something the
 code has that the model does not say: a parameter, the return value, a raise site. Gaps never block
 approval.
 
@@ -21,18 +21,19 @@ from enum import Enum
 
 from docbot.docmodel import DocModel, Example, RaisesDoc, param_key
 from docbot.facts.function import Facts, Raise
-from docbot.verify.findings import Finding, FindingKind, FindingName, model_finding
-from docbot.verify.doccheck import check_returns
-from docbot.verify.text_rules import ModuleNames, echoes, placeholder, resolves_to_exception
+from docbot.verify.checks.returns import check_returns
+from docbot.verify.findings import Check, Finding, Severity
+from docbot.verify.checks.text_rules import ModuleNames, echoes, placeholder, resolves_to_exception
 
 __all__ = [
-    "ExampleOutcome", "ExampleRunner", "ExampleVerdict", "Finding", "FindingKind", "FindingName", "ModelFinding",
+    "ExampleOutcome", "ExampleRunner", "ExampleVerdict", "Finding", "Severity", "Check",
     "agreeing_site", "check_model", "conflicting_site", "extra_parameter_allowed", "invented_parameters",
 ]
 
 
-# The loop's findings are the one finding type of docbot.verify.findings; the old name stays for callers.
-ModelFinding = Finding
+def _field(check: Check, message: str, evidence: str, where: str) -> Finding:
+    """A finding about one field of a doc model: no doc text, the field in ``where``."""
+    return Finding(check, message, "", evidence, where=where)
 
 
 class ExampleVerdict(Enum):
@@ -56,22 +57,20 @@ def check_model(model: DocModel, facts: Facts, run_examples: ExampleRunner,
                 names: ModuleNames | None = None, prompts: Sequence[re.Pattern[str]] = ()) -> list[Finding]:
     """Every contradiction and gap of ``model`` against ``facts`` and a run of its examples.
 
-    ``names``: what the function's module binds (docbot.verify.text_rules.module_names), None when unknown;
-    ``prompts``: the prompt sentences a field must not repeat (docbot.verify.text_rules.prompt_sentences).
+    ``names``: what the function's module binds (docbot.verify.checks.text_rules.module_names), None when unknown;
+    ``prompts``: the prompt sentences a field must not repeat (docbot.verify.checks.text_rules.prompt_sentences).
     """
     findings = text_findings(model, prompts) + _parameter_findings(model, facts) + _raises_findings(model, facts)
     findings += not_exceptions(model, facts, names) + invented_return(model, facts)
     if facts.returns_value and not model.returns.strip():
         word = "yields" if facts.is_generator else "returns"
-        findings.append(model_finding(FindingName.MISSING_RETURN, FindingKind.GAP,
-                                      f"what {facts.name} {word} is not documented", f"the code {word} a value",
-                                      "returns"))
+        findings.append(_field(Check.MISSING_RETURN, f"what {facts.name} {word} is not documented",
+                               f"the code {word} a value", "returns"))
     outcomes = example_outcomes(model, run_examples)
     for index, outcome in enumerate(outcomes):
         if outcome.verdict is ExampleVerdict.FAILED:
-            findings.append(model_finding(FindingName.EXAMPLE_FAILS, FindingKind.CONTRADICTION,
-                                          f"example {index + 1} fails when run", outcome.evidence,
-                                          f"examples[{index}]"))
+            findings.append(_field(Check.EXAMPLE_FAILS, f"example {index + 1} fails when run", outcome.evidence,
+                                   f"examples[{index}]"))
     return findings
 
 
@@ -91,24 +90,20 @@ def text_findings(model: DocModel, prompts: Sequence[re.Pattern[str]] = ()) -> l
     for where, text in text_fields(model):
         echoed, hole = echoes(text, prompts), placeholder(text)
         if echoed is not None:
-            found.append(model_finding(FindingName.ECHOED_PROMPT, FindingKind.CONTRADICTION,
-                                       f"the {where} repeats the prompt", echoed, where))
+            found.append(_field(Check.ECHOED_PROMPT, f"the {where} repeats the prompt", echoed, where))
         elif hole is not None and not where.startswith("examples"):
-            found.append(model_finding(FindingName.TEMPLATE_PLACEHOLDER, FindingKind.CONTRADICTION,
-                                       f"the {where} holds a template placeholder {hole}", hole, where))
+            found.append(_field(Check.TEMPLATE_PLACEHOLDER, f"the {where} holds a template placeholder {hole}", hole,
+                                where))
     empty = [("summary", model.summary)] + [(f"raises[{i}]", r.type) for i, r in enumerate(model.raises)]
     empty += [(f"examples[{i}]", e.code) for i, e in enumerate(model.examples)]
-    return found + [model_finding(FindingName.EMPTY_FIELD, FindingKind.CONTRADICTION,
-                                  f"the {where} is empty", "the schema needs text here", where)
+    return found + [_field(Check.EMPTY_FIELD, f"the {where} is empty", "the schema needs text here", where)
                     for where, text in empty if not text.strip()]
 
 
 def not_exceptions(model: DocModel, facts: Facts, names: ModuleNames | None) -> list[Finding]:
     """Raises entries whose type names no exception class (``error``, ``json``, ``list``)."""
-    return [model_finding(FindingName.NOT_AN_EXCEPTION, FindingKind.CONTRADICTION,
-                          f"raises type {entry.type!r} is not an exception class",
-                          "not a builtin exception, a type the code raises, or a name its module binds",
-                          f"raises[{index}]")
+    return [_field(Check.NOT_AN_EXCEPTION, f"raises type {entry.type!r} is not an exception class",
+                   "not a builtin exception, a type the code raises, or a name its module binds", f"raises[{index}]")
             for index, entry in enumerate(model.raises)
             if entry.type.strip() and not resolves_to_exception(entry.type, facts, names)]
 
@@ -153,9 +148,8 @@ def invented_parameters(model: DocModel, facts: Facts) -> list[int]:
 
 def _parameter_findings(model: DocModel, facts: Facts) -> list[Finding]:
     findings = [
-        model_finding(FindingName.INVENTED_PARAMETER, FindingKind.CONTRADICTION,
-                      f"parameter {model.parameters[i].name!r} is not in the signature",
-                      f"signature: {facts.signature()}", f"parameters[{i}]")
+        _field(Check.INVENTED_PARAMETER, f"parameter {model.parameters[i].name!r} is not in the signature",
+               f"signature: {facts.signature()}", f"parameters[{i}]")
         for i in invented_parameters(model, facts)
     ]
     documented = {param_key(p.name) for p in model.parameters}
@@ -163,9 +157,8 @@ def _parameter_findings(model: DocModel, facts: Facts) -> list[Finding]:
     for param in facts.documentable_parameters:
         if param.name in documented or (param.kind == "var-keyword" and carried):
             continue
-        findings.append(model_finding(FindingName.MISSING_PARAMETER, FindingKind.GAP,
-                                      f"parameter {param.starred_name} is not documented",
-                                      f"signature: {facts.signature()}", "parameters"))
+        findings.append(_field(Check.MISSING_PARAMETER, f"parameter {param.starred_name} is not documented",
+                               f"signature: {facts.signature()}", "parameters"))
     return findings
 
 
@@ -174,17 +167,15 @@ def _raises_findings(model: DocModel, facts: Facts) -> list[Finding]:
     for index, entry in enumerate(model.raises):
         site = conflicting_site(entry, facts)
         if site is not None:
-            name = (FindingName.MISQUOTED_MESSAGE if site.type_name == _type_name(entry.type)
-                    else FindingName.WRONG_EXCEPTION_TYPE)
-            findings.append(model_finding(
-                name, FindingKind.CONTRADICTION, f"raises entry {entry.type}({entry.message!r}) differs from the code",
-                f"the code raises {site.describe()}", f"raises[{index}]"))
+            name = (Check.MISQUOTED_MESSAGE if site.type_name == _type_name(entry.type)
+                    else Check.WRONG_EXCEPTION_TYPE)
+            findings.append(_field(name, f"raises entry {entry.type}({entry.message!r}) differs from the code",
+                                   f"the code raises {site.describe()}", f"raises[{index}]"))
     documented = {_type_name(entry.type) for entry in model.raises}
     for site in _sites(facts):
         if site.type_name not in documented:
-            findings.append(model_finding(FindingName.MISSING_EXCEPTION, FindingKind.GAP,
-                                          f"{site.type_name} is not documented",
-                                          f"the code raises {site.describe()}", "raises"))
+            findings.append(_field(Check.MISSING_EXCEPTION, f"{site.type_name} is not documented",
+                                   f"the code raises {site.describe()}", "raises"))
     return findings
 
 

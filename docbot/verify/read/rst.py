@@ -4,7 +4,7 @@ docutils (the reference parser, the one Sphinx and PyPI use) parses the text; th
 need: section titles as ATX headings at their nesting depth, paragraphs and list items as prose, literal blocks
 (``::``, ``.. code-block:: python``) as fenced blocks and doctest blocks as ``pycon`` fences. Sphinx roles and
 directives that plain docutils does not know are read as literal text instead of failing the doc, so a
-``:func:`pkg.f``` reference stays visible to the reference checks (docbot.verify.passages).
+``:func:`pkg.f``` reference stays visible to the reference checks (docbot.verify.read.references).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Rules about text that is not documentation, and about raises types that are not exceptions.
 
 One set of rules for both checkers (docs/design.md#truth-checks): the loop's exact checks on a doc
-model (docbot.verify.model_check) and ``docbot verify`` on a page (docbot.verify.check) call these.
+model (docbot.verify.checks.model) and ``docbot verify`` on a page (docbot.verify.checks.page) call these.
 
 - A raises type must name an exception class: a builtin one, one the code raises, or a name the
   function's module defines or imports. ``error``, ``json``, ``list`` name no exception a reader can catch.
@@ -24,8 +24,8 @@ from pathlib import Path
 
 from docbot.facts.function import Facts
 from docbot.facts.module import module_tree
-from docbot.verify.findings import Finding, FindingName
-from docbot.verify.markdown import entries, paragraphs, parts_labelled
+from docbot.verify.findings import Finding, Check
+from docbot.verify.read.markdown import entries, paragraphs, parts_labelled
 
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
 _TEMPLATE_FIELD = re.compile(r"\{[A-Za-z_]\w*\}")
@@ -111,7 +111,7 @@ def prompt_sentences(templates: Sequence[str]) -> tuple[re.Pattern[str], ...]:
 # The prompts live with the loop (docbot/loop/prompts.py), which ``docbot verify`` must not import: the loop is
 # heavy (LangChain) and depends on verify, so an import would be a room cycle. Their text is read from that file
 # instead, as data: the templates TEMPLATES names, one source for both checkers (tests/verify/test_echo_cli.py).
-_PROMPTS_FILE = Path(__file__).resolve().parents[1] / "loop" / "prompts.py"
+_PROMPTS_FILE = Path(__file__).resolve().parents[2] / "loop" / "prompts.py"
 
 
 @functools.lru_cache(maxsize=1)
@@ -157,10 +157,10 @@ def page_findings(section: str, facts: Facts, module_source: str = "",
     for paragraph in paragraphs(section):
         echoed, hole = echoes(paragraph, prompts), placeholder(paragraph)
         if echoed is not None:
-            found.append(Finding(FindingName.ECHOED_PROMPT, f"the doc repeats docbot's prompt ({echoed!r})",
+            found.append(Finding(Check.ECHOED_PROMPT, f"the doc repeats docbot's prompt ({echoed!r})",
                                  paragraph, "a prompt sentence, not documentation"))
         elif hole is not None:
-            found.append(Finding(FindingName.TEMPLATE_PLACEHOLDER, f"the doc holds a template placeholder {hole}",
+            found.append(Finding(Check.TEMPLATE_PLACEHOLDER, f"the doc holds a template placeholder {hole}",
                                  paragraph, "an unfilled template field"))
     names = module_names(module_source)
     parameters = {p.name for p in facts.parameters}
@@ -169,7 +169,7 @@ def page_findings(section: str, facts: Facts, module_source: str = "",
             lead = _LEAD_SPAN.match(entry.text)
             if lead is None or lead["name"] in parameters or resolves_to_exception(lead["name"], facts, names):
                 continue
-            found.append(Finding(FindingName.NOT_AN_EXCEPTION, f"the doc says {facts.name}() raises "
+            found.append(Finding(Check.NOT_AN_EXCEPTION, f"the doc says {facts.name}() raises "
                                  f"`{lead['name']}`, which is not an exception class", entry.text,
                                  "not a builtin exception, a type the code raises, or a name its module binds"))
     return found

@@ -1,0 +1,78 @@
+"""What a passage of a topic-organised doc uses: the package names its examples and prose mention.
+
+A README is organised by topic ("Quickstart", "Usage"), not by function, so a passage is tied to a function by
+the names it uses: what its examples import (``from pkg import f``, ``import pkg as p`` then ``p.f(...)``) and
+the qualified names its prose marks as code (`` `pkg.f` ``, `` `Class.method()` ``). Which of them the package
+has is the project's question (docbot.verify.project.api_index).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Reference:
+    dotted: str  # the full name, aliases expanded: ``pkg.f``
+    line: int  # 0-based doc line
+    how: str  # "import" (an example imports it) or "prose" (the text names it as code)
+
+
+_FILE_SUFFIXES = {"py", "pyi", "txt", "md", "rst", "toml", "cfg", "ini", "json", "yaml", "yml", "so", "pyd"}
+_CODE_SPAN = re.compile(r"`([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+)(?:\([^`]*\))?`")
+
+
+def code_references(code: str, line: int, package: str, aliases: dict[str, str]) -> list[Reference]:
+    """The package names one example's code uses; ``aliases`` (name -> dotted) grows with its imports."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    found: list[Reference] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == package:
+                    aliases[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else package
+        elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == package:
+            for alias in node.names:
+                if alias.name != "*":
+                    aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                    found.append(Reference(f"{node.module}.{alias.name}", line, "import"))
+    inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    for node in ast.walk(tree):
+        dotted = None if id(node) in inner else _dotted(node)  # `p.core.add`, not also `p.core`
+        if dotted and dotted.split(".")[0] in aliases and "." in dotted:
+            head, _, rest = dotted.partition(".")
+            found.append(Reference(f"{aliases[head]}.{rest}", line, "code"))
+    return found
+
+
+def _dotted(node: ast.AST) -> str | None:
+    if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load):
+        return None
+    parts: list[str] = []
+    current: ast.AST = node
+    while isinstance(current, ast.Attribute):
+        parts.append(current.attr)
+        current = current.value
+    if not isinstance(current, ast.Name):
+        return None
+    return ".".join([current.id, *reversed(parts)])
+
+
+def prose_references(prose_lines: list[tuple[int, str]], package: str, aliases: dict[str, str]) -> list[Reference]:
+    """Qualified names the text marks as code: `` `pkg.f()` ``, or `` `p.f` `` under an alias the doc bound."""
+    found = []
+    for line, text in prose_lines:
+        for match in _CODE_SPAN.finditer(text):
+            if match.group(1).rpartition(".")[2] in _FILE_SUFFIXES:
+                continue  # `distro.py`, `setup.cfg`: a file the text names, not an API name
+            head, _, rest = match.group(1).partition(".")
+            if head == package:
+                found.append(Reference(match.group(1), line, "prose"))
+            elif head in aliases:
+                found.append(Reference(f"{aliases[head]}.{rest}", line, "prose"))
+    return found

@@ -1,0 +1,90 @@
+"""Each verify report computes its own exit code and renders its own text; the fronts only print and return
+them (docs/design.md#exit-codes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from docbot.verify.checks.source_doc import FunctionFindings
+from docbot.verify.findings import Check, DocFinding, Finding, Severity, lower
+from docbot.verify.project.report import DocReport, DriftReport, PairReport, ProjectReport, StaleLine
+
+
+def placed(severity: Severity, check: Check = Check.EXAMPLE_RAISES) -> DocFinding:
+    found = Finding(check, f"{severity.value} here")
+    return DocFinding(found if severity is found.severity else lower(found, severity, "why"), 3)
+
+
+@pytest.mark.parametrize("severities, undocumented, plain, strict", [
+    ([], [], 0, 0),
+    ([Severity.CONTRADICTION], [], 1, 1),
+    ([Severity.NOTE, Severity.TIME_DEPENDENT, Severity.VERSION_DEPENDENT], [], 0, 0),
+    ([Severity.NOT_RUNNABLE], [], 0, 1),
+    ([Severity.SETUP_ELIDED], [], 0, 1),
+    ([], ["pkg.f"], 0, 1),  # coverage fails only --strict
+])
+def test_a_project_reports_exit_code(severities: list[Severity], undocumented: list[str], plain: int,
+                                     strict: int) -> None:
+    report = ProjectReport("pkg", [DocReport("README.md", [placed(s) for s in severities])], undocumented)
+    assert (report.exit_code(False), report.exit_code(True)) == (plain, strict)
+
+
+def test_a_gap_fails_a_project_report_only_with_strict() -> None:
+    gap = DocFinding(Finding(Check.MISSING_PARAMETER, "x"), 1)
+    report = ProjectReport("pkg", [DocReport("README.md", [gap])], [])
+    assert (report.exit_code(False), report.exit_code(True)) == (0, 1)
+
+
+def test_a_project_reports_lines_and_json() -> None:
+    report = ProjectReport("pkg", [DocReport("README.md", [placed(Severity.CONTRADICTION),
+                                                           placed(Severity.NOTE)], references=2)],
+                           [f"pkg.f{i}" for i in range(21)])
+    lines = report.lines()
+    assert lines[0] == "README.md: 2 findings, 2 API names checked"
+    assert lines[1] == "  README.md:3: CONTRADICTION [example_raises] contradiction here"
+    assert lines[2] == "  README.md:3: note [example_raises] note here (why)"
+    assert lines[3].startswith("coverage: 21 public functions no doc names: pkg.f0, ") and lines[3].endswith(" …")
+    data = report.to_json()
+    assert data["counts"]["contradiction"] == 1 and data["counts"]["note"] == 1  # type: ignore[index]
+    assert "nondeterministic" not in data["counts"]  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("findings, found, plain, strict", [
+    ([], True, 0, 0),
+    ([], False, 1, 1),  # a function with no section
+    ([Finding(Check.MISSING_PARAMETER, "gap")], True, 0, 1),
+    ([Finding(Check.WRONG_DEFAULT, "false")], True, 1, 1),
+    ([Finding(Check.EXAMPLES_NOT_RUN, "note")], True, 0, 0),
+    ([Finding(Check.EXAMPLE_NONDETERMINISTIC, "nondeterministic")], True, 0, 0),
+])
+def test_a_pair_reports_exit_code(findings: list[Finding], found: bool, plain: int, strict: int) -> None:
+    report = PairReport([FunctionFindings("f", findings, found)])
+    assert (report.exit_code(False), report.exit_code(True)) == (plain, strict)
+
+
+def test_a_pair_reports_lines() -> None:
+    report = PairReport([FunctionFindings("f", [Finding(Check.WRONG_DEFAULT, "wrong"),
+                                                Finding(Check.MISSING_PARAMETER, "left out")]),
+                         FunctionFindings("g", [], False)])
+    assert report.lines() == ["f: 2 findings", "  CONTRADICTION [wrong_default] wrong",
+                              "  gap [missing_parameter] left out", "g: no section found in the doc"]
+
+
+STALE = StaleLine("README.md", 4, "example_mismatch", "add(1, 2) gives 4", "3")
+
+
+@pytest.mark.parametrize("introduced, others, code", [
+    ((), 0, 0), ((STALE,), 0, 1), ((), 1, 1), ((STALE,), 1, 1),
+])
+def test_the_drift_gates_code_joins_what_ran_beside_it(introduced: tuple[StaleLine, ...], others: int,
+                                                      code: int) -> None:
+    assert DriftReport(("pkg.add",), ("README.md",), introduced).exit_code(others) == code
+
+
+def test_the_drift_report_survives_its_json_and_renders_each_line() -> None:
+    drift = DriftReport(("pkg.add",), ("README.md",), (STALE,), (StaleLine("docs/a.md", None, "c", "m", ""),))
+    assert DriftReport.from_json(drift.to_json()) == drift
+    assert drift.lines("main") == [
+        "README.md:4: CONTRADICTION [example_mismatch] add(1, 2) gives 4 (new in this diff)",
+        "docs/a.md:?: pre-existing [c] m (false on main too; not a failure)"]
+    assert "❌ <code>README.md:4</code>" in drift.markdown() and DriftReport((), (), ()).markdown() == ""
