@@ -328,3 +328,33 @@ def test_the_reviser_receives_the_critics_own_fix_not_the_generic_one() -> None:
     run(models)
     reviser_prompt = models.generator.seen[1][-1].content
     assert fix in reviser_prompt and GENERIC_FIX not in reviser_prompt
+
+
+def _invented(summary: str) -> str:
+    return doc("f", summary, parameters=[{"name": "x", "description": "the value"},
+                                         {"name": "y", "description": "invented"}])
+
+
+def test_a_last_round_that_does_not_parse_ships_the_best_earlier_draft() -> None:
+    """The issue's run: scores 0, 18, 18, 0 and a last round with no doc model. No draft was clean, so the best
+    of any round ships, repaired and unapproved, instead of the function failing with nothing written."""
+    unparsable = ["## f\nnot json"] * 3  # every parse attempt of the round
+    models = scripted_models(["nope"] * 3 + [_invented("second"), _invented("third")] + unparsable,
+                             [critique(18, 18), critique(17, 19)], [doc("f", "adjudicated", parameters=[
+                                 {"name": "z", "description": "also invented"}])])
+    final, _, _ = run(models, Settings(max_attempts=3, adjudicate="always", stop_on_regression=False),
+                      checker=exact)
+    assert [t["score"] for t in final["trajectory"]] == [0, 18, 18, 0]
+    assert final["model"] is None and final["best_model"] is None  # the last round had none; none was clean
+    assert final["final_model"]["summary"] == "third"  # a tie: the later, revised draft
+    assert final["approval"] == "unapproved" and final["repairs"] == ["dropped parameter 'y': not in def f(x)"]
+    assert "adjudicator introduced" in " ".join(final["warnings"])  # its z was new: the base shipped
+    assert '"summary":"third"' in models.adjudicator.seen[0][-1].text  # the adjudicator edited that one too
+
+
+def test_the_adjudicator_edits_the_best_draft_of_any_round_when_none_was_clean() -> None:
+    models = scripted_models([_invented("first"), "## not json"] + ["## not json"] * 2,
+                             [critique(40, 40)], [_invented("adjudicated")])
+    final, _, _ = run(models, Settings(max_attempts=1, adjudicate="always"), checker=exact)
+    assert '"summary":"first"' in models.adjudicator.seen[0][-1].text  # not the unparsed last round
+    assert final["final_model"]["summary"] == "adjudicated" and final["approval"] == "unapproved"
