@@ -13,9 +13,11 @@ the schema only; parsing does not enforce them (the renderer bounds what it show
 the other direction too: a missing field or a ``null`` becomes empty, and parameters given as a
 mapping are accepted.
 
-The bounds (``CAPS``) are the ones a 135M model was measured to close its JSON within, so a doc longer than
-they allow is beyond what the writer can draft (a person adds it; docbot keeps a person's section). No string
-bound may pass ``GRAMMAR_MAX_LENGTH``: llama.cpp's grammar cannot take it (tests/models/test_grammar_real.py).
+The bounds (``Bounds``) follow the function and the writer (docs/design.md#bounds): the lists follow the code
+(a parameter entry per parameter, a raises entry per raise site plus a margin), the strings follow the role's
+model (``SMALL``, what a 135M model was measured to close its JSON within; ``LARGE`` for 7-9B models on a
+server). No string bound may pass ``GRAMMAR_MAX_LENGTH``: llama.cpp's grammar cannot take it
+(tests/models/test_grammar_real.py), so a long description is a list of bounded paragraphs.
 """
 
 from __future__ import annotations
@@ -23,14 +25,15 @@ from __future__ import annotations
 import copy
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 __all__ = [
-    "CAPS", "GRAMMAR_MAX_LENGTH", "DocModel", "DocModelError", "Example", "ParameterDoc", "RaisesDoc",
-    "doc_model_schema", "param_key", "parse_doc_model", "strip_answer", "strip_think", "when_clause",
-    "without_controls",
+    "GRAMMAR_MAX_LENGTH", "LARGE", "PROFILES", "SMALL", "Bounds", "DocModel", "DocModelError", "Example",
+    "ParameterDoc", "RaisesDoc", "doc_model_schema", "paragraphs", "param_key", "parse_doc_model", "strip_answer",
+    "strip_think", "when_clause", "without_controls", "writer_json",
 ]
 
 _FROZEN = ConfigDict(frozen=True, extra="ignore")
@@ -42,26 +45,50 @@ _FROZEN = ConfigDict(frozen=True, extra="ignore")
 # crashed when the description's cap was 3,200). tests/models/test_grammar_real.py runs the schema there.
 GRAMMAR_MAX_LENGTH = 1_000
 
-# Field -> its bound: characters for a string, items for a list (the schema's maxLength / maxItems). These are
-# the bounds SmolLM2 was measured to close its JSON within (a writer's 1,024 tokens): raised to a 3,200-character
-# description, 32 parameters and a "as long as the code needs it" wording, the embedded demo's writer never
-# closed its JSON again (3 of 3 answers unparsable in every round), so they stay here until the bounds can
-# follow the writer's token budget. Each is under what the page shows whole (PROSE_LIMIT, CELL_LIMIT, MAX_ITEMS).
-CAPS: dict[str, int] = {
-    "summary": 160, "description": 600, "returns": 240, "notes": 400,
-    "parameters": 12, "raises": 6, "examples": 3,
-    "parameter.name": 60, "parameter.description": 240,
-    "raise.type": 60, "raise.message": 200, "raise.condition": 160,
-    "example.code": 600, "example.output": 300,
-}
+@dataclass(frozen=True)
+class Bounds:
+    """What the schema lets a writer write: characters for a string, items for a list (``maxLength`` /
+    ``maxItems``). A description is a list of paragraphs, each a bounded string: one capped string could not
+    hold a long doc within ``GRAMMAR_MAX_LENGTH``. The list bounds follow the function
+    (``docbot.loop.bounds``); the string bounds follow the writer (``SMALL`` and ``LARGE``)."""
+
+    summary: int
+    paragraphs: int
+    paragraph: int
+    returns: int
+    notes: int
+    parameters: int
+    raises: int
+    examples: int
+    parameter_name: int
+    parameter_description: int
+    raise_type: int
+    raise_message: int
+    raise_condition: int
+    example_code: int
+    example_output: int
+
+    def longest_string(self) -> int:
+        return max(self.summary, self.paragraph, self.returns, self.notes, self.parameter_name,
+                   self.parameter_description, self.raise_type, self.raise_message, self.raise_condition,
+                   self.example_code, self.example_output)
 
 
-def _max(characters: int) -> dict[str, Any]:
-    return {"maxLength": characters}  # in the schema only: see the module docstring
-
-
-def _items(count: int) -> dict[str, Any]:
-    return {"maxItems": count}
+# What SmolLM2-135M was measured to close its JSON within (the embedded demo's writer, 512-1,024 tokens): raised
+# to a 3,200-character description, 32 parameters and "as long as the code needs it", it never closed its JSON
+# again (3 of 3 answers unparsable in every round). The list bounds here are the defaults a function without
+# facts gets; a real call's follow its code.
+SMALL = Bounds(summary=160, paragraphs=1, paragraph=600, returns=240, notes=400, parameters=12, raises=6,
+               examples=3, parameter_name=60, parameter_description=240, raise_type=60, raise_message=200,
+               raise_condition=160, example_code=600, example_output=300)
+# For the 7-9B models of Ollama and OpenAI-compatible servers: a long real doc whole (six paragraphs of
+# description, subprocess.Popen's 26 parameters with their text), every string under GRAMMAR_MAX_LENGTH and
+# under what the page shows whole (PROSE_LIMIT for the joined description, CELL_LIMIT for a table cell).
+LARGE = Bounds(summary=300, paragraphs=6, paragraph=640, returns=1_000, notes=1_000, parameters=32, raises=12,
+               examples=3, parameter_name=80, parameter_description=500, raise_type=80, raise_message=500,
+               raise_condition=500, example_code=1_000, example_output=1_000)
+PROFILES: dict[str, Bounds] = {"small": SMALL, "large": LARGE}
+PARAGRAPH_BREAK = "\n\n"  # how a description's paragraphs are joined into the one text docbot renders
 
 
 class _Part(BaseModel):
@@ -95,47 +122,34 @@ def without_controls(text: str) -> str:
 
 
 class ParameterDoc(_Part):
-    name: str = Field(description="The parameter name exactly as in the signature.",
-                      json_schema_extra=_max(CAPS["parameter.name"]))
-    description: str = Field(default="", description="What the parameter means and what values it accepts.",
-                             json_schema_extra=_max(CAPS["parameter.description"]))
+    name: str = Field(description="The parameter name exactly as in the signature.")
+    description: str = Field(default="", description="What the parameter means and what values it accepts.")
 
 
 class RaisesDoc(_Part):
-    type: str = Field(description="The exception class the code raises, e.g. ValueError.",
-                      json_schema_extra=_max(CAPS["raise.type"]))
-    message: str = Field(default="", description="The exact error message from the raise statement, or empty.",
-                         json_schema_extra=_max(CAPS["raise.message"]))
-    condition: str = Field(default="", description="When it is raised, e.g. 'rate is negative'.",
-                           json_schema_extra=_max(CAPS["raise.condition"]))
+    type: str = Field(description="The exception class the code raises, e.g. ValueError.")
+    message: str = Field(default="", description="The exact error message from the raise statement, or empty.")
+    condition: str = Field(default="", description="When it is raised, e.g. 'rate is negative'.")
 
 
 class Example(_Part):
-    code: str = Field(description="Python code that calls the function; it is run to check it.",
-                      json_schema_extra=_max(CAPS["example.code"]))
-    output: str = Field(default="", description="Exactly what the code prints, or empty if it prints nothing.",
-                        json_schema_extra=_max(CAPS["example.output"]))
+    code: str = Field(description="Python code that calls the function; it is run to check it.")
+    output: str = Field(default="", description="Exactly what the code prints, or empty if it prints nothing.")
 
 
 class DocModel(_Part):
     """One function's documentation as data."""
 
-    summary: str = Field(description="One sentence: what the function does.",
-                         json_schema_extra=_max(CAPS["summary"]))
-    description: str = Field(default="", description="A short paragraph with details a caller needs.",
-                             json_schema_extra=_max(CAPS["description"]))
+    summary: str = Field(description="One sentence: what the function does.")
+    # A string here; the schema asks for a list of paragraphs (``_bounded``), which parsing joins.
+    description: str = Field(default="", description="Paragraphs with the details a caller needs.")
     parameters: tuple[ParameterDoc, ...] = Field(
-        default=(), description="One entry per parameter of the signature, in order.",
-        json_schema_extra=_items(CAPS["parameters"]))
-    returns: str = Field(default="", description="What the function returns, or empty if it returns None.",
-                         json_schema_extra=_max(CAPS["returns"]))
+        default=(), description="One entry per parameter of the signature, in order.")
+    returns: str = Field(default="", description="What the function returns, or empty if it returns None.")
     raises: tuple[RaisesDoc, ...] = Field(
-        default=(), description="One entry per exception the code raises.",
-        json_schema_extra=_items(CAPS["raises"]))
-    examples: tuple[Example, ...] = Field(default=(), description="Short runnable examples.",
-                                          json_schema_extra=_items(CAPS["examples"]))
-    notes: str = Field(default="", description="Anything else a caller must know, or empty.",
-                       json_schema_extra=_max(CAPS["notes"]))
+        default=(), description="One entry per exception the code raises.")
+    examples: tuple[Example, ...] = Field(default=(), description="Short runnable examples.")
+    notes: str = Field(default="", description="Anything else a caller must know, or empty.")
 
     @field_validator("parameters", mode="before")
     @classmethod
@@ -145,12 +159,51 @@ class DocModel(_Part):
             return [{"name": str(k), "description": v} for k, v in value.items()]
         return value
 
+    @field_validator("description", mode="before")
+    @classmethod
+    def _paragraphs_joined(cls, value: Any) -> Any:
+        """The schema's list of paragraphs as one text; a model that answers one string says the same."""
+        if isinstance(value, (list, tuple)):
+            return PARAGRAPH_BREAK.join(str(p).strip() for p in value if p is not None and str(p).strip())
+        return value
 
-def doc_model_schema() -> dict[str, Any]:
-    """The JSON schema sent to the model: inlined, every field required, no titles or defaults."""
+
+def paragraphs(text: str) -> list[str]:
+    """A description as the schema's list: its paragraphs, split at blank lines."""
+    return [part.strip() for part in re.split(r"\n[ \t]*\n", text) if part.strip()]
+
+
+def writer_json(data: dict[str, Any]) -> str:
+    """A doc model's data as a writer is shown it (a previous draft, a docstring read into the model): in the
+    schema's own shape, so the description is its list of paragraphs."""
+    shown = dict(data)
+    if isinstance(shown.get("description"), str):
+        shown["description"] = paragraphs(shown["description"])
+    return json.dumps(shown, ensure_ascii=False, separators=(",", ":"))  # compact: fewer tokens
+
+
+def doc_model_schema(bounds: Bounds = SMALL) -> dict[str, Any]:
+    """The JSON schema sent to a writer: inlined, every field required, no titles or defaults, every string
+    and list bounded by ``bounds`` (without them SmolLM2 repeats list items until it runs out of tokens)."""
     schema = DocModel.model_json_schema()
     definitions = schema.pop("$defs", {})
-    return _simplify(schema, definitions)
+    return _bounded(_simplify(schema, definitions), bounds)
+
+
+def _bounded(schema: dict[str, Any], bounds: Bounds) -> dict[str, Any]:
+    props = schema["properties"]
+    for name in ("summary", "returns", "notes"):
+        props[name]["maxLength"] = getattr(bounds, name)
+    props["description"] = {"type": "array", "description": props["description"]["description"],
+                            "items": {"type": "string", "maxLength": bounds.paragraph},
+                            "maxItems": bounds.paragraphs}
+    lists = {"parameters": ("parameter", ("name", "description")), "raises": ("raise", ("type", "message",
+             "condition")), "examples": ("example", ("code", "output"))}
+    for name, (prefix, fields) in lists.items():
+        props[name]["maxItems"] = getattr(bounds, name)
+        for field in fields:
+            props[name]["items"]["properties"][field]["maxLength"] = getattr(bounds, f"{prefix}_{field}")
+    return schema
 
 
 def _simplify(node: Any, definitions: dict[str, Any]) -> Any:

@@ -72,6 +72,11 @@ class ReplayMissError(ModelServerError):
     """A replayed run asked something the recording has no answer for."""
 
 
+class PromptTooLarge(DocbotError):
+    """One function's prompt does not fit its role's context even reduced (docs/design.md#fit): that function
+    fails, naming the setting to raise; the others go on."""
+
+
 class RepoError(DocbotError):
     """Not a git repository, an unknown revision, or a git command failed."""
 

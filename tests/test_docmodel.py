@@ -11,7 +11,11 @@ from pydantic import ValidationError
 
 from docbot.apidocs.render import CODE_LIMIT, MAX_ITEMS, render_section
 from docbot.docmodel import (
-    CAPS,
+    GRAMMAR_MAX_LENGTH,
+    LARGE,
+    PROFILES,
+    SMALL,
+    Bounds,
     DocModel,
     DocModelError,
     Example,
@@ -20,6 +24,7 @@ from docbot.docmodel import (
     doc_model_schema,
     param_key,
     parse_doc_model,
+    writer_json,
     strip_answer,
     when_clause,
 )
@@ -159,7 +164,7 @@ def test_every_string_and_list_in_the_schema_is_bounded() -> None:
     strings = [n for n in nodes if n.get("type") == "string"]
     arrays = [n for n in nodes if n.get("type") == "array"]
     assert len(strings) == 11 and all(0 < n["maxLength"] <= PROSE_LIMIT for n in strings)
-    assert len(arrays) == 3 and all(0 < n["maxItems"] <= 32 for n in arrays)
+    assert len(arrays) == 4 and all(0 < n["maxItems"] <= 32 for n in arrays)  # the description's paragraphs too
 
 
 LINE = "Each line of this description tells a caller one more thing it needs."  # 70 characters
@@ -170,7 +175,7 @@ LONG_SOURCE = f"def wide({', '.join(PARAMS)}):\n    return p0\n"
 
 def _long_doc(**overrides: Any) -> dict[str, Any]:
     doc: dict[str, Any] = {
-        "summary": "Combine twelve inputs into one value.", "description": LONG_DESCRIPTION,
+        "summary": "Combine twelve inputs into one value.", "description": [LONG_DESCRIPTION],
         "parameters": [{"name": p, "description": f"The {p} input. " + "It matters. " * 18} for p in PARAMS],
         "returns": "The first input.", "raises": [], "examples": [], "notes": "Long but legitimate. " * 19,
     }
@@ -180,10 +185,12 @@ def _long_doc(**overrides: Any) -> dict[str, Any]:
 @pytest.mark.parametrize("name, doc, fits", [
     ("an 8-line description and 12 parameters", _long_doc(), True),
     ("12 parameters", _long_doc(parameters=[{"name": f"p{i}", "description": "x"} for i in range(12)]), True),
-    ("a description at its cap", _long_doc(description="d" * CAPS["description"]), True),
-    ("a description one over its cap", _long_doc(description="d" * (CAPS["description"] + 1)), False),
+    ("a description at its cap", _long_doc(description=["d" * SMALL.paragraph]), True),
+    ("a description one over its cap", _long_doc(description=["d" * (SMALL.paragraph + 1)]), False),
+    ("a second paragraph where the profile has one", _long_doc(description=["d", "e"]), False),
+    ("a description as one string, not its list", _long_doc(description="d"), False),
     ("13 parameters", _long_doc(parameters=[{"name": f"p{i}", "description": "x"} for i in range(13)]), False),
-    ("a 1 MB description", _long_doc(description="d" * 1_000_000), False),
+    ("a 1 MB description", _long_doc(description=["d" * 1_000_000]), False),
     ("a 1 MB parameter description", _long_doc(parameters=[{"name": "p0", "description": "d" * 1_000_000}]), False),
     ("a 1 MB notes", _long_doc(notes="n" * 1_000_000), False),
 ])
@@ -207,15 +214,48 @@ def test_a_1_mb_field_is_still_cut_on_the_page(field: str) -> None:
     assert "docbot cut" in page and len(page) < 60_000
 
 
+def _description(bounds: Bounds) -> int:
+    return bounds.paragraphs * bounds.paragraph + (bounds.paragraphs - 1) * 2  # joined by a blank line
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
 @pytest.mark.parametrize("field, limit", [
-    *[(f, PROSE_LIMIT) for f in ("summary", "description", "returns", "notes")],
-    *[(f, CELL_LIMIT) for f in ("parameter.name", "parameter.description", "raise.type", "raise.message",
-                                 "raise.condition")],
-    *[(f, CODE_LIMIT) for f in ("example.code", "example.output")],
+    *[(f, PROSE_LIMIT) for f in ("summary", "returns", "notes")],
+    *[(f, CELL_LIMIT) for f in ("parameter_name", "parameter_description", "raise_type", "raise_message",
+                                 "raise_condition")],
+    *[(f, CODE_LIMIT) for f in ("example_code", "example_output")],
     *[(f, MAX_ITEMS) for f in ("raises", "examples")],
 ])
-def test_each_cap_is_within_what_the_page_shows_whole(field: str, limit: int) -> None:
-    assert 0 < CAPS[field] <= limit
+def test_each_bound_is_within_what_the_page_shows_whole(profile: str, field: str, limit: int) -> None:
+    assert 0 < getattr(PROFILES[profile], field) <= limit
+
+
+@pytest.mark.parametrize("profile", sorted(PROFILES))
+def test_the_whole_description_is_within_the_page_and_each_string_within_the_grammar(profile: str) -> None:
+    bounds = PROFILES[profile]
+    assert _description(bounds) <= PROSE_LIMIT
+    assert bounds.longest_string() <= GRAMMAR_MAX_LENGTH
+
+
+def test_the_large_profile_holds_more_than_the_small_one_everywhere() -> None:
+    small, large = vars(SMALL), vars(LARGE)
+    assert all(large[name] >= small[name] for name in small) and _description(LARGE) > 4 * _description(SMALL)
+
+
+@pytest.mark.parametrize(("given", "joined"), [
+    (["One.", "Two."], "One.\n\nTwo."),
+    ([" One. ", "", None, "Two."], "One.\n\nTwo."),  # blank and null paragraphs say nothing
+    ("One string.", "One string."),  # a model that answers one string says the same
+    ([], ""),
+])
+def test_a_description_s_paragraphs_are_joined_on_parse(given: Any, joined: str) -> None:
+    assert parse_doc_model(json.dumps({"summary": "s", "description": given})).description == joined
+
+
+def test_a_writer_is_shown_the_description_as_its_paragraphs() -> None:
+    shown = json.loads(writer_json({"summary": "s", "description": "One.\n\nTwo\nlines.\n  \nThree."}))
+    assert shown["description"] == ["One.", "Two\nlines.", "Three."]
+    assert parse_doc_model(json.dumps(shown)).description == "One.\n\nTwo\nlines.\n\nThree."
 
 
 def test_bounds_are_not_enforced_on_parse() -> None:

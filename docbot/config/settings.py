@@ -46,6 +46,10 @@ class RoleModel(BaseModel):
     backend: Backend | None = None
     # One server, or several that share the role's calls, least busy first (docs/design.md#servers).
     base_url: str | ServerUrls | None = None
+    # None: the global num_ctx / max_tokens. A role's own model may be larger or smaller (docs/design.md#fit);
+    # keep one num_ctx per Ollama model, which reloads whenever it changes.
+    num_ctx: int | None = Field(default=None, ge=512, le=1_048_576)
+    max_tokens: int | None = Field(default=None, ge=16, le=131_072)
 
     @field_validator("base_url")
     @classmethod
@@ -67,8 +71,9 @@ class Settings(BaseModel):
     # The loop.
     stop_on_regression: bool = True  # the router's "score fell" exit; off isolates the attempts exit
     parse_attempts: int = Field(3, ge=1, le=10)  # tries at a parseable answer (critique or doc model)
-    # when_needed: no adjudicator call when round 1 is approved with no concern left (docs/design.md#gate).
-    adjudicate: Literal["always", "when_needed"] = "always"
+    # when_needed: no adjudicator call when round 1 is approved with no concern left, so a clean first draft
+    # costs 2 calls; always: the seed's loop, 3 (docs/design.md#gate).
+    adjudicate: Literal["always", "when_needed"] = "when_needed"
     temperatures: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_TEMPERATURES))
 
     # Model servers.
@@ -76,8 +81,16 @@ class Settings(BaseModel):
     # None: OLLAMA_HOST, else http://127.0.0.1:11434 (ollama); a list: several servers (docs/design.md#servers)
     base_url: str | ServerUrls | None = None
     api_key: str | None = None  # openai backend; most local servers accept anything
-    num_ctx: int = Field(8192, ge=512, le=1_048_576)  # one value for every call: changing it reloads Ollama models
-    max_tokens: int = Field(1024, ge=16, le=131_072)
+    # One value for every role unless a model_registry entry sets its own: changing it reloads Ollama models.
+    num_ctx: int = Field(8192, ge=512, le=1_048_576)
+    max_tokens: int = Field(1024, ge=16, le=131_072)  # each answer's budget; a prompt gets num_ctx less this
+    # How long a doc model's strings may be (docs/design.md#bounds): auto is small for the embedded backend (what
+    # SmolLM2 closes its JSON within), large for a server's models; the lists follow the function either way.
+    doc_bounds: Literal["auto", "small", "large"] = "auto"
+    max_examples: int = Field(3, ge=0, le=20)  # examples a writer may give one function
+    # Where a backend has no tokenizer to ask (Ollama, OpenAI-compatible servers), a prompt's tokens are its
+    # characters over this: the fewest characters per token measured on docbot's prompts (docs/design.md#fit).
+    chars_per_token: float = Field(2.5, ge=0.5, le=10.0)
     keep_alive: str = "15m"
     seed: int = Field(42, ge=0, le=2**31 - 1)
     reasoning: bool = False
@@ -177,6 +190,12 @@ class Settings(BaseModel):
 
     def temperature_for(self, role: str) -> float:
         return self.temperatures[role]
+
+    def num_ctx_for(self, role: str) -> int:
+        return self.model_registry[role].num_ctx or self.num_ctx
+
+    def max_tokens_for(self, role: str) -> int:
+        return self.model_registry[role].max_tokens or self.max_tokens
 
 
 def servers_in(text: str) -> str | list[str]:

@@ -17,8 +17,11 @@ from docbot.results import FunctionResult, Outcome, plural, score_curve
 
 
 def _tokens(tokens: dict[str, dict[str, Any]]) -> str:
-    return ", ".join(f"{role.lower()} {int(t['in'])}→{int(t['out'])} tok {t['seconds']:.1f}s"
-                     for role, t in sorted(tokens.items()))
+    """Each role's calls, tokens and time, after the function's calls in all (a clean first draft: 2)."""
+    calls = sum(int(t.get("calls", 0)) for t in tokens.values())
+    return f"{calls} model call{'s' * (calls != 1)}: " + ", ".join(
+        f"{role.lower()} {int(t.get('calls', 0))}× {int(t['in'])}→{int(t['out'])} tok {t['seconds']:.1f}s"
+        for role, t in sorted(tokens.items()))
 
 
 def no_color(env: Mapping[str, str]) -> bool:

@@ -3,7 +3,8 @@
 docbot never ships a contradiction its checks found (docs/design.md#gate):
 
 - the adjudicated model ships unless it is empty or introduces a contradiction the base did not
-  have; then the base ships (the best clean draft, else the last one);
+  have; then the base ships (the best clean draft, else the best-scoring draft of any round, so a last
+  round that did not parse never throws the earlier drafts away);
 - the section is approved only when the loop exited ``approved`` and nothing fatal stands: no
   contradiction in the shipped model, no quoted critic claim against the last draft. This is the only
   place approval is decided: the result's ``outcome`` (docbot.loop.runner) carries it, and every
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 
 from docbot.docmodel import DocModel
 from docbot.facts.function import Facts
-from docbot.loop.state import LoopState
+from docbot.loop.state import LoopState, ModelData
 from docbot.loop.truth import outcomes_of
 from docbot.loop.repair import repair
 from docbot.results import ExitReason, SectionStatus
@@ -74,16 +75,22 @@ def _choose(state: LoopState, base: DocModel, base_fatal: list[str],
                         "shipping the best draft instead")
 
 
+def base_model(state: LoopState) -> ModelData | None:
+    """What the adjudicator edits and the finish falls back to: the best clean draft, else the best of any round."""
+    fallback = state["best_any"]
+    return state["best_model"] or (fallback["model"] if fallback is not None else None)
+
+
 def final_of(state: LoopState, facts: Facts, check: Callable[[DocModel], list[Finding]]) -> Final:
     """Decide what ships; ``check`` runs the exact checks (examples included) on a model."""
-    best = state["best_model"]
-    base_data = best or state["model"]
+    best, fallback = state["best_model"], state["best_any"]
+    base_data = base_model(state)
     if base_data is None:
         return Final(None, [NO_MODEL], SectionStatus.UNAPPROVED, [])
     base = DocModel.model_validate(base_data)
-    # The best draft is clean by construction; the last draft's issues are in the state.
-    base_fatal = [] if best else list(state["truth_issues"])
-    critic_fatal = [] if best else [f for f in state["fatal_issues"] if f not in state["truth_issues"]]
+    # The best draft is clean by construction; any other draft's issues were kept with it.
+    base_fatal = [] if best or fallback is None else list(fallback["truth_issues"])
+    critic_fatal = [] if best or fallback is None else [f for f in fallback["fatal_issues"] if f not in base_fatal]
     chosen, findings, warning = _choose(state, base, base_fatal, check)
     if findings is None:
         findings = [] if best and chosen is base else check(chosen)

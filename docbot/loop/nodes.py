@@ -8,19 +8,22 @@ recordings can be replayed.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from langchain_core.messages import BaseMessage
+
 from docbot import events
-from docbot.docmodel import DocModel, doc_model_schema, parse_doc_model
+from docbot.docmodel import DocModel, doc_model_schema, parse_doc_model, writer_json
 from docbot.facts.function import Facts, extract_facts
-from docbot.loop import cleanup, prompts, scoring
+from docbot.loop import cleanup, fit, prompts, scoring
+from docbot.loop.bounds import writer_bounds
 from docbot.loop.calls import Ask, emit, structured_call
-from docbot.loop.finish import contradictions, final_of, finding_text
+from docbot.loop.finish import base_model, contradictions, final_of, finding_text
 from docbot.loop.router import route_after_critic
-from docbot.loop.state import Critique, LoopState, ModelData
+from docbot.loop.state import Critique, Drafted, LoopState, ModelData
 from docbot.loop.truth import CodeContext, ModelChecker
 from docbot.models import RoleModels
 from docbot.results import CallRecord, TrajectoryEntry
@@ -68,8 +71,11 @@ def claims_of(critique: Critique) -> list[Claim]:
     return claims
 
 
-def _doc_ask(role: Role, round_: int) -> Ask:
-    return Ask(role, round_, DocModel, prompts.doc_reask, doc_model_schema(), parse_doc_model, "doc model")
+def _doc_ask(role: Role, round_: int, schema: dict[str, Any]) -> Ask:
+    return Ask(role, round_, DocModel, prompts.doc_reask, schema, parse_doc_model, "doc model")
+
+
+Build = Callable[[str], list[BaseMessage]]  # the source to show -> the request's messages
 
 
 @dataclass(frozen=True)
@@ -80,23 +86,40 @@ class Nodes:
     settings: Settings
     checker: ModelChecker
 
+    def _model_of(self, role: Role) -> Any:
+        return {Role.GENERATOR: self.models.generator, Role.CRITIC: self.models.critic,
+                Role.ADJUDICATOR: self.models.adjudicator}[role]
+
+    def _fit(self, role: Role, state: LoopState, round_: int, what: str, build: Build) -> fit.Fitted:
+        """The request, measured against the role's context before it is sent (docbot.loop.fit)."""
+        fitted = fit.fitted(build, state["source"], state["qualname"], fit.budget(self.settings, role),
+                            fit.counter_for(self._model_of(role), self.settings), what)
+        if fitted.warning:
+            emit(events.WarningEvent(fitted.warning, round=round_, qualname=state["qualname"]))
+        return fitted
+
     def _fill(self, role: Role, messages: Any, round_: int,
               state: LoopState) -> tuple[ModelData | None, list[CallRecord]]:
-        """One doc model from a writer, tidied, as state data; None when no attempt parsed."""
-        model = self.models.adjudicator if role is Role.ADJUDICATOR else self.models.generator
-        parsed, records, _ = structured_call(model, messages, _doc_ask(role, round_), self.settings,
-                                             state["qualname"])
+        """One doc model from a writer, tidied, as state data; None when no attempt parsed. The schema's
+        bounds follow this function and this writer (docbot.loop.bounds)."""
+        schema = doc_model_schema(writer_bounds(_facts(state), self.settings, role))
+        parsed, records, _ = structured_call(self._model_of(role), messages, _doc_ask(role, round_, schema),
+                                             self.settings, state["qualname"])
         if not isinstance(parsed, DocModel):
             return None, records
         return cleanup.tidy_model(parsed).model_dump(mode="json"), records
 
     def _write(self, template: str, state: LoopState, round_: int, **extra: Any) -> dict[str, Any]:
-        messages = prompts.writer_messages(template, qualname=state["qualname"], module=state["module"],
-                                           source=state["source"], facts=state["facts"] or "(none)", **extra)
-        data, records = self._fill(Role.GENERATOR, messages, round_, state)
+        def build(source: str) -> list[BaseMessage]:
+            return prompts.writer_messages(template, qualname=state["qualname"], module=state["module"],
+                                           source=source, facts=state["facts"] or "(none)", **extra)
+
+        fitted = self._fit(Role.GENERATOR, state, round_, "draft" if round_ == 1 else "revision", build)
+        data, records = self._fill(Role.GENERATOR, fitted.messages, round_, state)
         model = _model(data)
         page = render_section(model, _facts(state), state["module"]) if model is not None else ""
-        return {"round": round_, "model": data, "draft": page, "calls": records}
+        return {"round": round_, "model": data, "draft": page, "calls": records,
+                "warnings": [fitted.warning] if fitted.warning else []}
 
     def draft(self, state: LoopState) -> dict[str, Any]:
         return self._write(prompts.DRAFT, state, 1, current=prompts.current_block(state["current"], state["source"]))
@@ -112,18 +135,25 @@ class Nodes:
             emit(events.InfoEvent(state["qualname"], state["round"], fatal))
         return {"truth_issues": fatal, "gaps": gaps}
 
-    def _critique(self, state: LoopState) -> tuple[Critique, bool, list[CallRecord]]:
+    def _critique(self, state: LoopState) -> tuple[Critique, bool, list[CallRecord], str]:
+        """The critique, whether it parsed, the calls made, and the fit's warning ("" when none)."""
         if state["model"] is None:
-            return _conservative(), False, []  # nothing to read: no call
-        messages = prompts.critic_messages(
-            qualname=state["qualname"], source=state["source"], facts=state["facts"] or "(none)",
-            truth=prompts.bullet_list(state["truth_issues"]), draft=state["draft"])
+            return _conservative(), False, [], ""  # nothing to read: no call
+        def build(source: str) -> list[BaseMessage]:
+            return prompts.critic_messages(qualname=state["qualname"], source=source,
+                                           facts=state["facts"] or "(none)",
+                                           truth=prompts.bullet_list(state["truth_issues"]), draft=state["draft"])
+
+        fitted = self._fit(Role.CRITIC, state, state["round"], "critique", build)
         ask = Ask(Role.CRITIC, state["round"], Critique, prompts.critique_reask, label="critique")
-        parsed, records, _ = structured_call(self.models.critic, messages, ask, self.settings, state["qualname"])
-        return (parsed, True, records) if isinstance(parsed, Critique) else (_conservative(), False, records)
+        parsed, records, _ = structured_call(self.models.critic, fitted.messages, ask, self.settings,
+                                             state["qualname"])
+        if isinstance(parsed, Critique):
+            return parsed, True, records, fitted.warning
+        return _conservative(), False, records, fitted.warning
 
     def critic(self, state: LoopState) -> dict[str, Any]:
-        critique, parsed, records = self._critique(state)
+        critique, parsed, records, reduced = self._critique(state)
         score = scoring.net_score(critique.technical_accuracy, critique.completeness)
         verdict = quoted_claims_hold(claims_of(critique), state["draft"])
         fatal = [*state["truth_issues"], *verdict.fatal]
@@ -145,9 +175,13 @@ class Nodes:
         emit(events.RoundEvent(state["qualname"], self.settings.quality_score_bar, entry))
         update: dict[str, Any] = {"accuracy": critique.technical_accuracy, "completeness": critique.completeness,
                                   "score": score, "issues": issues, "critical_fix": fix, "fatal_issues": fatal,
-                                  "trajectory": [entry], "calls": records, "warnings": warnings}
+                                  "trajectory": [entry], "calls": records,
+                                  "warnings": ([reduced] if reduced else []) + warnings}  # the fit emitted its own
         if score > state["best_score"] and not fatal and state["model"] is not None:
             update.update(best_model=state["model"], best_score=score)
+        if state["model"] is not None and score >= state["best_any_score"]:  # a tie: the later, revised draft
+            drafted = Drafted(model=state["model"], truth_issues=state["truth_issues"], fatal_issues=fatal)
+            update.update(best_any=drafted, best_any_score=score)
         return update
 
     def _cross_check(self, critique: Critique, score: int, fatal: list[str], state: LoopState) -> list[str]:
@@ -165,7 +199,7 @@ class Nodes:
         return {"route": decision, "exit_reason": "" if decision == "revise" else reason}
 
     def revise(self, state: LoopState) -> dict[str, Any]:
-        previous = json.dumps(state["model"], ensure_ascii=False) if state["model"] is not None else "(none)"
+        previous = writer_json(state["model"]) if state["model"] is not None else "(none)"
         update = self._write(prompts.REVISE, state, state["round"] + 1, score=state["score"],
                              bar=self.settings.quality_score_bar, fix=state["critical_fix"] or scoring.GENERIC_FIX,
                              fatal=prompts.bullet_list(state["fatal_issues"]),
@@ -173,14 +207,18 @@ class Nodes:
         return {**update, "revise_count": state["revise_count"] + 1}
 
     def adjudicate(self, state: LoopState) -> dict[str, Any]:
-        base = state["best_model"] or state["model"]
+        base = base_model(state)
         if base is None:
             return {"adjudicated": None}  # nothing to edit: no call
         concern = prompts.bullet_list([c for c in [state["critical_fix"]] if c] + state["fatal_issues"])
-        messages = prompts.adjudicator_messages(qualname=state["qualname"], source=state["source"],
-                                                concern=concern, draft=json.dumps(base, ensure_ascii=False))
-        data, records = self._fill(Role.ADJUDICATOR, messages, state["round"], state)
-        return {"adjudicated": data, "calls": records}
+
+        def build(source: str) -> list[BaseMessage]:
+            return prompts.adjudicator_messages(qualname=state["qualname"], source=source, concern=concern,
+                                                draft=writer_json(base))
+
+        fitted = self._fit(Role.ADJUDICATOR, state, state["round"], "adjudication", build)
+        data, records = self._fill(Role.ADJUDICATOR, fitted.messages, state["round"], state)
+        return {"adjudicated": data, "calls": records, "warnings": [fitted.warning] if fitted.warning else []}
 
     def finish(self, state: LoopState) -> dict[str, Any]:
         facts, code = _facts(state), _code(state)

@@ -15,7 +15,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from docbot.mdtext import plain
 from docbot.verify.checks.text_rules import prompt_sentences
 
-PROMPT_VERSION = "2026-12-01.docstring-seed-1"
+PROMPT_VERSION = "2026-12-02.paragraphs-1"
 
 WRITER_SYSTEM = """\
 You are a senior technical writer documenting a Python API for developers.
@@ -33,9 +33,10 @@ Source:
 Facts extracted from the code (exact; use the names, exception types and messages verbatim):
 {facts}
 {current}
-Fill every field: summary (one sentence), description, parameters (one entry per parameter, with its
-name as in the signature), returns, raises (type, exact message, condition), examples (code that calls
-the function, and exactly what it prints), notes. Answer with the JSON object only."""
+Fill every field: summary (one sentence), description (a list of paragraphs), parameters (one entry
+per parameter, with its name as in the signature), returns, raises (type, exact message, condition),
+examples (code that calls the function, and exactly what it prints), notes. Answer with the JSON
+object only."""
 
 CURRENT = """
 The documentation as it stands now (a person may have edited it). Start from it: keep every
@@ -170,11 +171,12 @@ def current_block(current: str, source: str = "") -> str:
 
 def docstring_block(source: str) -> str:
     """The docstring of the function in ``source``, parsed into the doc model, for the writer to start from."""
+    from docbot.docmodel import writer_json
     from docbot.docstrings.existing import directives, existing_docstring, seed_model  # docstring_parser: only here
 
     doc = existing_docstring(source) if source else None
     seed, kept = seed_model(doc), directives(doc)
-    block = render(CURRENT_DOCSTRING, docstring=seed.model_dump_json(exclude_defaults=True)) if seed else ""
+    block = render(CURRENT_DOCSTRING, docstring=writer_json(seed.model_dump(exclude_defaults=True))) if seed else ""
     return block + (render(KEPT_DIRECTIVES, directives="\n".join(kept)) if kept else "")
 
 

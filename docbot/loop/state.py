@@ -20,6 +20,14 @@ Decision = Literal["revise", "adjudicate", "finish"]
 ModelData = dict[str, Any]  # a DocModel's model_dump()
 
 
+class Drafted(TypedDict):
+    """A draft as it was judged: the model and the fatal issues of its round (the code checks', then all)."""
+
+    model: ModelData
+    truth_issues: list[str]
+    fatal_issues: list[str]
+
+
 class LoopState(TypedDict):
     # What is being documented (set once, by the caller).
     qualname: str
@@ -47,6 +55,9 @@ class LoopState(TypedDict):
     # Across rounds.
     best_model: ModelData | None  # None until a draft scores above best_score with no fatal issue
     best_score: int
+    # The best-scoring draft of any round, clean or not: what ships when no draft was clean (docs/design.md#best-draft).
+    best_any: Drafted | None
+    best_any_score: int
     route: NotRequired[Decision]  # set by the router before anything reads it
     exit_reason: str  # a results.ExitReason value (set by the router), "" until it exits
     adjudicated: ModelData | None  # the adjudicator's model, None when it gave none or was not asked
@@ -68,7 +79,8 @@ def new_state(qualname: str, module: str, source: str, facts: str, examples: dic
     return {"qualname": qualname, "module": module, "source": source, "facts": facts, "examples": examples,
             "current": current, "module_source": module_source, "round": 0, "revise_count": 0, "model": None,
             "draft": "", "truth_issues": [], "gaps": [], "accuracy": 0, "completeness": 0, "score": 0, "issues": [],
-            "critical_fix": "", "fatal_issues": [], "best_model": None, "best_score": -1, "exit_reason": "",
+            "critical_fix": "", "fatal_issues": [], "best_model": None, "best_score": -1, "best_any": None,
+            "best_any_score": -1, "exit_reason": "",
             "adjudicated": None, "trajectory": [], "calls": [], "warnings": [], "final_model": None,
             "final_markdown": "", "final_fatal": [], "approval": "", "repairs": []}
 

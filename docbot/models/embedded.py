@@ -36,6 +36,7 @@ INSTALL_HINT = "pip install -e .[embedded]"
 # Ollama's default. llama.cpp's (1.0, none) lets a small model loop ("1.1.1.1...") until max_tokens:
 # measured on a docbot critique, 1024 tokens of repetition at 1.0 and a 49-token JSON answer at 1.1.
 REPEAT_PENALTY = 1.1
+TEMPLATE_TOKENS = 8  # a message's chat-template markers (SmolLM2: <|im_start|>role\n ... <|im_end|>\n is 5)
 _ROLE_NAMES = {"system": "system", "human": "user", "ai": "assistant"}
 
 
@@ -143,6 +144,14 @@ class EmbeddedChatModel(JsonSchemaStructuredMixin, BaseChatModel):
                 response_format=response_format_for(kwargs.get("format")))
         return ChatResult(generations=[ChatGeneration(message=self._to_message(reply))])
 
+    def count_prompt_tokens(self, messages: list[BaseMessage]) -> int:
+        """The prompt's tokens by the model's own tokenizer: the one backend that can say exactly
+        (docbot.loop.fit); each message also costs its chat template's few marker tokens."""
+        shared = load_llama(self.model_path, self.n_ctx, self.extra_buffers)
+        with shared.lock:
+            return sum(len(shared.llama.tokenize(m.text.encode("utf-8"), add_bos=False, special=False))
+                       + TEMPLATE_TOKENS for m in messages)
+
     def _to_message(self, reply: dict[str, Any]) -> AIMessage:
         choice = reply["choices"][0]
         usage = reply.get("usage") or {}
@@ -157,10 +166,10 @@ class EmbeddedChatModel(JsonSchemaStructuredMixin, BaseChatModel):
 
 def build_embedded_chat(settings: Settings, role: str) -> BaseChatModel:
     path = embedded_model_path(settings, role)
-    model = EmbeddedChatModel(model_path=str(path), n_ctx=settings.num_ctx,
+    model = EmbeddedChatModel(model_path=str(path), n_ctx=settings.num_ctx_for(role),
                               extra_buffers=settings.embedded_extra_buffers,
                               temperature=settings.temperature_for(role),
-                              max_tokens=settings.max_tokens, seed=settings.seed)
+                              max_tokens=settings.max_tokens_for(role), seed=settings.seed)
     # Load now: a missing file or package fails before any work.
     load_llama(model.model_path, model.n_ctx, model.extra_buffers)
     return model

@@ -21,9 +21,9 @@ def build_ollama_chat(settings: Settings, role: str, server: str) -> BaseChatMod
         base_url=server,
         temperature=settings.temperature_for(role),
         seed=settings.seed,
-        # One num_ctx for every call: Ollama reloads the model whenever it changes.
-        num_ctx=settings.num_ctx,
-        num_predict=settings.max_tokens,
+        # One num_ctx per model unless a role sets its own: Ollama reloads the model whenever it changes.
+        num_ctx=settings.num_ctx_for(role),
+        num_predict=settings.max_tokens_for(role),
         keep_alive=settings.keep_alive,
         # Explicit: left unset, a current server lets thinking models think, and the trace is dropped.
         reasoning=settings.reasoning,

@@ -87,7 +87,7 @@ def build_openai_chat(settings: Settings, role: str, server: str) -> BaseChatMod
         api_key=SecretStr(settings.api_key or "not-needed"),
         temperature=settings.temperature_for(role),
         seed=settings.seed,
-        max_tokens=settings.max_tokens,
+        max_tokens=settings.max_tokens_for(role),
         timeout=request_timeout(settings),
         max_retries=0,  # ResilientChatModel retries, with docbot's messages
         use_responses_api=False,  # local servers speak Chat Completions only

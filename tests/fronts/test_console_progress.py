@@ -88,3 +88,12 @@ def test_every_entry_point_has_version(module: str, name: str) -> None:
 
     done = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout.strip()) == (0, f"{name} {__version__}")
+
+
+def test_a_function_s_summary_counts_its_model_calls() -> None:
+    from docbot.fronts.console import _tokens
+
+    line = _tokens({"GENERATOR": {"in": 900, "out": 200, "seconds": 1.25, "calls": 1},
+                    "CRITIC": {"in": 1200, "out": 80, "seconds": 0.5, "calls": 1}})
+    assert line.startswith("2 model calls: ") and "critic 1× 1200→80 tok 0.5s" in line
+    assert _tokens({"CRITIC": {"in": 1, "out": 1, "seconds": 0.0, "calls": 1}}).startswith("1 model call: ")

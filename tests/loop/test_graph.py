@@ -6,14 +6,15 @@ import json
 from typing import Any
 
 from docbot import events
-from docbot.docmodel import DocModel, doc_model_schema
+from docbot.docmodel import LARGE, DocModel, doc_model_schema
+from docbot.loop.bounds import writer_bounds
 from docbot.facts.function import Facts, extract_facts
 from docbot.loop.graph import build_graph
 from docbot.loop.runner import stream_loop
 from docbot.loop.scoring import GENERIC_FIX
 from docbot.loop.state import new_state
 from docbot.apidocs.render import render_section
-from docbot.config.settings import Settings
+from docbot.config.settings import Role, Settings
 from docbot.loop.truth import CodeContext
 from docbot.verify.findings import Check, Finding
 from docbot.verify.checks.model import check_model
@@ -24,6 +25,7 @@ from tests.support.fakes import claim, critique, doc, scripted_models
 ROUND = ["truth_check", "critic", "router"]
 END = ["adjudicate", "finish"]
 SOURCE = "def f(x):\n    return x\n"
+ALWAYS = Settings(adjudicate="always")  # most tests here follow the adjudicator's path
 
 
 def no_findings(model: DocModel, facts: Facts, code: CodeContext) -> list[Finding]:
@@ -37,7 +39,7 @@ def exact(model: DocModel, facts: Facts, code: CodeContext) -> list[Finding]:
 
 def run(models: Any, settings: Settings | None = None, checker: Any = no_findings,
         facts: str = "", current: str = "") -> tuple[dict, list[str], list]:
-    settings = settings or Settings()
+    settings = settings or ALWAYS
     sink = CollectingSink()
     start = new_state("f", "m", SOURCE, facts, None, current)
     final, chain = stream_loop(build_graph(models, settings, checker), start, settings, sink)
@@ -73,7 +75,7 @@ def test_improves_then_approves() -> None:
     routes = [e.reason for e in emitted if isinstance(e, events.RouteEvent)]
     assert routes == ["below the bar", "below the bar", "approved"]
     reviser_prompt = models.generator.seen[1][-1].content
-    assert "scored 72/100" in reviser_prompt and '"summary": "v1"' in reviser_prompt  # previous model as JSON
+    assert "scored 72/100" in reviser_prompt and '"summary":"v1"' in reviser_prompt  # previous model as JSON
     assert "v1" not in models.generator.seen[2][-1].content  # only the current draft: no growing prompt
 
 
@@ -254,7 +256,11 @@ def test_adjudicate_when_needed_skips_a_clean_first_round() -> None:
     _, chain, _ = run(models, settings)
     assert chain == ["draft", *ROUND, *END]  # a concern is left: the adjudicator is asked
     models = scripted_models([doc("f", "v1")], [critique(97, 97)], [doc("f", "final")])
-    assert run(models)[1] == ["draft", *ROUND, *END]  # always (the default) asks it
+    assert run(models, ALWAYS)[1] == ["draft", *ROUND, *END]  # always (the seed's loop) asks it
+    models = scripted_models([doc("f", "v1")], [critique(97, 97)], [])
+    final, chain, _ = run(models, Settings())
+    assert chain == ["draft", *ROUND, "finish"]  # when_needed is the default: a clean first draft, 2 calls
+    assert [c["role"] for c in final["calls"]] == ["GENERATOR", "CRITIC"]
 
 
 def test_degenerate_fix_reaches_the_reviser_as_the_generic_fix() -> None:
@@ -291,8 +297,11 @@ def test_writers_get_the_facts_and_the_doc_model_schema_and_the_critic_its_own()
     run(models, facts=facts)
     assert facts in models.generator.seen[0][-1].content
     assert facts in models.critic.seen[0][-1].content
-    assert models.generator.seen_kwargs[0]["format"] == doc_model_schema()  # the plain schema, for grammars
-    assert models.adjudicator.seen_kwargs[0]["format"] == doc_model_schema()
+    # the plain schema, for grammars, bounded for this function (1 parameter) and a server's writer
+    bounds = writer_bounds(extract_facts(SOURCE, "f"), ALWAYS, Role.GENERATOR)
+    assert bounds.parameters == 1 and bounds.paragraph == LARGE.paragraph
+    assert models.generator.seen_kwargs[0]["format"] == doc_model_schema(bounds)
+    assert models.adjudicator.seen_kwargs[0]["format"] == doc_model_schema(bounds)
     schema = models.critic.seen_kwargs[0]["format"]  # what a server's grammar would enforce
     assert set(schema["required"]) >= {"technical_accuracy", "completeness"}
     assert "Start at 100" in schema["properties"]["technical_accuracy"]["description"]
@@ -319,3 +328,33 @@ def test_the_reviser_receives_the_critics_own_fix_not_the_generic_one() -> None:
     run(models)
     reviser_prompt = models.generator.seen[1][-1].content
     assert fix in reviser_prompt and GENERIC_FIX not in reviser_prompt
+
+
+def _invented(summary: str) -> str:
+    return doc("f", summary, parameters=[{"name": "x", "description": "the value"},
+                                         {"name": "y", "description": "invented"}])
+
+
+def test_a_last_round_that_does_not_parse_ships_the_best_earlier_draft() -> None:
+    """The issue's run: scores 0, 18, 18, 0 and a last round with no doc model. No draft was clean, so the best
+    of any round ships, repaired and unapproved, instead of the function failing with nothing written."""
+    unparsable = ["## f\nnot json"] * 3  # every parse attempt of the round
+    models = scripted_models(["nope"] * 3 + [_invented("second"), _invented("third")] + unparsable,
+                             [critique(18, 18), critique(17, 19)], [doc("f", "adjudicated", parameters=[
+                                 {"name": "z", "description": "also invented"}])])
+    final, _, _ = run(models, Settings(max_attempts=3, adjudicate="always", stop_on_regression=False),
+                      checker=exact)
+    assert [t["score"] for t in final["trajectory"]] == [0, 18, 18, 0]
+    assert final["model"] is None and final["best_model"] is None  # the last round had none; none was clean
+    assert final["final_model"]["summary"] == "third"  # a tie: the later, revised draft
+    assert final["approval"] == "unapproved" and final["repairs"] == ["dropped parameter 'y': not in def f(x)"]
+    assert "adjudicator introduced" in " ".join(final["warnings"])  # its z was new: the base shipped
+    assert '"summary":"third"' in models.adjudicator.seen[0][-1].text  # the adjudicator edited that one too
+
+
+def test_the_adjudicator_edits_the_best_draft_of_any_round_when_none_was_clean() -> None:
+    models = scripted_models([_invented("first"), "## not json"] + ["## not json"] * 2,
+                             [critique(40, 40)], [_invented("adjudicated")])
+    final, _, _ = run(models, Settings(max_attempts=1, adjudicate="always"), checker=exact)
+    assert '"summary":"first"' in models.adjudicator.seen[0][-1].text  # not the unparsed last round
+    assert final["final_model"]["summary"] == "adjudicated" and final["approval"] == "unapproved"

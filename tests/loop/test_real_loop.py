@@ -76,3 +76,32 @@ def test_whole_loop_over_the_openai_protocol(tmp_path: Path, llama_openai_server
                                              capsys: pytest.CaptureFixture[str]) -> None:
     run_reflexion(tmp_path, {"backend": "openai", "base_url": llama_openai_server,
                              "model_registry": {role: OPENAI_ALIAS for role in SMOL_MODELS}}, capsys)
+
+
+@pytest.mark.slow
+def test_a_2500_line_function_never_goes_out_over_the_context(tmp_path: Path, ollama_fake: Any, ollama_server: str,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's measurement, through the loopback server that logs requests: with num_ctx 2048 a 2,500-line
+    function went out as a 187,801-character request, eleven times, and Ollama would cut it. Now every request
+    fits num_ctx less the answer's room by the characters bound, and the run says a reduced prompt went out."""
+    from docbot.loop import fit
+
+    body = "".join(f"    total_{i} = value * {i} + offset\n" for i in range(2500))
+    source = tmp_path / "big.py"
+    source.write_text(f"def big(value, offset=0):\n    \"\"\"Add up.\"\"\"\n{body}"
+                      "    if value < 0:\n        raise ValueError('value must not be negative')\n    return total_1\n")
+    config = tmp_path / "config.json"
+    config.write_text(json.dumps({"backend": "ollama", "base_url": ollama_server, "model_registry": SMOL_MODELS,
+                                  "num_ctx": 2048, "max_tokens": 64, "max_attempts": 1, "parse_attempts": 1,
+                                  "request_timeout_s": 300}))
+    before = len(ollama_fake.requests)
+    cli.reflexion_main(["--input", str(source), "--output", str(tmp_path / "big.md"), "--config", str(config),
+                        "--json"])
+    result = json.loads(capsys.readouterr().out)["results"][0]
+    chats = [r["body"] for r in ollama_fake.requests[before:] if r["path"] == "/api/chat"]
+    assert chats  # the writer was asked: the reduced prompt fits
+    sizes = [sum(len(m["content"]) for m in c["messages"]) for c in chats]
+    budget = 2048 - 64 - fit.REASK_TOKENS
+    assert all(size / 2.5 + 8 * len(c["messages"]) <= budget for size, c in zip(sizes, chats)), sizes
+    assert max(sizes) < 5_000 and all("total_2499" not in m["content"] for c in chats for m in c["messages"])
+    assert any("sent a reduced prompt" in w for w in result["warnings"]), result["warnings"]

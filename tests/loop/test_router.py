@@ -17,8 +17,9 @@ def state(score: int, *, revise_count: int = 0, fatal: list[str] | None = None,
 
 
 UNREACHABLE = Settings(quality_score_bar=100, stop_on_regression=False, max_attempts=3)
-DEFAULT = Settings()  # bar 95, 4 attempts, stall detection on
+DEFAULT = Settings()  # bar 95, 4 attempts, stall detection on, adjudicate when_needed
 WHEN_NEEDED = Settings(adjudicate="when_needed")
+ALWAYS = Settings(adjudicate="always")
 
 CASES = [
     # (name, settings, state, expected decision, expected reason)
@@ -30,7 +31,9 @@ CASES = [
      "revise", "fatal issues stand"),
     ("fatal issues with the attempts limit reached must end", DEFAULT,
      state(99, revise_count=4, fatal=["wrong type"]), "adjudicate", "attempts"),
-    ("approved exactly at the bar", DEFAULT, state(95), "adjudicate", "approved"),
+    ("approved exactly at the bar", ALWAYS, state(95), "adjudicate", "approved"),
+    ("by default a clean first round is approved without the adjudicator", DEFAULT, state(95), "finish",
+     "approved"),
     ("one below the bar revises", DEFAULT, state(94), "revise", "below the bar"),
     ("strict regression exits", DEFAULT, state(80, revise_count=1, previous=81), "adjudicate", "regression"),
     ("a tie continues (a <= implementation fails here)", DEFAULT, state(80, revise_count=1, previous=80),
@@ -43,7 +46,7 @@ CASES = [
     ("approval beats regression when the score passes", Settings(quality_score_bar=90),
      state(92, revise_count=1, previous=97), "adjudicate", "approved"),
     ("first round has no previous score", DEFAULT, state(10), "revise", "below the bar"),
-    ("adjudicate always: a clean first round still goes to the adjudicator", DEFAULT, state(97), "adjudicate",
+    ("adjudicate always: a clean first round still goes to the adjudicator", ALWAYS, state(97), "adjudicate",
      "approved"),
     ("when_needed: a clean first round skips the adjudicator", WHEN_NEEDED, state(97), "finish", "approved"),
     ("when_needed: an issue left needs the adjudicator", WHEN_NEEDED, state(97, issues=["vague"]), "adjudicate",
