@@ -273,7 +273,20 @@ def test_an_unlabelled_jinja_block_is_not_run(tmp_path: Path, capsys: pytest.Cap
     """Before: a block holding `{{ user.name }}` ran as Python (a set of a set): its NameError was setup the doc left
     out (`setup_elided`, failing --strict). Now no template block runs; the Python block after them still does, and
     its wrong output is found."""
-    page = ("# Templates\n\nIn the template:\n\n```\n{{ user.name }}\n```\n\n::\n\n```\n{% for x in mylist | reverse %}\n"
-            "{% endfor %}\n```\n\n```python\nimport click\nclick.echo(1)  # prints 2\n```\n")
+    page = ("# Templates\n\nIn the template:\n\n```\n{{ user.name }}\n```\n\n::\n\n```\n"
+            "{% for x in mylist | reverse %}\n{% endfor %}\n```\n\n```python\nimport click\n"
+            "click.echo(1)  # prints 2\n```\n")
     root = _write(tmp_path, {**CLICK, "docs/templates.md": page})
     assert _verify(root, capsys)[1] == [("docs/templates.md", "contradiction", "example_mismatch")]
+
+
+@pytest.mark.parametrize("marker, expected", [
+    ("<!-- docbot:section pkg.core.add -->\n", [("docs/api/pkg.core.md", "template_placeholder")]),  # a model's text
+    ("", []),  # the same words under a person's heading
+])
+def test_project_mode_holds_docbot_s_own_sections_to_the_model_s_text_rules(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], marker: str, expected: list[tuple[str, str]]) -> None:
+    page = f"# pkg.core\n\n{marker}## add\n\nAdds `pkg.core.add` operands into {{total}}.\n"
+    root = _write(tmp_path, {"pyproject.toml": "[project]\nname = 'pkg'\n", "pkg/__init__.py": "",
+                             "pkg/core.py": "def add(a, b):\n    return a + b\n", "docs/api/pkg.core.md": page})
+    assert _contradictions(_verify(root, capsys)[1]) == expected

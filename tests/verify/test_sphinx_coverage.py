@@ -162,3 +162,28 @@ def test_members_are_the_public_names_of_the_class_or_module() -> None:
     assert sorted(index.members("pkg._core")) == ["pkg._core.Box", "pkg._core.Box.open", "pkg._core.LIMIT",
                                                   "pkg._core.Number"]
     assert [index.kind(n) for n in ("pkg.Box", "pkg._core.LIMIT", "pkg._core.Number")] == ["class", "value", "alias"]
+
+
+PACKAGE = {"pyproject.toml": "[project]\nname = 'pkg'\n", "pkg/__init__.py": "from .core import Box, local\n",
+           "pkg/core.py": "import threading\n\nlocal = threading.local()\n\n\nclass Box:\n    def open(self):\n"
+                           "        return 1\n"}
+
+
+@pytest.mark.parametrize("files, undocumented", [
+    ({"docs/api.rst": ".. module:: pkg\n\n.. autoclass:: Box\n\n.. data:: local.name\n"}, ["pkg.core.Box.open"]),
+    # sphinx's conf.py makes `:members:` the default: the method is documented with its class
+    ({"docs/api.rst": ".. module:: pkg\n\n.. autoclass:: Box\n\n.. data:: local.name\n",
+      "docs/conf.py": "autodoc_default_options = {'members': True}\n"}, []),
+    # an attribute documented is its object documented (sniffio 1.3.1's `.. data:: thread_local.name`)
+    ({"docs/api.rst": ".. module:: pkg\n\n.. autoclass:: Box\n   :members:\n"}, ["pkg.local"]),
+    # a changelog's mention documents nothing
+    ({"docs/api.rst": ".. module:: pkg\n\n.. autoclass:: Box\n   :members:\n",
+      "docs/changelog.rst": "Changelog\n=========\n\n* Added ``pkg.local``.\n"}, ["pkg.local"]),
+])
+def test_what_a_directive_documents_beyond_its_name(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                    files: dict[str, str], undocumented: list[str]) -> None:
+    for name, text in {**PACKAGE, **files}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    code, data, _ = _verify(tmp_path, capsys)
+    assert (data["undocumented"], code) == (undocumented, 1 if undocumented else 0)

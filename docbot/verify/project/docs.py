@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from docbot.config.choices import DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S, ExampleSandbox
 from docbot.sandbox.step import Step
 from docbot.verify.checks.examples import ExampleContext, check_steps
+from docbot.verify.checks.genre import as_genre
 from docbot.verify.checks.reader import classify, defined_names, one_per_block
 from docbot.verify.findings import Check, DocFinding, Finding
 from docbot.verify.project.api_index import ApiIndex, ApiName, Resolution
@@ -28,9 +29,9 @@ from docbot.verify.project.package import Package, find_package, public_api
 from docbot.verify.project.report import DocReport, ProjectReport
 from docbot.verify.project.suggest import fixes_for, patch
 from docbot.verify.project.topics import topic_checks
-from docbot.verify.read.autodoc import documented, members_by_default
+from docbot.verify.read.autodoc import Documented, documented, members_by_default
 from docbot.verify.read.examples import extract_steps
-from docbot.verify.read.genre import as_genre, read_genre
+from docbot.verify.read.genre import read_genre
 from docbot.verify.read.markdown import code_line_flags
 from docbot.verify.read.references import Reference, code_references, prose_references
 from docbot.verify.read.rst import is_rst_doc, rst_to_markdown
@@ -142,7 +143,8 @@ def verify_doc(text: str, relative: str, is_rst: bool, package: Package, index: 
     else:
         markdown, line_of = text, {}
     steps = extract_steps(markdown)
-    references = _references(markdown, steps, package.name)
+    api = documented(markdown, package.name, autodoc_members)
+    references = _references(markdown, steps, package.name, api)
     found = [_unresolved(ref, line_of) for ref in _first_of_each(references)
              if index.resolve(ref.dotted) is Resolution.MISSING]
     checks: list[Finding] = topic_checks(markdown, references, package, index)
@@ -156,24 +158,32 @@ def verify_doc(text: str, relative: str, is_rst: bool, package: Package, index: 
     found = as_genre(found, genre)  # a changelog names what was, not what is
     references = [r for r in references if not genre.history_at(r.line)]  # nor does it document anything
     used = {index.canonical(r.dotted) for r in references if index.resolve(r.dotted) is Resolution.FOUND}
-    members = {m for d in documented(markdown, package.name, autodoc_members) if d.members
-               for m in index.members(d.dotted)}  # `:members:`: what autodoc documents with the class or module
-    return DocReport(relative, one_per_block(found), len(used)), used | members | {r.dotted for r in references}
+    used |= _autodocumented(api if not genre.whole else [], index)
+    return DocReport(relative, one_per_block(found), len(used)), used | {r.dotted for r in references}
+
+
+def _autodocumented(api: list[Documented], index: ApiIndex) -> set[str]:
+    """What Sphinx directives document beyond the names they give: the public members of an ``autoclass`` or
+    ``automodule`` with ``:members:``, and the object a documented attribute belongs to (``.. data::
+    thread_local.name`` documents ``thread_local``)."""
+    found = {m for d in api if d.members for m in index.members(d.dotted)}
+    for d in api:
+        parts = d.dotted.split(".")
+        found |= {index.canonical(".".join(parts[:cut])) for cut in range(2, len(parts))
+                  if index.resolve(".".join(parts[:cut])) is Resolution.FOUND}
+    return found
 
 
 def doc_references(text: str, is_rst: bool, package: str) -> list[Reference]:
     """The package names a doc uses, read without running it (the drift gate's "which docs mention f")."""
     markdown = rst_to_markdown(text).markdown if is_rst else text
-    return _references(markdown, extract_steps(markdown), package)
+    return _references(markdown, extract_steps(markdown), package, documented(markdown, package))
 
 
-def _references(markdown: str, steps: list[Step], package: str) -> list[Reference]:
+def _references(markdown: str, steps: list[Step], package: str, api: list[Documented]) -> list[Reference]:
     aliases: dict[str, str] = {package: package}
     # what a Sphinx directive documents (`.. autofunction:: to_name` under `.. module:: pkg`) is named by the page
-    found = [Reference(d.dotted, d.line, "autodoc") for d in documented(markdown, package)]
-    # `.. data:: thread_local.name` documents `thread_local` too: the reader learns of the object it belongs to
-    found += [Reference(".".join(parts[:cut]), r.line, "autodoc") for r in list(found)
-              if len(parts := r.dotted.split(".")) > 2 for cut in range(2, len(parts))]
+    found = [Reference(d.dotted, d.line, "autodoc") for d in api]
     for step in steps:
         refs = code_references(step.code, step.line, package, aliases)
         # an example the doc shows failing (a traceback, prose saying it raises) does not present its names as API

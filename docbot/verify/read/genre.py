@@ -1,4 +1,4 @@
-"""What kind of text a doc is, so that a finding is read the way its reader reads the doc (issue 28, "genre").
+"""What kind of text a doc is, so that a finding is read the way its reader reads the doc (docs/design.md#genre).
 
 A history page (a changelog, release notes, HISTORY, NEWS, an upgrading or migration guide) tells what earlier
 versions had: a name it mentions is not claimed to exist today, and its examples are not presented as working code
@@ -11,17 +11,15 @@ Elsewhere, a sentence that says a name was removed or renamed ("`pkg.old` was re
 instead") names the old one as history, while the one it points the reader to is claimed to exist. A *deprecated*
 name is not gone: a sentence saying it is deprecated still says it exists.
 
-``as_genre`` reads the findings that way: a name history mentions is no claim (no finding), and what else history
-states is lowered to a note, through ``docbot.verify.findings.lower``.
+``docbot.verify.checks.genre.as_genre`` reads the findings that way.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from docbot.verify.findings import DocFinding, Severity, lower
 from docbot.verify.read.markdown import code_line_flags, headings
 
 _HISTORY_WORDS = {"changelog", "changelogs", "history", "news", "whatsnew", "releasenotes"}
@@ -174,20 +172,3 @@ def removed_in(paragraph: str) -> frozenset[str]:
 
 def _names(dotted: str, names: frozenset[str]) -> bool:
     return any(dotted == name or dotted.endswith(f".{name}") for name in names)
-
-
-def as_genre(found: Sequence[DocFinding], genre: Genre) -> list[DocFinding]:
-    """The findings as the doc's genre reads them. A name that history mentions (on a history page, under a
-    history heading, or that removal prose says is gone) is no claim that it exists: no finding. Anything else
-    history states (its examples, what they print) is a note: it held for an earlier version."""
-    out = []
-    for item in found:
-        finding = item.finding
-        why = genre.history_at(finding.line)
-        if finding.check == "unresolved_reference" and (why or genre.said_gone(finding.line, finding.doc_text)):
-            continue
-        if why and item.severity.weight:
-            item = replace(item, finding=lower(finding, Severity.NOTE,
-                                               f"history ({why}): it tells what an earlier version did"))
-        out.append(item)
-    return out
