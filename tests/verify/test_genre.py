@@ -290,3 +290,28 @@ def test_project_mode_holds_docbot_s_own_sections_to_the_model_s_text_rules(
     root = _write(tmp_path, {"pyproject.toml": "[project]\nname = 'pkg'\n", "pkg/__init__.py": "",
                              "pkg/core.py": "def add(a, b):\n    return a + b\n", "docs/api/pkg.core.md": page})
     assert _contradictions(_verify(root, capsys)[1]) == expected
+
+
+# sniffio 1.3.1, docs/source/history.rst: a towncrier changelog, its example the shape of a release note's
+SNIFFIO_EXAMPLE = ("- Added ``current_async_library``::\n\n    >>> import sniffio\n"
+                   "    >>> sniffio.current_async_library()\n    'trio'\n")
+
+
+@pytest.mark.parametrize("path, text, expected", [
+    # what an earlier version printed, on a history page by its name: a note
+    ("docs/source/history.rst", "History\n=======\n\n" + SNIFFIO_EXAMPLE, []),
+    # under a release heading of any page: a note too
+    ("docs/source/index.rst", "Release history\n===============\n\nSniffio 1.0.0 (2018-07-31)\n"
+     "--------------------------\n\n" + SNIFFIO_EXAMPLE, []),
+    # today's page: a contradiction
+    ("docs/source/usage.rst", "Usage\n=====\n\n" + SNIFFIO_EXAMPLE, [("docs/source/usage.rst", "example_mismatch")]),
+])
+def test_a_changelog_s_example_is_what_an_earlier_version_did(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              path: str, text: str,
+                                                              expected: list[tuple[str, str]]) -> None:
+    root = _write(tmp_path, {"PKG-INFO": "Name: sniffio\n", "sniffio/__init__.py": "def current_async_library():\n"
+                             "    return 'asyncio'\n", path: text, **SANDBOX})
+    code, found = _verify(root, capsys)
+    assert (_contradictions(found), code) == (expected, 1 if expected else 0)
+    if not expected:
+        assert (path, "note", "example_mismatch") in found

@@ -39,6 +39,8 @@ def _write(root: Path, files: dict[str, str]) -> Path:
      "bottle_extras", "bottle_extras.py"),
     ({"PKG-INFO": "Name: tiny\n", "tinylib.py": "", "tests/__init__.py": "", "tests/test_x.py": ""},
      "tinylib", "tinylib.py"),
+    # a tooling file is never the package, however like the project's name it is
+    ({"PKG-INFO": "Name: noxfile-lite\n", "noxfile.py": "", "lite.py": ""}, "lite", "lite.py"),
     # `python-` and `py` off the distribution's name
     ({"PKG-INFO": "Name: python-dateparse\n", "dateparse/__init__.py": "", "other/__init__.py": ""},
      "dateparse", "dateparse"),
