@@ -72,6 +72,8 @@ def test_a_history_heading_spans_to_the_next_heading_of_its_level() -> None:
     lines = doc.splitlines()
     assert [lines[i] for i in range(len(lines)) if genre.history_at(i)] == [
         "## Changelog", "", "### 1.0 (2020-01-01)", "", "- x", ""]
+    assert genre.history == ((6, 12, "Changelog"),)  # the release heading inside it is one stretch with it
+    assert genre.history_at(10) == "under the heading 'Changelog'"
 
 
 def _write(root: Path, files: dict[str, str]) -> Path:
