@@ -187,3 +187,32 @@ def test_what_a_directive_documents_beyond_its_name(tmp_path: Path, capsys: pyte
         (tmp_path / name).write_text(text, encoding="utf-8")
     code, data, _ = _verify(tmp_path, capsys)
     assert (data["undocumented"], code) == (undocumented, 1 if undocumented else 0)
+
+
+def test_a_members_default_applies_to_classes_and_modules_only() -> None:
+    page = rst_to_markdown(".. module:: pkg\n\n.. autofunction:: f\n\n.. autoclass:: Box\n").markdown
+    assert [(d.dotted, d.members) for d in documented(page, "pkg", members=True)] == [("pkg.f", False),
+                                                                                     ("pkg.Box", True)]
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("X = int | None", "alias"), ("X = dict[str, int]", "alias"), ("X: TypeAlias = 'Box'", "alias"),
+    ("X = typing.Optional[int]", "alias"), ('X = TypeVar("X")', "alias"),
+    ("X = None", "value"), ("X = Box", "value"), ("X = FLAG_A | FLAG_B", "value"), ("X = 3", "value"),
+    ("X = re.I | re.M", "value"),
+])
+def test_a_type_alias_is_told_from_a_constant(line: str, kind: str) -> None:
+    index = ApiIndex("pkg")
+    index.add_module("pkg", f"import re\nimport typing\n\n\nclass Box:\n    pass\n\n\n{line}\n", is_package=True)
+    assert index.kind("pkg.X") == kind
+
+
+def test_a_private_module_s_names_are_public_only_re_exported(tmp_path: Path) -> None:
+    from docbot.verify.project.package import find_package, public_api
+
+    for name, text in {"pyproject.toml": "[project]\nname = 'pkg'\n", "pkg/__init__.py": "from ._impl import run\n",
+                       "pkg/_impl.py": "def run():\n    pass\n\n\ndef helper():\n    pass\n"}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    package = find_package(tmp_path)
+    assert [(a.path, a.kind) for a in public_api(package, package.index())] == [("pkg.run", "function")]
