@@ -7,6 +7,7 @@ import pytest
 
 from docbot.verify.checks.source_doc import FunctionFindings
 from docbot.verify.findings import Check, DocFinding, Finding, Severity, lower
+from docbot.verify.project.api_index import ApiName
 from docbot.verify.project.report import DocReport, DriftReport, PairReport, ProjectReport, StaleLine
 
 
@@ -21,9 +22,9 @@ def placed(severity: Severity, check: Check = Check.EXAMPLE_RAISES) -> DocFindin
     ([Severity.NOTE, Severity.TIME_DEPENDENT, Severity.VERSION_DEPENDENT], [], 0, 0),
     ([Severity.NOT_RUNNABLE], [], 0, 1),
     ([Severity.SETUP_ELIDED], [], 0, 1),
-    ([], ["pkg.f"], 0, 1),  # coverage fails only --strict
+    ([], [ApiName("pkg.f", "function")], 0, 1),  # coverage fails only --strict
 ])
-def test_a_project_reports_exit_code(severities: list[Severity], undocumented: list[str], plain: int,
+def test_a_project_reports_exit_code(severities: list[Severity], undocumented: list[ApiName], plain: int,
                                      strict: int) -> None:
     report = ProjectReport("pkg", [DocReport("README.md", [placed(s) for s in severities])], undocumented)
     assert (report.exit_code(False), report.exit_code(True)) == (plain, strict)
@@ -38,13 +39,18 @@ def test_a_gap_fails_a_project_report_only_with_strict() -> None:
 def test_a_project_reports_lines_and_json() -> None:
     report = ProjectReport("pkg", [DocReport("README.md", [placed(Severity.CONTRADICTION),
                                                            placed(Severity.NOTE)], references=2)],
-                           [f"pkg.f{i}" for i in range(21)])
+                           [ApiName(f"pkg.f{i}", "function") for i in range(18)] + [ApiName("pkg.LIMIT", "constant"),
+                            ApiName("pkg.Number", "type alias"), ApiName("pkg.Box", "class")])
     lines = report.lines()
     assert lines[0] == "README.md: 2 findings, 2 API names checked"
     assert lines[1] == "  README.md:3: CONTRADICTION [example_raises] contradiction here"
     assert lines[2] == "  README.md:3: note [example_raises] note here (why)"
-    assert lines[3].startswith("coverage: 21 public functions no doc names: pkg.f0, ") and lines[3].endswith(" …")
+    # issue 33: a constant and a type alias are no "functions"; each kind is counted by its own name
+    assert lines[3].startswith("coverage: 21 public names no doc names (18 functions, 1 class, 1 constant, 1 type "
+                               "alias): pkg.f0, ") and lines[3].endswith(" …")
     data = report.to_json()
+    assert data["undocumented"][-3:] == ["pkg.LIMIT", "pkg.Number", "pkg.Box"]  # type: ignore[index]
+    assert data["undocumented_kinds"]["pkg.Number"] == "type alias"  # type: ignore[index]
     assert data["counts"]["contradiction"] == 1 and data["counts"]["note"] == 1  # type: ignore[index]
     assert "nondeterministic" not in data["counts"]  # type: ignore[operator]
 
@@ -88,3 +94,23 @@ def test_the_drift_report_survives_its_json_and_renders_each_line() -> None:
         "README.md:4: CONTRADICTION [example_mismatch] add(1, 2) gives 4 (new in this diff)",
         "docs/a.md:?: pre-existing [c] m (false on main too; not a failure)"]
     assert "❌ <code>README.md:4</code>" in drift.markdown() and DriftReport((), (), ()).markdown() == ""
+
+
+@pytest.mark.parametrize("introduced, pre_existing, rows", [
+    ((), (), None),  # nothing false: no section at all, not an empty heading
+    ((STALE,), (), ["❌ <code>README.md:4</code>"]),
+    ((), (StaleLine("docs/a.md", 7, "c", "m", ""),), ["⚠️ <code>docs/a.md:7</code>"]),  # only the base's: still listed
+    ((STALE,), (StaleLine("docs/a.md", None, "c", "m", ""),), ["❌ <code>README.md:4</code>",
+                                                                "⚠️ <code>docs/a.md:?</code>"]),
+])
+def test_the_drift_summary_is_empty_only_when_nothing_is_false(introduced: tuple[StaleLine, ...],
+                                                              pre_existing: tuple[StaleLine, ...],
+                                                              rows: list[str] | None) -> None:
+    """Issue 28 item 5: the job summary's "nothing to say" test (`not introduced and not pre_existing`) was unguarded:
+    `and` -> `or` dropped the section of a PR with only pre-existing (or only new) contradictions."""
+    summary = DriftReport(("pkg.add",), ("README.md",), introduced, pre_existing).markdown()
+    if rows is None:
+        assert summary == ""
+        return
+    assert summary.startswith("## docbot: hand-written docs this PR made false\n\n")
+    assert [line[2:].split(":", 2)[0] + ":" + line[2:].split(":", 2)[1] for line in summary.splitlines()[2:]] == rows

@@ -26,6 +26,7 @@ from docbot.verify.project.docs import DocsOptions, doc_paths, doc_references, v
 from docbot.verify.project.package import Package, find_package
 from docbot.verify.project.report import DriftReport, ProjectReport, StaleLine
 from docbot.verify.project.suggest import OutputFix, fixes_for
+from docbot.verify.read.rst import is_rst_doc
 
 
 def mentioned(text: str, is_rst: bool, package: str, index: ApiIndex) -> set[str]:
@@ -49,9 +50,9 @@ def _is_class(dotted: str, index: ApiIndex) -> bool:
 def docs_mentioning(root: Path, docs: Sequence[Path], package: Package, changed: set[str]) -> list[Path]:
     """The docs among ``docs`` that mention one of the ``changed`` functions."""
     index = package.index()
-    return [path for path in docs if mentions_any(mentioned(path.read_text(encoding="utf-8-sig"),
-                                                            path.suffix == ".rst", package.name, index),
-                                                  changed, index)]
+    texts = {path: path.read_text(encoding="utf-8-sig") for path in docs}
+    return [path for path, text in texts.items()
+            if mentions_any(mentioned(text, is_rst_doc(path.name, text), package.name, index), changed, index)]
 
 
 def project_docs(root: Path, options: DocsOptions) -> list[Path]:

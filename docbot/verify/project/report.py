@@ -9,6 +9,7 @@ an elided setup with ``--strict``; coverage (public API no doc names) fails only
 from __future__ import annotations
 
 import html
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,13 +17,14 @@ from typing import Any
 from docbot.errors import ExitCode, outcome_code
 from docbot.verify.checks.source_doc import FunctionFindings
 from docbot.verify.findings import DocFinding, Severity
+from docbot.verify.project.api_index import ApiName
 from docbot.verify.project.suggest import OutputFix, stated_line
 
 _SHOWN = 20  # undocumented names the console lists before "…"
 
 
 def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" + ("" if count == 1 else "s")
+    return f"{count} {word}" + ("" if count == 1 else "es" if word.endswith("s") else "s")
 
 
 def finding_line(path: str, line: int | None, found: DocFinding) -> str:
@@ -47,11 +49,11 @@ class DocReport:
 
 @dataclass(frozen=True)
 class ProjectReport:
-    """Project mode: every doc's findings, and the public functions no doc names (coverage)."""
+    """Project mode: every doc's findings, and the public names no doc names (coverage)."""
 
     package: str
     docs: list[DocReport]
-    undocumented: list[str]
+    undocumented: list[ApiName]
 
     def count(self, severity: Severity) -> int:
         return sum(len(d.of(severity)) for d in self.docs)
@@ -74,12 +76,17 @@ class ProjectReport:
             out += [f"  {finding_line(doc.path, item.line, item)}" for item in doc.findings]
         if self.undocumented:
             more = " …" if len(self.undocumented) > _SHOWN else ""
-            out.append(f"coverage: {_plural(len(self.undocumented), 'public function')} no doc names: "
-                       f"{', '.join(self.undocumented[:_SHOWN])}{more}")
+            kinds = Counter(a.kind for a in self.undocumented)
+            counted = ", ".join(_plural(n, kind) for kind, n in sorted(kinds.items(),
+                                                                        key=lambda item: (-item[1], item[0])))
+            out.append(f"coverage: {_plural(len(self.undocumented), 'public name')} no doc names ({counted}): "
+                       f"{', '.join(a.path for a in self.undocumented[:_SHOWN])}{more}")
         return out
 
     def to_json(self) -> dict[str, object]:
-        return {"package": self.package, "docs": [d.to_json() for d in self.docs], "undocumented": self.undocumented,
+        return {"package": self.package, "docs": [d.to_json() for d in self.docs],
+                "undocumented": [a.path for a in self.undocumented],
+                "undocumented_kinds": {a.path: a.kind for a in self.undocumented},
                 "counts": {severity.value: self.count(severity) for severity in _PROJECT_SEVERITIES}}
 
     def staged_lines(self, texts: Mapping[str, str]) -> tuple[list[str], str, ExitCode]:
