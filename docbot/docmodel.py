@@ -250,7 +250,8 @@ def parse_doc_model(text: str) -> DocModel:
     """A model's answer as a ``DocModel``; raises ``DocModelError`` saying what was wrong."""
     body = strip_answer(text)
     try:
-        data = json.loads(body, strict=False)  # a raw newline inside a string (SmolLM2 writes them) is no reason to ask again
+        # strict=False: a raw newline inside a string (SmolLM2 writes them) is no reason to ask again
+        data = json.loads(body, strict=False)
     except json.JSONDecodeError as err:
         raise DocModelError(f"the answer is not JSON ({err.msg} at character {err.pos})") from err
     if not isinstance(data, dict):
