@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docbot.config.choices import DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S, ExampleSandbox
+from docbot.config.choices import (DEFAULT_DOCS_GLOBS, DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S,
+                                   ExampleSandbox)
 from docbot.sandbox.step import Step
 from docbot.verify.checks.examples import ExampleContext, check_steps
 from docbot.verify.checks.reader import classify, defined_names, one_per_block
@@ -36,7 +37,6 @@ from docbot.verify.read.rst import rst_to_markdown
 if TYPE_CHECKING:
     from docbot.config.settings import Settings
 
-DEFAULT_DOCS_GLOBS = ("README.*", "docs/**/*.md", "docs/**/*.rst")
 # A fresh namespace: the sandbox binds a module's names for its examples; `builtins` adds none a reader lacks. The
 # "documented name" must be one no doc rebinds (`from rich import print` does rebind print).
 _BLANK_MODULE, _BLANK_NAME = "builtins", "__build_class__"
@@ -76,8 +76,8 @@ def verify_project(root: Path, package: Package, docs: Sequence[Path], options: 
     index = package.index()
     reports, used = [], set()
     for path in docs:
-        relative = path.resolve().relative_to(root.resolve()).as_posix() if path.is_absolute() else path.as_posix()
-        report, names = verify_doc(path.read_text(encoding="utf-8-sig"), relative, path.suffix == ".rst", package,
+        relative = path.absolute().relative_to(root.absolute()).as_posix() if path.is_absolute() else path.as_posix()
+        report, names = verify_doc(read_doc(root, path), relative, path.suffix == ".rst", package,
                                    index, setup_for(relative, options.docs_setup),
                                    ExampleContext(_BLANK_MODULE, package.sys_path, options.timeout_s,
                                                   sandbox=options.sandbox) if run_examples else None)
@@ -88,6 +88,23 @@ def verify_project(root: Path, package: Package, docs: Sequence[Path], options: 
     api = [q.removesuffix(".__init__") for q in api]
     return ProjectReport(package.name, reports, list(dict.fromkeys(
         q for q in api if index.canonical(q) not in used and q not in used)))
+
+
+def read_doc(root: Path, path: Path) -> str:
+    """A doc's text; ConfigError (exit 2) naming it when it is a symlink (its target may lie outside the
+    repository, and is never read) or not UTF-8 text."""
+    full = path if path.is_absolute() else root / path
+    inside = full.absolute().relative_to(root.absolute()) if full.absolute().is_relative_to(root.absolute()) else None
+    links = [root.joinpath(*inside.parts[:i]) for i in range(1, len(inside.parts) + 1)] if inside else [full]
+    if any(p.is_symlink() for p in links):
+        raise ConfigError(f"{path}: the doc is a symlink; docbot reads no doc through a link (its target could be "
+                          "anywhere). Commit the doc itself, or leave it out of docs_globs.")
+    data = full.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {err.start}); save the doc as UTF-8, or leave it out of "
+                          "docs_globs.") from None
 
 
 def verify_here(root: Path, paths: Sequence[Path], options: DocsOptions, run_examples: bool = True) -> ProjectReport:
@@ -107,8 +124,8 @@ def suggested_patch(root: Path, report: ProjectReport) -> str:
     """The patch that replaces each stale stated output with the real one (docbot.verify.project.suggest)."""
     parts = []
     for doc in report.docs:
-        text = (root / doc.path).read_bytes().decode("utf-8", "replace")
-        parts.append(patch(doc.path, text, fixes_for(doc.path, doc.findings, text)))
+        text = read_doc(root, root / doc.path)
+        parts.append(patch(doc.path, text, fixes_for(doc.path, doc.findings, text, doc.blocks)))
     return "".join(parts)
 
 
@@ -132,7 +149,11 @@ def verify_doc(text: str, relative: str, is_rst: bool, package: Package, index: 
     defined = defined_names(steps)
     found += [r for f in checks if (r := classify(f, steps, lines, defined, line_of)) is not None]
     used = {index.canonical(r.dotted) for r in references if index.resolve(r.dotted) is Resolution.FOUND}
-    return DocReport(relative, one_per_block(found), len(used)), used | {r.dotted for r in references}
+    blocks: dict[int, list[tuple[str, str]]] = {}
+    for step in steps:
+        blocks.setdefault(step.line, []).append((step.code, step.want))
+    return (DocReport(relative, one_per_block(found), len(used), {k: tuple(v) for k, v in blocks.items()}),
+            used | {r.dotted for r in references})
 
 
 def doc_references(text: str, is_rst: bool, package: str) -> list[Reference]:
