@@ -99,6 +99,9 @@ class Settings(BaseModel):
     # states that its examples need (doc glob -> Python run before the doc's first example).
     docs_globs: list[str] = Field(default_factory=lambda: ["README.*", "docs/**/*.md", "docs/**/*.rst"])
     docs_setup: dict[str, str] = Field(default_factory=dict)
+    # The drift gate of `check --base` and the Action's check mode; only the base's settings can turn it off
+    # there (docs/design.md#drift-gate): a gate that cannot run fails, it is never skipped.
+    drift_gate: bool = True
 
     # Where functions come from and where docs go.
     docs_dir: str = "docs/api"
