@@ -73,7 +73,7 @@ class UnapprovedEntry:
     lineno: int
     score: int | None
     doc_path: str
-    why: str = ""  # "": its marker says unapproved; else why its approved marker is not taken (docbot.check_kept)
+    why: str = ""  # "": its marker says unapproved; else why its approved marker is not taken (docbot.apidocs.trust)
 
     def describe(self) -> str:
         score = f" (score {self.score})" if self.score is not None and not self.why else ""
@@ -146,7 +146,7 @@ def check_report(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths:
     read like the doc files: from the index for a staged check. ``diff``: git's reading of ``spec``'s
     diff, when the caller already has it (the hook's screen). ``trusted_base``: a commit whose doc pages
     are trusted (``check --base``, the Action): the verdict of a section the diff wrote is re-derived
-    against it (docbot.check_kept)."""
+    against it (docbot.apidocs.trust)."""
     found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
                  exclude=settings.exclude, cache=settings.cache, diff=diff)
     if trusted_base is not None and spec.base is not None and not paths:
@@ -170,8 +170,8 @@ def check_report(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths:
 
 
 def _with_changed_pages(found: Scan, settings: PlanSettings, repo_root: Path, spec: DiffSpec) -> None:
-    """Add to ``found`` the functions of the modules whose doc pages the diff edited (docbot.check_kept)."""
-    from docbot.check_kept import sources_of_changed_pages
+    """Add to ``found`` the functions of the modules whose doc pages the diff edited (docbot.apidocs.trust)."""
+    from docbot.apidocs.trust import sources_of_changed_pages
 
     assert spec.base is not None
     extra = sources_of_changed_pages(repo_root, spec.base, spec.head, settings.docs_dir)
@@ -185,10 +185,10 @@ def _with_changed_pages(found: Scan, settings: PlanSettings, repo_root: Path, sp
 
 
 class _Judge:
-    """The sections whose marker ``check`` does not take on its word (docbot.check_kept), module by module."""
+    """The sections whose marker ``check`` does not take on its word (docbot.apidocs.trust), module by module."""
 
     def __init__(self, settings: PlanSettings, root: Path, trusted_base: str | None) -> None:
-        from docbot.check_kept import Examples
+        from docbot.apidocs.trust import Examples
 
         self.root, self.base = root, trusted_base
         self.examples = Examples(settings.run_examples is not False, settings.example_timeout_s,
@@ -198,14 +198,17 @@ class _Judge:
     def __call__(self, module: ModuleDocs) -> tuple[list[StaleEntry], list[UnapprovedEntry]]:
         if module.existing is None and not module.hand_written:
             return [], []  # nothing on the page: no verdict to doubt (and no verify room to load)
-        from docbot.check_kept import REWRITTEN, contradiction, kept_sections, rewritten_approvals
+        from docbot.apidocs.trust import REWRITTEN, contradiction, kept_sections, rewritten_approvals
 
         stale, unapproved = [], []
-        for target, body in kept_sections(module):
+        home = module.home
+        texts = [t for t in (home.text, home.legacy_text) if t] if home is not None else []
+        for target, body in kept_sections(module.targets, module.existing, module.hand_written, texts):
             if found := contradiction(target, body, self.root, self.examples):
                 stale.append(_entry(target, "contradicted", module.doc_rel, found))
         sections = module.existing.sections if module.existing else {}
-        for target in rewritten_approvals(module, self._base_page(module.doc_rel)) if self.base else []:
+        on_base = self._base_page(module.doc_rel) if self.base else None
+        for target in rewritten_approvals(module.targets, module.existing, on_base) if self.base else []:
             if found := contradiction(target, sections[target.qualname].body, self.root, self.examples):
                 stale.append(_entry(target, "contradicted", module.doc_rel, found))
             else:
@@ -214,7 +217,7 @@ class _Judge:
         return stale, unapproved
 
     def _base_page(self, rel: str) -> pages.DocFile | None:
-        from docbot.check_kept import base_page
+        from docbot.apidocs.trust import base_page
         from docbot.errors import RepoError
         from docbot.git.blobs import BlobReader
 

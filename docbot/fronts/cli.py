@@ -63,10 +63,10 @@ def _nothing_public(args: argparse.Namespace, root: Path, spec: Any) -> bool:
 
 def _pages_edited(args: argparse.Namespace, root: Path) -> bool:
     """``check --base`` on a diff that edits docs/api (the default folder: no config file names another): the
-    verdicts it wrote are re-derived, so the check must run (docbot.check_kept)."""
+    verdicts it wrote are re-derived, so the check must run (docbot.apidocs.trust)."""
     if not args.base:
         return False
-    from docbot.check_kept import sources_of_changed_pages
+    from docbot.apidocs.trust import sources_of_changed_pages
     from docbot.plan import PLAN_DEFAULTS
 
     return bool(sources_of_changed_pages(root, args.base, getattr(args, "head", None), PLAN_DEFAULTS.docs_dir))

@@ -166,7 +166,7 @@ def _document_to(args: argparse.Namespace, root: Path, scope: tuple[DiffSpec, tu
 def _in_hook_terms(message: str, no_server: bool, root: Path) -> str:
     """An error's fix said in the hook's terms: its install hint for pre-commit's environment, and (no
     model server) how to commit anyway, past every docbot hook the repository configures."""
-    from docbot.fronts.skip import skip_command
+    from docbot.fronts.common import skip_command
     from docbot.models.embedded import INSTALL_HINT
 
     message = message.replace(f"run `{INSTALL_HINT}`", HOOK_EMBEDDED_FIX)

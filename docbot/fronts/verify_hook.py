@@ -86,7 +86,7 @@ def _only(diff: DiffRead, sources: Sequence[str]) -> DiffRead:
 
 
 def _print(root: Path, drift: DriftReport, base: str) -> int:
-    from docbot.fronts.skip import skip_command
+    from docbot.fronts.common import skip_command
     from docbot.verify.findings import Severity
     from docbot.verify.project.docs import read_doc
     from docbot.verify.project.report import finding_line

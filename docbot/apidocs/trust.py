@@ -15,18 +15,14 @@ can write ``status=approved score=100 body=<digest>`` over any body with the cur
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from docbot.apidocs import pages
 from docbot.apidocs.homes import names_function
 from docbot.apidocs.pages import DocFile, Section
 from docbot.results import SectionStatus, Target
-
-if TYPE_CHECKING:
-    from docbot.plan import ModuleDocs
 
 REWRITTEN = "its status= was written in this diff; the base does not show docbot approving this section"
 
@@ -40,21 +36,21 @@ class Examples:
     sandbox: str = "os"
 
 
-def kept_sections(module: ModuleDocs) -> list[tuple[Target, str]]:
-    """(function, body) of each section a person kept in ``module``: edited, or written under their heading."""
-    from docbot.verify.read.sections import find_section  # the verify room: only when a person's section exists
-
-    sections = module.existing.sections if module.existing else {}
+def kept_sections(targets: Sequence[Target], existing: DocFile | None, hand_written: frozenset[str],
+                  texts: Sequence[str]) -> list[tuple[Target, str]]:
+    """(function, body) of each section a person kept among a module's ``targets``: a docbot section they edited
+    (``existing``), or their own under a heading that names it (``hand_written``, found in ``texts``: the pages)."""
+    sections = existing.sections if existing else {}
     found = []
-    for target in module.targets:
+    for target in targets:
         section = sections.get(target.qualname)
         if target.kind == "deleted":
             continue
         if section is not None and section.hand_edited:
             found.append((target, section.body))
-        elif section is None and names_function(module.hand_written, target.qualname):
-            home = module.home
-            texts = [t for t in (home.text, home.legacy_text) if t] if home is not None else []
+        elif section is None and names_function(hand_written, target.qualname):
+            from docbot.verify.read.sections import find_section  # the verify room: only for a person's section
+
             body = next((s for t in texts if (s := find_section(t, target.qualname)) is not None), "")
             found.append((target, body))
     return found
@@ -84,11 +80,11 @@ def base_page(read: Callable[[str], str | None], rel: str) -> DocFile | None:
     return pages.parse_doc_file(text) if text is not None else None
 
 
-def rewritten_approvals(module: ModuleDocs, on_base: DocFile | None) -> list[Target]:
-    """The current sections of ``module`` marked approved whose verdict the base does not show."""
-    sections = module.existing.sections if module.existing else {}
+def rewritten_approvals(targets: Sequence[Target], existing: DocFile | None, on_base: DocFile | None) -> list[Target]:
+    """The current sections among a module's ``targets`` marked approved whose verdict the base does not show."""
+    sections = existing.sections if existing else {}
     base_sections = on_base.sections if on_base else {}
-    return [t for t in module.targets if t.kind != "deleted" and (s := sections.get(t.qualname)) is not None
+    return [t for t in targets if t.kind != "deleted" and (s := sections.get(t.qualname)) is not None
             and s.status is SectionStatus.APPROVED and not s.hand_edited
             and s.hash == pages.source_hash(t.source) and not trusted(s, base_sections.get(t.qualname))]
 
