@@ -27,7 +27,7 @@ from docbot.verify.project.docs import DocsOptions, doc_paths, read_doc, verify_
 from docbot.verify.project.mentions import MentionCache, PackageNames
 from docbot.verify.project.package import Package
 from docbot.verify.project.reach import Reach
-from docbot.verify.project.report import DriftReport, ProjectReport, StaleLine
+from docbot.verify.project.report import DocReport, DriftReport, ProjectReport, StaleLine
 from docbot.verify.project.sides import Change, changed_in, checkout, package_at
 from docbot.verify.project.suggest import OutputFix, fixes_for
 
@@ -119,7 +119,30 @@ def base_claims(root: Path, base: str | None, package: Package, relative: Sequen
             report = verify_project(old_root, old, on_base, options, run_examples)
         except ConfigError:  # a base doc docbot cannot read (not UTF-8): nothing on it vouches for the claim
             return set()
-    return {StaleLine.of(d.path, f, [], d.block(f)).claim for d in report.docs for f in d.findings}
+    return {claim for doc in report.docs for claim in unvouched(doc)}
+
+
+def unvouched(doc: DocReport) -> set[tuple[str, str, str]]:
+    """The claims of ``doc`` its run did not show true: each finding's, and each example that reads a name a
+    step with a finding was to bind (its run had nothing to show: issue 30's ``setup_elided`` at the base,
+    contradiction at head)."""
+    from docbot.verify.checks.environment import bound_names
+
+    claims = {StaleLine.of(doc.path, f, [], doc.block(f)).claim for f in doc.findings}
+    unbound = {name for f in doc.findings if (step := doc.block(f)) for name in bound_names(step)}
+    if unbound:
+        claims |= {StaleLine(doc.path, None, "", "", want, code).claim for steps in doc.blocks.values()
+                   for code, want in steps if _reads(code) & unbound}
+    return claims
+
+
+def _reads(code: str) -> set[str]:
+    import ast
+
+    try:
+        return {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    except (SyntaxError, ValueError):
+        return set()
 
 
 def split_by_base(now: Sequence[StaleLine], before: Collection[tuple[str, str, str]]

@@ -52,9 +52,11 @@ class DocReport:
                 "unverified": self.unverified}
 
     def block(self, found: DocFinding) -> str:
-        """The example a finding is about: the step stating its text, else its whole block ("" for a passage)."""
+        """The example a finding is about: the step stating its text (or, for a step that raised, the step
+        itself), else its whole block ("" for a passage's claim)."""
         steps = self.blocks.get(found.finding.line if found.finding.line is not None else -1, ())
-        stating = [code for code, want in steps if want == found.finding.doc_text]
+        text = found.finding.doc_text
+        stating = [code for code, want in steps if want == text] or [code for code, _ in steps if code == text]
         return stating[0] if len(stating) == 1 else "\n".join(code for code, _ in steps)
 
 
