@@ -178,6 +178,8 @@ def test_the_mention_scan_reads_code_and_code_marked_prose_without_a_parser(doc:
 def test_reach_follows_the_code_to_a_fixed_point(uses: set[str], changed: set[str], reached: bool) -> None:
     _, graph = _index()
     assert graph.reaches(uses, changed) is reached
+    # the gate asks for every doc at once: one walk, the same answer
+    assert (_index()[1].reaching({"doc": uses, "other": {"toy.core.make"} - uses}, changed) >= {"doc"}) is reached
 
 
 @pytest.mark.parametrize("old, new, changed", [

@@ -49,9 +49,10 @@ def reaching(root: Path, docs: Sequence[Path], texts: Mapping[Path, str], packag
     cache = cache or MentionCache(None)
     names = PackageNames(package.name, package.index())
     graph = Reach({m: f.name == "__init__.py" for m, f in package.modules.items()}, package.source)
-    found = [p for p in docs if graph.reaches(names.uses(cache.mentions(texts[p], p.suffix == ".rst")), set(changed))]
+    uses = {p.as_posix(): names.uses(cache.mentions(texts[p], p.suffix == ".rst")) for p in docs}
     cache.save()
-    return found
+    reached = graph.reaching(uses, set(changed))
+    return [p for p in docs if p.as_posix() in reached]
 
 
 def judge(root: Path, diff: DiffRead, options: DocsOptions, *, run_examples: bool = True, cache: bool = False,

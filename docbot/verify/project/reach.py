@@ -35,17 +35,26 @@ class ModuleDefs:
     stars: list[str] = field(default_factory=list)  # modules it star-imports
     bases: dict[str, list[str]] = field(default_factory=dict)  # class -> its bases as written
     shapes: dict[str, str] = field(default_factory=dict)  # qualname -> its code, for the diff
+    keep_shapes: bool = False
+    nested: list[ast.Import | ast.ImportFrom] = field(default_factory=list)  # imports inside functions
 
 
-def split_module(source: str, module: str, is_package: bool) -> ModuleDefs:
-    """``source`` as definitions; a module that does not parse is one definition, its whole code."""
-    found = ModuleDefs()
+def split_module(source: str, module: str, is_package: bool, shapes: bool = False) -> ModuleDefs:
+    """``source`` as definitions (with ``shapes``, each one's code too: what the diff compares); a module
+    that does not parse is one definition, its whole code."""
+    found = ModuleDefs(keep_shapes=shapes)
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         found.refs[MODULE_CODE], found.shapes[MODULE_CODE] = set(), source
         return found
     _body(tree.body, "", module, is_package, found)
+    for node in found.nested:  # `from ._impl import pager` inside a function: the module's name for it
+        for bound, target in _imports(node, module, is_package):
+            if target.endswith(".*"):
+                found.stars.append(target[:-2])
+            else:
+                found.bindings.setdefault(bound, target)
     return found
 
 
@@ -77,27 +86,40 @@ def _body(body: Sequence[ast.stmt], prefix: str, module: str, is_package: bool, 
 def _define(found: ModuleDefs, name: str, nodes: ast.AST | list[ast.AST], *, shape: str | None = None,
             append: bool = False) -> None:
     items = nodes if isinstance(nodes, list) else [nodes]
-    refs = {ref for node in items for ref in _references(node)}
-    text = shape if shape is not None else "\n".join(ast.dump(n) for n in items)
+    refs: set[str] = set()
+    for node in items:
+        _references(node, refs, found.nested)
     if append and name in found.refs:
         found.refs[name] |= refs
-        found.shapes[name] += "\n" + text
     else:
-        found.refs[name], found.shapes[name] = refs, text
+        found.refs[name] = refs
+    if found.keep_shapes:
+        text = shape if shape is not None else "\n".join(ast.dump(n) for n in items)
+        found.shapes[name] = found.shapes[name] + "\n" + text if append and name in found.shapes else text
 
 
-def _references(node: ast.AST) -> set[str]:
-    """The names and dotted chains (``self.x``, ``mod.f``) the code of ``node`` loads."""
-    refs: set[str] = set()
-    inner = {id(n.value) for n in ast.walk(node) if isinstance(n, ast.Attribute)}
-    for child in ast.walk(node):
-        if isinstance(child, ast.Name):
-            refs.add(child.id)
-        elif isinstance(child, ast.Attribute) and id(child) not in inner:
-            dotted = _dotted(child)
-            if dotted:
-                refs.add(dotted)
-    return refs
+def _references(node: ast.AST, refs: set[str], imports: list[ast.Import | ast.ImportFrom]) -> None:
+    """Add the names and dotted chains (``self.x``, ``mod.f``) the code of ``node`` loads to ``refs``: one walk,
+    an attribute chain taken whole (``a.b.c``, not also ``a.b``) and what its base computes walked on."""
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        if isinstance(current, ast.Attribute):
+            base: ast.AST = current
+            parts = []
+            while isinstance(base, ast.Attribute):
+                parts.append(base.attr)
+                base = base.value
+            if isinstance(base, ast.Name):
+                refs.add(".".join([base.id, *reversed(parts)]))
+            else:
+                todo.append(base)
+        elif isinstance(current, ast.Name):
+            refs.add(current.id)
+        else:
+            if isinstance(current, (ast.Import, ast.ImportFrom)) and current is not node:
+                imports.append(current)
+            todo.extend(ast.iter_child_nodes(current))
 
 
 def _dotted(node: ast.AST) -> str | None:
@@ -141,8 +163,8 @@ def _assigned(node: ast.stmt) -> list[str]:
 def changed_names(old: str | None, new: str | None, module: str, is_package: bool) -> set[str]:
     """The definitions of ``module`` whose code differs between ``old`` and ``new`` (None: no such side),
     as ``module.qualname``."""
-    before = split_module(old, module, is_package).shapes if old is not None else {}
-    after = split_module(new, module, is_package).shapes if new is not None else {}
+    before = split_module(old, module, is_package, shapes=True).shapes if old is not None else {}
+    after = split_module(new, module, is_package, shapes=True).shapes if new is not None else {}
     return {f"{module}.{name}" for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
 
 
@@ -169,25 +191,52 @@ class Reach:
             return True
         return bool(self.closure(uses) & changed)
 
-    def closure(self, uses: Iterable[str]) -> set[str]:
-        """Every definition ``uses`` reach (``module.qualname``), each module's top-level code included."""
-        seen: set[str] = set()
-        todo = [key for name in uses for key in self.resolve(name, set())]
+    def reaching(self, uses_by_doc: Mapping[str, set[str]], changed: set[str]) -> set[str]:
+        """The docs (keys of ``uses_by_doc``) whose uses can reach a ``changed`` name: one walk from every doc's
+        uses together, then back from the changed names over the edges it saw, so a large package is read
+        once however many docs there are."""
+        if not changed:
+            return set()
+        data = any(name.endswith(f".{DATA}") for name in changed)
+        starts = {doc: {k for name in uses for k in self.resolve(name, set())} for doc, uses in uses_by_doc.items()}
+        edges = self._edges(set().union(*starts.values()) if starts else set())
+        back: dict[str, set[str]] = {}
+        for key, successors in edges.items():
+            for successor in successors:
+                back.setdefault(successor, set()).add(key)
+        good, todo = set(), [k for k in changed if k in edges or k in back]
         while todo:
             key = todo.pop()
-            if key in seen:
+            if key not in good:
+                good.add(key)
+                todo += back.get(key, ())
+        return {doc for doc, uses in uses_by_doc.items()
+                if uses and (data or uses & changed or starts[doc] & (good | changed))}
+
+    def _edges(self, start: set[str]) -> dict[str, set[str]]:
+        edges: dict[str, set[str]] = {}
+        todo = list(start)
+        while todo:
+            key = todo.pop()
+            if key in edges:
                 continue
-            seen.add(key)
-            module, qualname = self._split(key)
-            if module is None:
-                continue
-            seen.add(f"{module}.{MODULE_CODE}")
-            defs = self.defs(module)
-            todo += [k for ref in defs.refs.get(qualname, ()) for k in self._local(module, qualname, ref)]
-            todo += [f"{module}.{MODULE_CODE}"] if qualname != MODULE_CODE else []
-            owner = qualname.rpartition(".")[0]
-            todo += [f"{module}.{owner}"] if owner and owner in defs.refs else []
-        return seen
+            edges[key] = found = set(self._successors(key))
+            todo += [k for k in found if k not in edges]
+        return edges
+
+    def _successors(self, key: str) -> list[str]:
+        module, qualname = self._split(key)
+        if module is None:
+            return []
+        defs = self.defs(module)
+        found = [k for ref in defs.refs.get(qualname, ()) for k in self._local(module, qualname, ref)]
+        found += [f"{module}.{MODULE_CODE}"] if qualname != MODULE_CODE else []
+        owner = qualname.rpartition(".")[0]
+        return found + ([f"{module}.{owner}"] if owner and owner in defs.refs else [])
+
+    def closure(self, uses: Iterable[str]) -> set[str]:
+        """Every definition ``uses`` reach (``module.qualname``), each module's top-level code included."""
+        return set(self._edges({key for name in uses for key in self.resolve(name, set())}))
 
     def _split(self, key: str) -> tuple[str | None, str]:
         parts = key.split(".")
