@@ -29,7 +29,8 @@ from bench.common import git, machine, publish
 SECTION = "## The drift gate against `check --staged`, and a 9.4 MB README (`bench/bench_drift.py`)"
 SDIST = ("click", "8.1.7")
 # a public function of a public module that no doc's names reach (found with docbot.verify.project.reach)
-EDIT = ("src/click/types.py", '        info_dict["formats"] = self.formats', '        info_dict["formats"] = list(self.formats)')
+EDIT = ("src/click/types.py", '        info_dict["formats"] = self.formats',
+        '        info_dict["formats"] = list(self.formats)')
 
 
 def click_repo(folder: Path, sdists: Path) -> Path:
