@@ -155,21 +155,28 @@ def _apply_file(repo_root: Path, rel: str, todo: list[FunctionResult], report: D
         report.kept += [f"{rel}: {r.qualname}: the edited file would not compile to the same code; nothing "
                         "was written (please report this)" for r, _ in done]
         return
+    if not _write(file, rel, data, new, [r for r, _ in done], report):
+        return
+    report.written.append(rel)
+    context.fresh.update({r.key: record.digest(text) for r, text in done})
+    _remark(repo_root, rel, source.text, [r for r, _ in done], report)
+
+
+def _write(file: Path, rel: str, data: bytes, new: bytes, done: list[FunctionResult],
+           report: DocstringReport) -> bool:
+    """Replace the source's ``data`` with ``new``; False, with why in ``report.kept``, when it may not be."""
     try:
         if not file.stat().st_mode & 0o222:  # read-only by its mode: the rename would replace it anyway
             raise PermissionError(13, "the file is read-only", str(file))
         wrote = paths.write_atomic(file, new, unchanged=lambda: paths.read_bytes_no_follow(file, rel) == data)
     except PermissionError as err:  # a read-only source, or a folder docbot may not write in
         report.kept += [f"{rel}: {r.qualname}: the file cannot be written ({err.strerror}); docbot leaves it "
-                        "alone: make it writable and run docbot again" for r, _ in done]
-        return
+                        "alone: make it writable and run docbot again" for r in done]
+        return False
     if not wrote:
         report.kept += [f"{rel}: {r.qualname}: the file was edited while docbot ran; run docbot again"
-                        for r, _ in done]
-        return
-    report.written.append(rel)
-    context.fresh.update({r.key: record.digest(text) for r, text in done})
-    _remark(repo_root, rel, source.text, [r for r, _ in done], report)
+                        for r in done]
+    return wrote
 
 
 @dataclass(frozen=True)
