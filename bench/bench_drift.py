@@ -98,15 +98,18 @@ def report(docs: list[str], gate: dict[str, Cost], readme: dict[str, Cost], roun
         return costs[a].cpu / costs[b].cpu
 
     lines = [SECTION, "", f"{machine()}; medians of {rounds} interleaved rounds; CPU of the process tree.", "",
-             "| path | this branch | before (main) | goal |", "|---|---|---|---|",
-             f"| `check --base HEAD~1` / `check --staged`, one-line edit, click 8.1.7 | "
-             f"{ratio('base, now', 'staged, now', gate):.2f}x ({gate['base, now'].cpu:.2f} s) | "
-             f"{ratio('base, before', 'staged, before', gate):.2f}x ({gate['base, before'].cpu:.2f} s) | <= 1.5x |",
-             f"| `verify`, a 9.4 MB README / the 2 kB one it repeats | "
-             f"{ratio('big, now', 'small, now', readme):.1f}x, {readme['big, now'].peak_mb:.0f} MB peak | "
-             f"{ratio('big, before', 'small, before', readme):.1f}x, {readme['big, before'].peak_mb:.0f} MB peak | "
-             "bounded |", "",
-             f"The gate's own line on the edit: {docs[-1] if docs else '(none)'}"]
+             "| path | this branch | before (main) | goal |", "|---|---|---|---|"]
+    if gate:
+        lines.append(f"| `check --base HEAD~1` / `check --staged`, one-line edit, click 8.1.7 | "
+                     f"{ratio('base, now', 'staged, now', gate):.2f}x ({gate['base, now'].cpu:.2f} s) | "
+                     f"{ratio('base, before', 'staged, before', gate):.2f}x ({gate['base, before'].cpu:.2f} s) "
+                     "| <= 1.5x |")
+    if readme:
+        lines.append(f"| `verify`, a 9.4 MB README / the 2 kB one it repeats | "
+                     f"{ratio('big, now', 'small, now', readme):.1f}x, {readme['big, now'].peak_mb:.0f} MB peak | "
+                     f"{ratio('big, before', 'small, before', readme):.1f}x, "
+                     f"{readme['big, before'].peak_mb:.0f} MB peak | bounded |")
+    lines += ["", f"The gate's own line on the edit: {docs[-1] if docs else '(none)'}"]
     return "\n".join(lines) + "\n"
 
 

@@ -208,3 +208,32 @@ def test_the_mention_cache_is_keyed_by_the_docs_text(tmp_path: Path) -> None:
     assert again.mentions("```python\nfrom toy import make\n```\n", False) != first
     (tmp_path / "mentions.json").write_text("{not json", encoding="utf-8")
     assert MentionCache(tmp_path / "mentions.json").entries == {}  # unreadable: an empty cache, never an error
+
+
+def test_a_huge_doc_is_read_up_to_the_bound_and_the_rest_is_counted_unverified(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 30 item 6: a 9.4 MB README cost 142 s and 626 MB. Past MAX_DOC_CHARS the doc is not read: a note
+    says which lines were, and the claims after them count as unverified (the gate refuses on them)."""
+    from docbot.verify.project import docs as docs_module
+
+    monkeypatch.setattr(docs_module, "MAX_DOC_CHARS", 2_000)
+    filler = "Some prose about nothing in particular.\n" * 100  # 4,000 characters
+    repo = _repo(tmp_path, monkeypatch, ADD_DOC + filler + "```pycon\n>>> add(2)\n5\n```\n")
+    assert main(["verify", "--json"]) == 0  # the false `add(2)` is past the bound: not read, so not reported
+    [doc] = json.loads(capsys.readouterr().out)["docs"]
+    assert doc["unverified"] == 1 and [f["check"] for f in doc["findings"]] == ["examples_not_run"]
+    assert "docbot reads its first 1,977 (lines 1-55)" in doc["findings"][0]["message"]
+    repo.write("toy/core.py", CORE.replace("STEP = 0", "STEP = 0 * 1")).commit("a change the README reaches")
+    assert main(["check", "--base", "main", "--drift-only"]) == 1  # the gate cannot vouch for the rest
+    assert "README.md: UNVERIFIED 1 claim" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("text, limit, kept, cut", [
+    ("a\nb\nc\n", 10, "a\nb\nc\n", 0),
+    ("a\nb\nc\n", 4, "a\nb\n", 2),
+    ("abcdef", 3, "abc", 3),  # no line end within the bound: cut at the bound
+])
+def test_bounded_doc_cuts_at_a_line_end(text: str, limit: int, kept: str, cut: int) -> None:
+    from docbot.verify.project.docs import bounded_doc
+
+    assert bounded_doc(text, limit) == (kept, cut)
