@@ -185,7 +185,7 @@ class _Kept:
 
     why: str
     text: str = ""
-    decided: str | None = None  # the record's entry for a decision that stands (docbot.docstrings.owed)
+    decided: str | None = None  # the record's entry for a decision that stands (docbot.run.owed)
 
 
 def _one(file: _File, result: FunctionResult, repo_root: Path, context: _Context) -> tuple[str, str] | _Kept:

@@ -50,7 +50,7 @@ NOT_SHAPING = frozenset({"base_url", "api_key", "request_timeout_s", "connect_ti
                          "time_budget_s", "when_no_server", "jobs", "jobs_per_server", "cache",
                          "embedded_extra_buffers", "example_sandbox", "example_timeout_s", "example_memory_mb",
                          # the docstring phase renders the doc model after the loop: it shapes no doc model, so
-                         # turning it on finds the models of the runs before (docbot.docstrings.owed)
+                         # turning it on finds the models of the runs before (docbot.run.owed)
                          "write_docstrings", "docstring_style", "max_docstring_chars", "drift_gate",
                          "docs_globs", "docs_setup"})
 _PROMPTS = Path(__file__).parent / "loop" / "prompts.py"

@@ -34,13 +34,13 @@ class Documented:
 def run_with_docstrings(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequence[str],
                         emit: EventSink, *, shard: Shard | None = None) -> Documented:
     """``run_docs``, then ``apply_docstrings`` on its results when ``settings.write_docstrings``, and on what
-    the docstring phase still owes (docbot.docstrings.owed): a killed run's journal, and the current functions
+    the docstring phase still owes (docbot.run.owed): a killed run's journal, and the current functions
     whose docstring docbot never decided, from the result cache. The journal holds the phase's work until
     it ends, so a kill in it is finished by the next run."""
     report = run_docs(settings, repo_root, spec, paths, emit, shard=shard)
     if not settings.write_docstrings:
         return Documented(report, None)
-    from docbot.docstrings import owed
+    from docbot.run import owed
     from docbot.docstrings.apply import apply_docstrings, decided  # libcst: only when asked for
     from docbot.events import WarningEvent
 
