@@ -20,7 +20,7 @@ from docbot.apidocs.disk import documented_modules
 from docbot.apidocs.homes import Home
 from docbot.apidocs.pages import doc_path
 from docbot.apidocs.pages import DocFile
-from docbot.config.choices import DEFAULT_EXCLUDE
+from docbot.config.choices import DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S, DEFAULT_EXCLUDE
 from docbot.scan.repo import DiffSpec, Scan
 from docbot.results import Target
 from docbot.scan.targets import SourceParseError, module_name, public_functions
@@ -44,6 +44,15 @@ if TYPE_CHECKING:  # a Protocol class costs its import time; only the type check
         @property
         def cache(self) -> bool: ...
 
+        @property
+        def run_examples(self) -> bool | str: ...
+
+        @property
+        def example_timeout_s(self) -> float: ...
+
+        @property
+        def example_sandbox(self) -> str: ...
+
 
 class PlanDefaults(NamedTuple):
     """``Settings``' defaults for ``PlanSettings``, without pydantic (a test holds them equal). Immutable
@@ -53,6 +62,9 @@ class PlanDefaults(NamedTuple):
     include_dunder: bool = False
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     cache: bool = True
+    run_examples: bool | str = "auto"  # a person's section's examples run on every check (docbot.check_kept)
+    example_timeout_s: float = DEFAULT_EXAMPLE_TIMEOUT_S
+    example_sandbox: str = DEFAULT_EXAMPLE_SANDBOX
 
 
 PLAN_DEFAULTS = PlanDefaults()

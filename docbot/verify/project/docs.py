@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docbot.config.choices import DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S, ExampleSandbox
+from docbot.config.choices import (DEFAULT_DOCS_GLOBS, DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S,
+                                   ExampleSandbox)
 from docbot.sandbox.step import Step
 from docbot.verify.checks.examples import ExampleContext, check_steps
 from docbot.verify.checks.genre import as_genre
@@ -39,7 +40,10 @@ from docbot.verify.read.rst import is_rst_doc, rst_to_markdown
 if TYPE_CHECKING:
     from docbot.config.settings import Settings
 
-DEFAULT_DOCS_GLOBS = ("README.*", "docs/**/*.md", "docs/**/*.rst")
+# A doc is read up to this many characters: a 9.4 MB README cost 142 s and 626 MB (issue 30); past the bound the
+# rest is left unverified, said in a note and counted (the drift gate refuses a doc that reaches the change
+# with claims unverified).
+MAX_DOC_CHARS = 1_000_000
 # A fresh namespace: the sandbox binds a module's names for its examples; `builtins` adds none a reader lacks. The
 # "documented name" must be one no doc rebinds (`from rich import print` does rebind print).
 _BLANK_MODULE, _BLANK_NAME = "builtins", "__build_class__"
@@ -96,19 +100,57 @@ def verify_project(root: Path, package: Package, docs: Sequence[Path], options: 
     reports, used = [], set()
     members = autodoc_members_by_default(root)
     for path in docs:
-        relative = path.resolve().relative_to(root.resolve()).as_posix() if path.is_absolute() else path.as_posix()
-        text = path.read_text(encoding="utf-8-sig")
+        relative = path.absolute().relative_to(root.absolute()).as_posix() if path.is_absolute() else path.as_posix()
+        text, cut = bounded_doc(read_doc(root, path))
         report, names = verify_doc(text, relative, is_rst_doc(path.name, text), package,
                                    index, setup_for(relative, options.docs_setup),
                                    ExampleContext(_BLANK_MODULE, package.sys_path, options.timeout_s,
                                                   sandbox=options.sandbox) if run_examples else None, members)
-        reports.append(report)
+        reports.append(_with_cut(report, text, cut) if cut else report)
         used |= names
     # `Class.__init__` is documented as the class (docbot.verify.checks.source_doc.section_names)
     api = [ApiName(a.path.removesuffix(".__init__"), "class" if a.path.endswith(".__init__") else a.kind)
            for a in public_api(package, index)]
     return ProjectReport(package.name, reports, list(dict.fromkeys(
         a for a in api if index.canonical(a.path) not in used and a.path not in used)))
+
+
+def bounded_doc(text: str, limit: int | None = None) -> tuple[str, int]:
+    """``text`` up to the last line end within ``limit`` characters (default ``MAX_DOC_CHARS``), and how many
+    characters were left out."""
+    limit = MAX_DOC_CHARS if limit is None else limit
+    if len(text) <= limit:
+        return text, 0
+    end = text.rfind("\n", 0, limit) + 1 or limit
+    return text[:end], len(text) - end
+
+
+def _with_cut(report: DocReport, text: str, cut: int) -> DocReport:
+    from dataclasses import replace
+
+    lines = text.count("\n")
+    note = Finding(Check.EXAMPLES_NOT_RUN, f"the doc is {len(text) + cut:,} characters: docbot reads its first "
+                   f"{len(text):,} (lines 1-{lines}); the rest ({cut:,} characters) is not verified",
+                   code_fact=f"docs past {MAX_DOC_CHARS:,} characters are read up to the bound")
+    return replace(report, findings=[*report.findings, DocFinding(note, lines + 1)],
+                   unverified=report.unverified + 1)
+
+
+def read_doc(root: Path, path: Path) -> str:
+    """A doc's text; ConfigError (exit 2) naming it when it is a symlink (its target may lie outside the
+    repository, and is never read) or not UTF-8 text."""
+    full = path if path.is_absolute() else root / path
+    inside = full.absolute().relative_to(root.absolute()) if full.absolute().is_relative_to(root.absolute()) else None
+    links = [root.joinpath(*inside.parts[:i]) for i in range(1, len(inside.parts) + 1)] if inside else [full]
+    if any(p.is_symlink() for p in links):
+        raise ConfigError(f"{path}: the doc is a symlink; docbot reads no doc through a link (its target could be "
+                          "anywhere). Commit the doc itself, or leave it out of docs_globs.")
+    data = full.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {err.start}); save the doc as UTF-8, or leave it out of "
+                          "docs_globs.") from None
 
 
 def verify_here(root: Path, paths: Sequence[Path], options: DocsOptions, run_examples: bool = True) -> ProjectReport:
@@ -128,8 +170,8 @@ def suggested_patch(root: Path, report: ProjectReport) -> str:
     """The patch that replaces each stale stated output with the real one (docbot.verify.project.suggest)."""
     parts = []
     for doc in report.docs:
-        text = (root / doc.path).read_bytes().decode("utf-8", "replace")
-        parts.append(patch(doc.path, text, fixes_for(doc.path, doc.findings, text)))
+        text = read_doc(root, root / doc.path)
+        parts.append(patch(doc.path, text, fixes_for(doc.path, doc.findings, text, doc.blocks)))
     return "".join(parts)
 
 
@@ -159,7 +201,11 @@ def verify_doc(text: str, relative: str, is_rst: bool, package: Package, index: 
     references = [r for r in references if not genre.history_at(r.line)]  # nor does it document anything
     used = {index.canonical(r.dotted) for r in references if index.resolve(r.dotted) is Resolution.FOUND}
     used |= _autodocumented(api if not genre.whole else [], index)
-    return DocReport(relative, one_per_block(found), len(used)), used | {r.dotted for r in references}
+    blocks: dict[int, list[tuple[str, str]]] = {}
+    for step in steps:
+        blocks.setdefault(step.line, []).append((step.code, step.want))
+    return (DocReport(relative, one_per_block(found), len(used), {k: tuple(v) for k, v in blocks.items()}),
+            used | {r.dotted for r in references})
 
 
 def _autodocumented(api: list[Documented], index: ApiIndex) -> set[str]:

@@ -39,12 +39,27 @@ class DocReport:
     path: str
     findings: list[DocFinding] = field(default_factory=list)
     references: int = 0  # API names the doc uses that the package has
+    # the doc's examples by the (0-based) line of their block: (code, stated text) of each step; what "the same
+    # block" means to the drift gate (docs/design.md#drift-gate)
+    blocks: Mapping[int, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    # claims the run left unverified (a block that timed out or ended the session, and what it blinded); the
+    # examples' run fills it, the drift gate refuses to pass on it (docs/design.md#drift-gate)
+    unverified: int = 0
 
     def of(self, severity: Severity) -> list[DocFinding]:
         return [f for f in self.findings if f.severity is severity]
 
     def to_json(self) -> dict[str, object]:
-        return {"path": self.path, "references": self.references, "findings": [f.to_json() for f in self.findings]}
+        return {"path": self.path, "references": self.references, "findings": [f.to_json() for f in self.findings],
+                "unverified": self.unverified}
+
+    def block(self, found: DocFinding) -> str:
+        """The example a finding is about: the step stating its text (or, for a step that raised, the step
+        itself), else its whole block ("" for a passage's claim)."""
+        steps = self.blocks.get(found.finding.line if found.finding.line is not None else -1, ())
+        text = found.finding.doc_text
+        stating = [code for code, want in steps if want == text] or [code for code, _ in steps if code == text]
+        return stating[0] if len(stating) == 1 else "\n".join(code for code, _ in steps)
 
 
 @dataclass(frozen=True)
@@ -89,18 +104,6 @@ class ProjectReport:
                 "undocumented_kinds": {a.path: a.kind for a in self.undocumented},
                 "counts": {severity.value: self.count(severity) for severity in _PROJECT_SEVERITIES}}
 
-    def staged_lines(self, texts: Mapping[str, str]) -> tuple[list[str], str, ExitCode]:
-        """The ``docbot-verify`` hook's report: each finding on the line that states what is false (``texts``: each
-        doc as on disk), a last line, and the exit code (only a contradiction refuses the commit)."""
-        out = [finding_line(doc.path, stated_line(item, texts[doc.path].splitlines()), item)
-               for doc in self.docs for item in doc.findings]
-        names = ", ".join(d.path for d in self.docs)
-        if self.contradictions:
-            return out, (f"docbot verify: {self.contradictions} contradiction(s) in {names}: the doc is false for "
-                         "the staged code. Fix the doc, or the code if the doc is right (`docbot verify --suggest` "
-                         "prints a patch for stale outputs)."), ExitCode.FINDINGS
-        return out, f"docbot verify: {names}: no contradiction.", ExitCode.OK
-
 
 # The severities project mode reports (a nondeterministic output is read as time-dependent or a note there).
 _PROJECT_SEVERITIES = tuple(s for s in Severity if s is not Severity.NONDETERMINISTIC)
@@ -136,24 +139,28 @@ class PairReport:
 
 @dataclass(frozen=True)
 class StaleLine:
-    """One contradiction in a doc: where, which check, and what the doc states."""
+    """One contradiction in a doc: where, which check, what the doc states, and the example stating it."""
 
     path: str
     line: int | None  # 1-based
     check: str
     message: str
     doc_text: str
+    block: str = ""  # the example's code ("" for a passage's claim)
 
     @classmethod
-    def of(cls, path: str, found: DocFinding, lines: list[str]) -> StaleLine:
-        """Placed on the line that states what is false (a stated output), else on the finding's block."""
-        return cls(path, stated_line(found, lines), str(found.check), found.finding.message,
-                   found.finding.doc_text)
+    def of(cls, path: str, found: DocFinding, lines: list[str], block: str = "",
+           blocks: Mapping[int, Sequence[tuple[str, str]]] | None = None) -> StaleLine:
+        """Placed on the line that states what is false (a stated output), else on the finding's block;
+        ``lines``: the doc as git counts its lines."""
+        return cls(path, stated_line(found, lines, block if blocks else ""), str(found.check), found.finding.message,
+                   found.finding.doc_text, block)
 
     @property
     def claim(self) -> tuple[str, str, str]:
-        """What a contradiction is about, whatever line it moved to and whatever the code now gives."""
-        return self.path, self.check, self.doc_text.strip() or self.message
+        """What a finding is about, whatever line it moved to, whatever kind it is and whatever the code now
+        gives: the doc, the example, the stated text (for a claim with none, what the finding says)."""
+        return self.path, self.block.strip(), self.doc_text.strip() or (self.message if not self.block else "")
 
     def to_json(self) -> dict[str, object]:
         return {"path": self.path, "line": self.line, "check": self.check, "message": self.message,
@@ -169,48 +176,64 @@ class StaleLine:
 class DriftReport:
     """The drift gate's verdict: what the diff made false in the hand-written docs (docs/design.md#drift-gate)."""
 
-    changed: tuple[str, ...]  # the changed functions, `module.qualname`
-    docs: tuple[str, ...]  # the docs verified: those mentioning a changed function, and docs the diff edited
+    changed: tuple[str, ...]  # the changed definitions, `module.qualname`
+    docs: tuple[str, ...]  # the docs verified: those reaching a changed definition, and docs the diff edited
     introduced: tuple[StaleLine, ...]  # false now, not on the base side: these fail
-    pre_existing: tuple[StaleLine, ...] = ()  # false on both sides: reported, never failing
+    pre_existing: tuple[StaleLine, ...] = ()  # the base had a finding on the same claim: reported, never failing
     fixes: tuple[OutputFix, ...] = ()  # suggested fixes of the introduced stale outputs (docbot.verify.project.suggest)
     reports: tuple[DocReport, ...] = ()  # the new side's full reports (notes and gaps, for printing)
+    unverified: tuple[tuple[str, int], ...] = ()  # (doc, claims) a doc reaching the change left unverified: fail
+    ran_examples: bool = True  # False: a fork's PR, only the checks that run nothing
+    error: str = ""  # why the gate could not judge (the Action's check mode): a failure, never a skip
 
     @property
     def failed(self) -> bool:
-        return bool(self.introduced)
+        return bool(self.introduced or self.unverified or self.error)
 
     def exit_code(self, others: int = ExitCode.OK) -> int:
-        """1 when the diff made a doc false, else the code of what ran beside the gate (``check``'s docs/api)."""
+        """1 when the diff made a doc false (or the gate could not vouch for one), else the code of what ran
+        beside the gate (``check``'s docs/api)."""
         return ExitCode.FINDINGS if self.failed else others
 
     def lines(self, base: str) -> list[str]:
-        """The console's report: the new contradictions, then those the base had too."""
-        out = [f"{s.path}:{s.line or '?'}: CONTRADICTION [{s.check}] {s.message} (new in this diff)"
-               for s in self.introduced]
-        out += [f"{s.path}:{s.line or '?'}: pre-existing [{s.check}] {s.message} (false on {base} too; not a "
-                "failure)" for s in self.pre_existing]
+        """The console's report: why the gate could not judge, the new contradictions, the docs left
+        unverified, then the contradictions the base had too."""
+        out = [f"docbot: the drift gate could not judge this diff: {self.error}"] if self.error else []
+        out += [f"{s.path}:{s.line or '?'}: CONTRADICTION [{s.check}] {s.message} (new in this diff)"
+                for s in self.introduced]
+        out += [f"{path}: UNVERIFIED {_plural(count, 'claim')} the examples' run could not check (a block timed out "
+                "or ended the session); the doc uses the changed code, so the gate cannot pass it"
+                for path, count in self.unverified]
+        out += [f"{s.path}:{s.line or '?'}: pre-existing [{s.check}] {s.message} (not verified on {base} either; "
+                "not a failure)" for s in self.pre_existing]
         return out
 
     def summary_line(self) -> str:
-        return (f"docbot check: drift gate: {_plural(len(self.docs), 'hand-written doc')} verified (each mentions a "
-                f"changed function or was edited); {_plural(len(self.introduced), 'contradiction')} new in this "
-                "diff.")
+        how = "" if self.ran_examples else " (examples not run: only the checks that run nothing)"
+        return (f"docbot check: drift gate: {_plural(len(self.docs), 'hand-written doc')} verified{how} (each uses "
+                f"the changed code or was edited); {_plural(len(self.introduced), 'contradiction')} new in this "
+                "diff" + (f", {_plural(len(self.unverified), 'doc')} left unverified." if self.unverified else "."))
 
     def markdown(self) -> str:
         """The Action's job-summary section: every stale line, the new ones first; "" when there is none."""
-        if not self.introduced and not self.pre_existing:
-            return ""
-        rows = [f"- ❌ <code>{html.escape(s.path)}:{s.line or '?'}</code>: {html.escape(s.message)}"
-                for s in self.introduced]
-        rows += [f"- ⚠️ <code>{html.escape(s.path)}:{s.line or '?'}</code>: {html.escape(s.message)} (false on the "
-                 "base too: not this PR's)" for s in self.pre_existing]
-        return "## docbot: hand-written docs this PR made false\n\n" + "\n".join(rows) + "\n"
+        rows = [f"- ❌ the drift gate could not judge this PR: {html.escape(self.error)}"] if self.error else []
+        rows += [f"- ❌ <code>{html.escape(s.path)}:{s.line or '?'}</code>: {html.escape(s.message)}"
+                 for s in self.introduced]
+        rows += [f"- ❌ <code>{html.escape(path)}</code>: {_plural(count, 'claim')} left unverified (a block timed "
+                 "out or ended the session)" for path, count in self.unverified]
+        rows += [f"- ⚠️ <code>{html.escape(s.path)}:{s.line or '?'}</code>: {html.escape(s.message)} (not verified "
+                 "on the base either: not this PR's)" for s in self.pre_existing]
+        if not self.ran_examples and (rows or self.docs):
+            rows.append("- ℹ️ a fork's PR: the docs' examples were not run; parameters, defaults, raises and names "
+                        "were checked")
+        return "## docbot: hand-written docs this PR made false\n\n" + "\n".join(rows) + "\n" if rows else ""
 
     def to_json(self) -> dict[str, object]:
         return {"changed": list(self.changed), "docs": list(self.docs),
                 "introduced": [s.to_json() for s in self.introduced],
-                "pre_existing": [s.to_json() for s in self.pre_existing], "fixes": [f.to_json() for f in self.fixes]}
+                "pre_existing": [s.to_json() for s in self.pre_existing], "fixes": [f.to_json() for f in self.fixes],
+                "unverified": [{"path": p, "claims": n} for p, n in self.unverified],
+                "ran_examples": self.ran_examples, "error": self.error}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DriftReport:
@@ -219,4 +242,6 @@ class DriftReport:
                                 str(f.get("message", ""))) for f in data.get("fixes") or ())
         return cls(tuple(data.get("changed") or ()), tuple(data.get("docs") or ()),
                    tuple(StaleLine.from_json(i) for i in data.get("introduced") or ()),
-                   tuple(StaleLine.from_json(i) for i in data.get("pre_existing") or ()), fixes)
+                   tuple(StaleLine.from_json(i) for i in data.get("pre_existing") or ()), fixes,
+                   unverified=tuple((str(u["path"]), int(u["claims"])) for u in data.get("unverified") or ()),
+                   ran_examples=bool(data.get("ran_examples", True)), error=str(data.get("error") or ""))
