@@ -34,10 +34,12 @@ from bench.published.setups import repo_of, venv_of
 
 GROWN = HERE / "grown.json"
 SETS = ("held_out", "dev")
-NOISE = ("not_runnable", "version", "time", "setup", "environment", "markup", "history", "doctest", "announced",
-         "session")
+# Noise: the doc is neither false for this code nor simply right (a sketch, an older Python, a date or a random
+# order, setup it leaves out, a machine it needs, markup or history read as code).
+NOISE = ("not_runnable", "version", "time", "random", "setup", "environment", "markup", "history")
 KINDS = ("real", "false", *NOISE)
 RUN_TIMEOUT_S = 1800
+_CRASH = "Traceback (most recent call last)"
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ def check_package(entry: Entry) -> Outcome:
     except subprocess.TimeoutExpired:
         return Outcome(entry.name, -1, time.monotonic() - started, [], [], f"timeout {RUN_TIMEOUT_S} s", install)
     seconds = time.monotonic() - started
-    crash = done.stderr[-2000:] if "Traceback (most recent call last)" in done.stderr else ""
+    crash = done.stderr[-2000:] if _CRASH in done.stderr else ""
     try:
         report = json.loads(done.stdout)
     except json.JSONDecodeError:
@@ -141,7 +143,9 @@ def summarise(outcomes: list[Outcome], verdicts: dict[str, dict[str, str]],
             "precision_real_false": judged["real"] / hit if hit else None,
             "real_errors": real, "lost": lost, "classes": dict(classes.most_common()),
             "exit_codes": dict(Counter(str(o.exit_code) for o in outcomes)), "wrong_exit": wrong_exit,
-            "tracebacks": [f"{o.name}: {o.traceback.splitlines()[-1][:200]}" for o in outcomes if o.traceback],
+            "tracebacks": [f"{o.name}: {o.traceback.splitlines()[-1][:200]}" for o in outcomes
+                           if _CRASH in o.traceback],
+            "real_distinct": len({(r.split(" ", 1)[0], r.split(": ", 1)[1].split(" — ")[0]) for r in real}),
             "install_failed": [f"{o.name}: {o.install[:200]}" for o in outcomes if o.install],
             "seconds": round(sum(o.seconds for o in outcomes), 1),
             "kinds": dict(Counter(f["kind"] for o in outcomes for f in o.findings))}
@@ -155,13 +159,14 @@ def section(which: str, summary: dict[str, Any], elapsed: float) -> str:
              f"(`python -m bench.published.project_run --set {which}`)", "",
              f"Machine: {machine()}. List and rule: `bench/published/grown.json`; verdicts with evidence: "
              f"`{which}_verdicts.json`.", "",
-             "| packages | docs read | contradictions | real ÷ all | real ÷ (real + false) | real errors | lost since "
-             "last run | exit codes | exit disagreeing / traceback | time: sum of runs (elapsed) |",
+             "| packages | docs read | contradictions | real ÷ all | real ÷ (real + false) | real errors (distinct) | "
+             "lost since last run | exit codes | exit disagreeing / traceback | time: sum of runs (elapsed) |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
              f"| {summary['packages']} | {summary['docs']} | {summary['contradictions']} ({judged}"
              f"{', ' + str(len(summary['unjudged'])) + ' unjudged' if summary['unjudged'] else ''}) | "
              f"{share(summary['precision_all'])} | {share(summary['precision_real_false'])} | "
-             f"{len(summary['real_errors'])} | {len(summary['lost'])} | {summary['exit_codes']} | "
+             f"{len(summary['real_errors'])} ({summary['real_distinct']}) | {len(summary['lost'])} | "
+             f"{summary['exit_codes']} | "
              f"{len(summary['wrong_exit'])} / {len(summary['tracebacks'])} | {summary['seconds']} s "
              f"({elapsed:.0f} s) |", "",
              f"Findings by kind: {summary['kinds']}. False and noise by class: {summary['classes']}.", ""]

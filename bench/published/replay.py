@@ -1,6 +1,6 @@
 """Run a doc's Python blocks in plain Python, outside docbot's sandbox: the evidence a verdict is judged by.
 
-    python -m bench.published.replay --set dev PACKAGE DOC [--upto LINE] [--fresh] [--timeout 20]
+    python -m bench.published.replay --set dev PACKAGE DOC [--upto LINE] [--fresh] [--alone LINE] [--timeout 20]
 
 The blocks are found without docbot's reader (so its mistakes are not repeated): Markdown fences whose info
 names Python (or that hold a ``>>>`` session), RST ``code-block``/``code``/``sourcecode`` directives, ``::``
@@ -146,10 +146,11 @@ for line, source in blocks:
 '''
 
 
-def replay(python: Path, root: Path, doc: str, upto: int | None, fresh: bool, timeout: int) -> str:
+def replay(python: Path, root: Path, doc: str, upto: int | None, fresh: bool, timeout: int,
+           alone: int | None = None) -> str:
     text = (root / doc).read_text(encoding="utf-8", errors="replace")
     found = [b for b in blocks(text, doc.endswith((".rst", ".txt")) or "." not in Path(doc).name)
-             if upto is None or b[0] <= upto]
+             if (upto is None or b[0] <= upto) and (alone is None or abs(b[0] - alone) <= 2)]
     done = subprocess.run([str(python), "-c", _RUNNER], cwd=root, input=json.dumps([[fresh, timeout], *found]),
                           capture_output=True, text=True, timeout=timeout * (len(found) + 2) + 60, check=False)
     return done.stdout + (f"[runner stderr] {done.stderr[-800:]}" if done.returncode else "")
@@ -163,10 +164,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--upto", type=int, help="run only the blocks that start at or before this line")
     parser.add_argument("--fresh", action="store_true", help="each block in a fresh namespace")
     parser.add_argument("--timeout", type=int, default=20, help="seconds per block")
+    parser.add_argument("--alone", type=int, metavar="LINE",
+                        help="run only the block starting within 2 lines of LINE, in a fresh interpreter")
     args = parser.parse_args(argv)
     entry = next(e for e in entries(args.which) if e.name == args.package)
     python, _ = venv_of(entry)
-    print(replay(python, repo_of(entry), args.doc, args.upto, args.fresh, args.timeout), end="")
+    print(replay(python, repo_of(entry), args.doc, args.upto, args.fresh, args.timeout, args.alone), end="")
     return 0
 
 

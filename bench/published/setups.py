@@ -17,12 +17,14 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import tempfile
+import zipfile
 from pathlib import Path
 
 from bench.common import git
-from bench.published.corpus import Entry, root_of
-from bench.truth.wild.sdists import cache_dir
+from bench.published.corpus import Entry
+from bench.truth.wild.sdists import cache_dir, fetch
 
 INSTALL_TIMEOUT_S = 900
 
@@ -32,14 +34,14 @@ def home() -> Path:
 
 
 def repo_of(entry: Entry) -> Path:
-    """The unpacked sdist copied and committed as one git repo (made once)."""
+    """The sdist extracted from its hash-checked archive and committed as one git repo (made once)."""
     target = home() / "roots" / entry.folder
     if (target / ".git").is_dir():
         return target
     if target.exists():
         shutil.rmtree(target)
-    shutil.copytree(root_of(entry), target, symlinks=True)
-    git(target, "init", "-q")
+    _extract(fetch(entry.sdist, cache_dir()), target)  # from the hash-checked archive: the shared unpacked
+    git(target, "init", "-q")  # folders are other benchmarks' to plant files in
     git(target, "add", "-A", "-f")
     git(target, "commit", "-q", "--no-verify", "-m", f"{entry.name} {entry.version} sdist")
     return target
@@ -48,6 +50,22 @@ def repo_of(entry: Entry) -> Path:
 def _base_python() -> str:
     """The interpreter this checkout's venv was made from (uv makes a venv from a real interpreter)."""
     return os.path.realpath(sys.executable)
+
+
+def _extract(archive: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix="unpack-", dir=target.parent))
+    try:
+        if archive.name.endswith(".zip"):
+            with zipfile.ZipFile(archive) as bundle:
+                bundle.extractall(scratch)
+        else:
+            with tarfile.open(archive) as bundle:
+                bundle.extractall(scratch, filter="data")
+        (top,) = list(scratch.iterdir())  # an sdist holds one top folder
+        top.rename(target)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def venv_of(entry: Entry) -> tuple[Path, str]:
