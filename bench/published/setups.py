@@ -24,7 +24,7 @@ from pathlib import Path
 
 from bench.common import git
 from bench.published.corpus import Entry
-from bench.truth.wild.sdists import cache_dir, fetch
+from bench.truth.wild.sdists import SdistError, cache_dir, fetch
 
 INSTALL_TIMEOUT_S = 900
 
@@ -40,7 +40,7 @@ def repo_of(entry: Entry) -> Path:
         return target
     if target.exists():
         shutil.rmtree(target)
-    _extract(fetch(entry.sdist, cache_dir()), target)  # from the hash-checked archive: the shared unpacked
+    _extract(_archive(entry), target)  # from the hash-checked archive: the shared unpacked
     git(target, "init", "-q")  # folders are other benchmarks' to plant files in
     git(target, "add", "-A", "-f")
     git(target, "commit", "-q", "--no-verify", "-m", f"{entry.name} {entry.version} sdist")
@@ -50,6 +50,17 @@ def repo_of(entry: Entry) -> Path:
 def _base_python() -> str:
     """The interpreter this checkout's venv was made from (uv makes a venv from a real interpreter)."""
     return os.path.realpath(sys.executable)
+
+
+def _archive(entry: Entry) -> Path:
+    """The hash-checked sdist; when pip cannot build an sdist-only chain of build tools for it (``--no-binary
+    :all:``), the same file is fetched with only this package held to its sdist, and checked the same way."""
+    try:
+        return fetch(entry.sdist, cache_dir())
+    except SdistError:
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", entry.name,
+                        entry.sdist.requirement, "-d", str(cache_dir())], capture_output=True, check=False)
+        return fetch(entry.sdist, cache_dir())
 
 
 def _extract(archive: Path, target: Path) -> None:
