@@ -120,6 +120,18 @@ def test_the_grown_list_keeps_out_the_packages_others_measure_and_holds_out_the_
 
 @pytest.mark.parametrize("which", SETS)
 def test_every_verdict_is_a_known_kind_with_evidence(which: str) -> None:
-    path = files(which)["verdicts"]
-    verdicts = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    assert all(v["verdict"] in KINDS and v["evidence"].strip() and v.get("class") for v in verdicts.values())
+    verdicts = json.loads(files(which)["verdicts"].read_text(encoding="utf-8"))
+    assert verdicts and all(v["verdict"] in KINDS and v["evidence"].strip() and v.get("class")
+                            for v in verdicts.values())
+
+
+@pytest.mark.parametrize("which", SETS)
+def test_the_stored_run_is_judged_whole_and_its_real_errors_are_kept(which: str) -> None:
+    """The committed run has a verdict for every contradiction, and every real one is in the stored list."""
+    from bench.published.project_run import load, stored
+
+    outcomes, _ = stored(which)
+    verdicts = load(files(which)["verdicts"], {})
+    summary = summarise(outcomes, verdicts, load(files(which)["real"], []))
+    assert outcomes and summary["unjudged"] == [] and summary["lost"] == []
+    assert len(load(files(which)["real"], [])) == len(summary["real_errors"])
