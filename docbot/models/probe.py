@@ -63,7 +63,8 @@ def crash_message(signum: int, model_path: str, extra_buffers: bool,
         fixes.append(f'rebuild llama.cpp for any x86-64 CPU: CMAKE_ARGS="{PORTABLE_CMAKE_ARGS}" pip install '
                      f'--force-reinstall --no-cache-dir "llama-cpp-python=={version}"')
     else:  # a prebuilt wheel: nothing to rebuild, but the other binding compiles for this very CPU
-        fixes.append('try the compiled binding instead: pip uninstall xllamacpp && pip install -e ".[llama-cpp-python]"')
+        fixes.append("try the compiled binding instead: pip uninstall xllamacpp && "
+                     'pip install -e ".[llama-cpp-python]"')
     fixes.append("or use a model server instead: --backend ollama (or openai)")
     steps = "; ".join(f"({i}) {fix}" for i, fix in enumerate(fixes, 1))
     return (f"llama.cpp crashed on this CPU ({name}) while loading and running {model_path} in a test child, "
