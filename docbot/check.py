@@ -138,7 +138,8 @@ def check_report(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths:
     read like the doc files: from the index for a staged check. ``diff``: git's reading of ``spec``'s
     diff, when the caller already has it (the hook's screen)."""
     found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
-                 exclude=settings.exclude, cache=settings.cache, diff=diff)
+                 exclude=settings.exclude, cache=settings.cache, diff=diff,
+                 outside_package=settings.scan_outside_package)
     for error in found.errors:
         emit(_warning().scan(error))
     stale: list[StaleEntry] = []

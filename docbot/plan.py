@@ -44,6 +44,9 @@ if TYPE_CHECKING:  # a Protocol class costs its import time; only the type check
         @property
         def cache(self) -> bool: ...
 
+        @property
+        def scan_outside_package(self) -> bool: ...
+
 
 class PlanDefaults(NamedTuple):
     """``Settings``' defaults for ``PlanSettings``, without pydantic (a test holds them equal). Immutable
@@ -53,6 +56,7 @@ class PlanDefaults(NamedTuple):
     include_dunder: bool = False
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     cache: bool = True
+    scan_outside_package: bool = False
 
 
 PLAN_DEFAULTS = PlanDefaults()

@@ -139,8 +139,9 @@ def test_the_hooks_defaults_are_the_settings_defaults() -> None:
     from docbot.plan import PLAN_DEFAULTS
 
     defaults = Settings()
-    assert (PLAN_DEFAULTS.docs_dir, PLAN_DEFAULTS.include_dunder, list(PLAN_DEFAULTS.exclude), PLAN_DEFAULTS.cache) \
-        == (defaults.docs_dir, defaults.include_dunder, defaults.exclude, defaults.cache)
+    assert (PLAN_DEFAULTS.docs_dir, PLAN_DEFAULTS.include_dunder, list(PLAN_DEFAULTS.exclude), PLAN_DEFAULTS.cache,
+            PLAN_DEFAULTS.scan_outside_package) \
+        == (defaults.docs_dir, defaults.include_dunder, defaults.exclude, defaults.cache, defaults.scan_outside_package)
 
 
 SCREEN = """

@@ -71,7 +71,7 @@ def cmd_targets(args: argparse.Namespace) -> int:
     else:
         settings = settings_from(args, root)
         result = scan(root, spec, args.paths, include_dunder=settings.include_dunder, exclude=settings.exclude,
-                      cache=settings.cache)
+                      cache=settings.cache, outside_package=settings.scan_outside_package)
     for error in result.errors:
         print(f"skipped file: {error}", file=sys.stderr)
     # With --all nothing is compared, so a target's kind ("unchanged") would mislead: show the scope.
