@@ -44,7 +44,8 @@ def _strings(value: Any) -> list[str]:
 
 def _setuptools(root: Path, project: Pyproject) -> list[str]:
     table = project.table("tool", "setuptools")
-    dirs = table.get("package-dir") if isinstance(table.get("package-dir"), Mapping) else {}
+    found = table.get("package-dir")
+    dirs: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     base = str(dirs.get("", "")).strip("/")
     listed = table.get("packages")
     if isinstance(listed, list):  # packages = ["pkg", "pkg.sub"]: the top folders
