@@ -78,14 +78,25 @@ class UnapprovedEntry:
         return asdict(self)
 
 
-def run_command(stale: Sequence[StaleEntry]) -> str:
-    """The ``docbot run`` that documents exactly what check reported. A bare ``docbot run`` looks at the
-    staged changes only, while check looks at every function: the hint names the files (any function in a
-    named file is in scope), or ``--all`` when a section's function is gone with its file."""
+def run_command(stale: Sequence[StaleEntry], spec: DiffSpec | None = None, paths: Sequence[str] = ()) -> str:
+    """The ``docbot run`` that documents exactly what check reported. A check of a diff (``--base REV``,
+    ``--staged``) is answered by a run of the same diff, which documents the functions it changed, not
+    every function of their files. A bare ``docbot run`` looks at the staged changes only, while a whole
+    check looks at every function: then the hint names the files (any function in a named file is in
+    scope), or ``--all`` when a section's function is gone with its file."""
+    if spec is not None and not spec.all:
+        return shlex.join(["docbot", "run", *diff_flags(spec), *paths])
     paths = sorted({e.path for e in stale})
     if not paths or "" in paths or any(e.status == "orphaned" for e in stale):
         return "docbot run --all"
     return shlex.join(["docbot", "run", *paths])
+
+
+def diff_flags(spec: DiffSpec) -> list[str]:
+    """The flags that give ``spec`` back on a command line (``--base REV [--head REV]``, ``--staged``, ``--all``)."""
+    if spec.base is not None:
+        return ["--base", spec.base, *(["--head", spec.head] if spec.head is not None else [])]
+    return ["--all"] if spec.all else ["--staged"] if spec.staged else []
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from docbot import __version__
 from docbot.errors import ConfigError, ExitCode
@@ -20,6 +20,9 @@ from docbot.fronts.options import (command, console_sink, diff_options, diff_spe
 from docbot.fronts.cli_files import add_merge, add_verify, drift_gate
 from docbot.fronts.single import DEMO_INPUT, demo_input, reflexion, reflexion_parser, run_demo
 from docbot.results import plural
+
+if TYPE_CHECKING:
+    from docbot.scan.repo import DiffSpec
 
 
 DESCRIPTION = ("Write the API docs of a Python code base into docs/api with a loop of local models, and keep "
@@ -84,8 +87,23 @@ def cmd_targets(args: argparse.Namespace) -> int:
     else:
         for t in result.targets:
             print(f"{label(t):9} {t.path}:{t.lineno}-{t.end_lineno} {t.module}.{t.qualname}")
-    say(args, f"docbot targets: {plural(len(result.targets), 'function')}.")
+    say(args, f"docbot targets: {plural(len(result.targets), 'function')} {scope_words(spec, args.paths)}"
+              + ("; run `docbot targets --all` to list every public function." if not result.targets and not spec.all
+                 else "."))
     return 0
+
+
+def scope_words(spec: DiffSpec, paths: Sequence[str]) -> str:
+    """Where a scan looked, in a reader's words: "in the staged changes", "changed in v1.0...HEAD"."""
+    if spec.all:
+        return f"under {', '.join(paths)}" if paths else "in the whole tree"
+    if spec.base is not None:
+        where = f"changed in {spec.base}...{spec.head or 'HEAD'}"
+    elif spec.staged:
+        where = "in the staged changes"
+    else:
+        where = "changed in the working tree"
+    return where + (f" under {', '.join(paths)}" if paths else "")
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -124,7 +142,7 @@ def _check_api_docs(args: argparse.Namespace, root: Path, drift: Any) -> int:
     if found.stale:
         verb = "needs" if len(found.stale) == 1 else "need"
         print(f"docbot check: {plural(len(found.stale), 'function')} {verb} docs; "
-              f"run `{run_command(found.stale)}` and commit {docs_dir}.", file=sys.stderr)
+              f"run `{run_command(found.stale, spec, args.paths)}` and commit {docs_dir}.", file=sys.stderr)
     if found.unapproved:
         print(f"docbot check: {plural(len(found.unapproved), 'section')} unapproved"
               + ("." if args.strict else " (not a failure without --strict)."), file=sys.stderr)
