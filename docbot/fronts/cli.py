@@ -202,6 +202,10 @@ def main_parser() -> argparse.ArgumentParser:
     demo = command(sub, "demo", "document a sample with the embedded model (no server needed)",
                     "Runs a 135M model in-process on the bundled sample; takes a couple of minutes on a CPU.")
     demo.add_argument("-o", "--output", default="output/demo.md", help="where to write (default: output/demo.md)")
+    demo.add_argument("--json", action="store_true", help="one JSON object on stdout, events as JSON lines on stderr")
+    loudness = demo.add_mutually_exclusive_group()
+    loudness.add_argument("-q", "--quiet", action="store_true", help="only warnings, failures and the result")
+    loudness.add_argument("-v", "--verbose", action="store_true", help="also what the code checks found per draft")
     demo.set_defaults(func=cmd_demo)
     return parser
 
@@ -251,7 +255,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not demo_input().is_file():  # installed from a wheel: the sample lives in docbot's checkout only
         raise ConfigError(f"the demo's sample ({DEMO_INPUT}) is not installed with docbot; document a file of "
                           "your own with the same model: `reflexion --backend embedded --input FILE.py`.")
-    return run_demo(args.output)
+    flags = ("--json",) * args.json + ("-q",) * args.quiet + ("-v",) * args.verbose
+    return run_demo(args.output, flags)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -27,3 +27,19 @@ def test_quiet_replay_of_the_recording(tmp_path: Path, quiet: bool, most: int) -
         assert "unapproved" in "\n".join(lines) and "repaired: 9 repairs" in "\n".join(lines)
     else:
         assert len(warnings) == 8 and sum("repaired:" in line for line in lines) == 9, lines
+
+
+def test_the_commands_the_readme_says_take_json_q_and_v_take_them() -> None:
+    import argparse
+    import re
+
+    from docbot.fronts.cli import main_parser
+
+    readme = (ROOT / "README.md").read_text()
+    said = re.search(r"(`run`, .*?) take `--json`, `-q`", readme, re.S)
+    assert said, "the README lost its sentence on --json, -q and -v"
+    commands = re.findall(r"`(\w+)`", said.group(1))
+    assert "demo" in commands  # `docbot demo -q` was refused: "unrecognized arguments: -q"
+    sub = next(a for a in main_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    for name in commands:
+        assert {"-q", "-v", "--json"} <= set(sub.choices[name]._option_string_actions), name
