@@ -50,6 +50,7 @@ class ApiObject:
     bases: tuple[str, ...] = ()  # a class's base expressions as written (``Generic[T_co]``)
     sections: tuple[DocSection, ...] = ()  # the docstring read into its sections (Parameters, Returns...)
     value: str = ""  # an attribute's value as written (a module constant's ``3``), as pdoc shows it
+    decorators: tuple[str, ...] = ()  # as written, without the ``@`` (``dataclass(frozen=True)``, ``classmethod``)
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,8 @@ def _object(obj: Any, path: str, root: Path, in_class: bool = False) -> ApiObjec
     return ApiObject(kind, path.rsplit(".", 1)[1], path, target.path, _signature(target, kind), _doc(target),
                      "" if annotation is None else str(annotation), _relative(target.filepath, root),
                      target.lineno or 0, target.endlineno or target.lineno or 0, names, members, bases,
-                     parse(target.docstring), "" if value is None else str(value))
+                     parse(target.docstring), "" if value is None else str(value),
+                     tuple(str(d.value) for d in getattr(target, "decorators", ()) or ()))
 
 
 def _shown_member(name: str, value: Any) -> bool:

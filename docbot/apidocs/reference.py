@@ -77,8 +77,8 @@ def render_page(module: ApiModule, targets: Targets, links: Links = Links()) -> 
 def _object(obj: ApiObject, targets: Targets, here: str, links: Links, level: int) -> list[str]:
     title = obj.path.removeprefix(here.removesuffix(".md") + ".")  # ``PMap.set`` under ``PMap``
     blocks = [f'<a id="{obj.path}"></a>', f"{'#' * level} `{title}`"]
-    if obj.signature:
-        blocks.append(fence(obj.signature, "python"))
+    if obj.signature:  # decorators above it, as in the code (pdoc shows them; mkdocstrings as labels)
+        blocks.append(fence("".join(f"@{d}\n" for d in obj.decorators) + obj.signature, "python"))
     if obj.bases:  # what a reader needs to know which methods it inherits (mkdocstrings shows it too)
         blocks.append("**Bases:** " + ", ".join(literal_code(base) for base in obj.bases))
     if not obj.signature and (obj.annotation or obj.value):
@@ -98,12 +98,20 @@ def _object(obj: ApiObject, targets: Targets, here: str, links: Links, level: in
 
 
 def _attributes(cls: ApiObject, targets: Targets, here: str) -> str:
-    rows = [f'| <a id="{m.path}"></a>`{m.name}` | {m.kind.value} | {cell(m.annotation) if m.annotation else ""} '
-            f"| {cell(_first_paragraph(m.docstring))} |"
-            for m in cls.members if m.kind in (Kind.ATTRIBUTE, Kind.PROPERTY)]
-    if not rows:
+    members = [m for m in cls.members if m.kind in (Kind.ATTRIBUTE, Kind.PROPERTY)]
+    if not members:
         return ""
-    return "**Attributes**\n\n| Name | Kind | Type | Description |\n| --- | --- | --- | --- |\n" + "\n".join(rows)
+    valued = any(m.value for m in members)  # an enum's members, a class constant: their value, as pdoc shows it
+    rows = [f'| <a id="{m.path}"></a>`{m.name}` | {m.kind.value} | {cell(m.annotation) if m.annotation else ""} '
+            + (f"| {literal_code(_short_value(m.value)) if m.value else ''} " if valued else "")
+            + f"| {cell(_first_paragraph(m.docstring))} |" for m in members]
+    head = "| Name | Kind | Type | " + ("Value | " if valued else "") + "Description |"
+    rule = "| --- | --- | --- | " + ("--- | " if valued else "") + "--- |"
+    return f"**Attributes**\n\n{head}\n{rule}\n" + "\n".join(rows)
+
+
+def _short_value(value: str) -> str:
+    return value if len(value) <= VALUE_LIMIT else value[:VALUE_LIMIT].rstrip() + " …"
 
 
 def _first_paragraph(text: str) -> str:
@@ -127,7 +135,7 @@ def _see(obj: ApiObject, targets: Targets, here: str) -> str:
 
 def _declaration(obj: ApiObject) -> str:
     """``NAME: type = value`` as the code has it (pdoc shows a constant's value, and so does docbot)."""
-    value = obj.value if len(obj.value) <= VALUE_LIMIT else obj.value[:VALUE_LIMIT].rstrip() + " …"
+    value = _short_value(obj.value)
     return obj.name + (f": {obj.annotation}" if obj.annotation else "") + (f" = {value}" if value else "")
 
 

@@ -165,3 +165,37 @@ def test_split_trailing_directives(text: str, body: str, trailing: list[str]) ->
 ])
 def test_text_md(text: str, markdown: str) -> None:
     assert text_md(text) == markdown
+
+
+DECORATED = '''
+import enum
+from dataclasses import dataclass
+
+
+class Color(enum.Enum):
+    """A colour."""
+
+    RED = "red"
+    BLUE = "blue"
+
+
+@dataclass(frozen=True)
+class Point:
+    """A point."""
+
+    x: int = 0
+
+    @classmethod
+    def origin(cls) -> "Point":
+        """The origin."""
+        return cls()
+'''
+
+
+def test_decorators_and_class_attribute_values_are_shown(tmp_path: Path) -> None:
+    """What bench/render_module.py found on pdoc's and mkdocstrings' pages and not on docbot's."""
+    page = _page(tmp_path, DECORATED)
+    assert "```python\n@dataclass(frozen=True)\nclass Point(x: int = 0)\n```" in page
+    assert "```python\n@classmethod\ndef origin(cls) -> Point\n```" in page
+    assert "| Name | Kind | Type | Value | Description |" in page
+    assert "`RED` | attribute |  | <code>&#39;red&#39;</code> |" in page
