@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -93,7 +94,7 @@ def measure(variant: Variant, demo: bool, record: bool, work: Path) -> Row:
     check_s, checked = _run([python, "-c", IMPORT_CHECK[variant.binding]], ROOT)
     del check_s
     flags = (checked.stdout.strip().splitlines() or [""])[-1] if checked.returncode == 0 else \
-        "does not import: " + (checked.stderr.strip().splitlines() or ["?"])[-1][-160:]
+        "does not import: " + _why(checked.stderr)
     if not (demo and variant.demo and installed.returncode == 0 and checked.returncode == 0):
         return Row(variant.name, install_s, installed.returncode == 0, flags, None, None)
     demo_s, ran = _run([str(venv / "bin" / "docbot"), "demo", "-q", "-o", str(work / f"{venv.name}-demo.md")], ROOT)
@@ -103,6 +104,12 @@ def measure(variant: Variant, demo: bool, record: bool, work: Path) -> Row:
     record_s, _ = _run([str(venv / "bin" / "reflexion"), "-q", "--backend", "embedded", "--record", str(recording),
                         "-i", "input/compound_interest.py", "-o", str(work / f"{venv.name}-reflexion.md")], ROOT)
     return Row(variant.name, install_s, True, flags, demo_s, ran.returncode, record_s, same_answers(recording))
+
+
+def _why(stderr: str) -> str:
+    """The loader's own words (``version `GLIBC_2.38' not found``), else the last line."""
+    found = re.search(r"[^:\n]*`GLIBC[^\n]*?not found", stderr)
+    return found.group(0).strip() if found else (stderr.strip().splitlines() or ["?"])[-1][-160:]
 
 
 def same_answers(recording: Path) -> str:
