@@ -148,7 +148,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
     with tempfile.TemporaryDirectory(prefix="bench-install-") as tmp:
-        rows = [measure(v, not args.no_demo, args.record, Path(tmp)) for v in variants(args.cold)]
+        rows = []
+        for variant in variants(args.cold):  # each row as it is measured: a long run stopped early keeps its rows
+            rows.append(measure(variant, not args.no_demo, args.record, Path(tmp)))
+            print(table(rows[-1:], load).splitlines()[-1], flush=True)
     publish(table(rows, load), not args.no_write)
     return 0
 
