@@ -85,14 +85,25 @@ class UnapprovedEntry:
         return asdict(self)
 
 
-def run_command(stale: Sequence[StaleEntry]) -> str:
-    """The ``docbot run`` that documents exactly what check reported. A bare ``docbot run`` looks at the
-    staged changes only, while check looks at every function: the hint names the files (any function in a
-    named file is in scope), or ``--all`` when a section's function is gone with its file."""
+def run_command(stale: Sequence[StaleEntry], spec: DiffSpec | None = None, paths: Sequence[str] = ()) -> str:
+    """The ``docbot run`` that documents exactly what check reported. A check of a diff (``--base REV``,
+    ``--staged``) is answered by a run of the same diff, which documents the functions it changed, not
+    every function of their files. A bare ``docbot run`` looks at the staged changes only, while a whole
+    check looks at every function: then the hint names the files (any function in a named file is in
+    scope), or ``--all`` when a section's function is gone with its file."""
+    if spec is not None and not spec.all:
+        return shlex.join(["docbot", "run", *diff_flags(spec), *paths])
     paths = sorted({e.path for e in stale})
     if not paths or "" in paths or any(e.status == "orphaned" for e in stale):
         return "docbot run --all"
     return shlex.join(["docbot", "run", *paths])
+
+
+def diff_flags(spec: DiffSpec) -> list[str]:
+    """The flags that give ``spec`` back on a command line (``--base REV [--head REV]``, ``--staged``, ``--all``)."""
+    if spec.base is not None:
+        return ["--base", spec.base, *(["--head", spec.head] if spec.head is not None else [])]
+    return ["--all"] if spec.all else ["--staged"] if spec.staged else []
 
 
 @dataclass(frozen=True)
@@ -148,7 +159,8 @@ def check_report(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths:
     are trusted (``check --base``, the Action): the verdict of a section the diff wrote is re-derived
     against it (docbot.apidocs.trust)."""
     found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
-                 exclude=settings.exclude, cache=settings.cache, diff=diff)
+                 exclude=settings.exclude, cache=settings.cache, diff=diff,
+                 outside_package=settings.scan_outside_package)
     if trusted_base is not None and spec.base is not None and not paths:
         _with_changed_pages(found, settings, repo_root, spec)
     for error in found.errors:

@@ -53,6 +53,9 @@ if TYPE_CHECKING:  # a Protocol class costs its import time; only the type check
         @property
         def example_sandbox(self) -> str: ...
 
+        @property
+        def scan_outside_package(self) -> bool: ...
+
 
 class PlanDefaults(NamedTuple):
     """``Settings``' defaults for ``PlanSettings``, without pydantic (a test holds them equal). Immutable
@@ -65,6 +68,7 @@ class PlanDefaults(NamedTuple):
     run_examples: bool | str = "auto"  # a person's section's examples run on every check (docbot.check_kept)
     example_timeout_s: float = DEFAULT_EXAMPLE_TIMEOUT_S
     example_sandbox: str = DEFAULT_EXAMPLE_SANDBOX
+    scan_outside_package: bool = False
 
 
 PLAN_DEFAULTS = PlanDefaults()

@@ -27,12 +27,12 @@ _ANCHOR = re.compile(r'^<a id="([A-Za-z_][\w.]*)"></a>$', re.M)
 
 
 MKDOCS_CONFIG = "mkdocs.docbot.yml"  # the README's recipe: builds docs_dir alone, beside Sphinx or any other docs
+# No ``nav``: mkdocs then lists the pages that exist. A nav naming ``index.md`` fails the build until
+# ``docbot run`` writes that file, and ``docbot pages --mkdocs`` comes first in the README's order.
 _MKDOCS = """# {config}
 site_name: {site}
 docs_dir: {docs_dir}
 site_dir: site/api
-nav:
-  - API reference: index.md
 validation:
   omitted_files: info
   absolute_links: warn

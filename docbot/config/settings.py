@@ -124,6 +124,8 @@ class Settings(BaseModel):
     include_dunder: bool = False
     # Files whose functions are not API (fnmatch globs on repo-relative paths; * also spans folders).
     exclude: list[str] = Field(default_factory=lambda: list(DEFAULT_EXCLUDE))
+    # Scan the whole repository, not only the packages pyproject.toml declares (docbot/scan/scope.py).
+    scan_outside_package: bool = False
     time_budget_s: float | None = Field(None, gt=0, le=7 * 24 * 3600)
     when_no_server: Literal["fail", "skip"] = "fail"  # the hook without a model server: fail, or pass the commit
     # Write each updated function's docstring into its source (docs/design.md#docstrings); the Action

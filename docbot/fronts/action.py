@@ -257,7 +257,8 @@ def in_scope(settings: Settings, repo_root: Path, spec: DiffSpec) -> list[Target
     from docbot.plan import plan_modules
     from docbot.scan.repo import scan
 
-    found = scan(repo_root, spec, (), include_dunder=settings.include_dunder, exclude=settings.exclude)
+    found = scan(repo_root, spec, (), include_dunder=settings.include_dunder, exclude=settings.exclude,
+                 outside_package=settings.scan_outside_package)
     return [t for module in plan_modules(found, settings, repo_root, spec, ()) for t in module.targets
             if t.kind != "deleted"]
 

@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from docbot import __version__
 from docbot.errors import ConfigError, ExitCode
@@ -20,6 +20,9 @@ from docbot.fronts.options import (command, console_sink, diff_options, diff_spe
 from docbot.fronts.cli_files import add_merge, add_verify, drift_gate
 from docbot.fronts.single import DEMO_INPUT, demo_input, reflexion, reflexion_parser, run_demo
 from docbot.results import plural
+
+if TYPE_CHECKING:
+    from docbot.scan.repo import DiffSpec
 
 
 DESCRIPTION = ("Write the API docs of a Python code base into docs/api with a loop of local models, and keep "
@@ -82,7 +85,7 @@ def cmd_targets(args: argparse.Namespace) -> int:
     else:
         settings = settings_from(args, root)
         result = scan(root, spec, args.paths, include_dunder=settings.include_dunder, exclude=settings.exclude,
-                      cache=settings.cache)
+                      cache=settings.cache, outside_package=settings.scan_outside_package)
     for error in result.errors:
         print(f"skipped file: {error}", file=sys.stderr)
     # With --all nothing is compared, so a target's kind ("unchanged") would mislead: show the scope.
@@ -95,8 +98,23 @@ def cmd_targets(args: argparse.Namespace) -> int:
     else:
         for t in result.targets:
             print(f"{label(t):9} {t.path}:{t.lineno}-{t.end_lineno} {t.module}.{t.qualname}")
-    say(args, f"docbot targets: {plural(len(result.targets), 'function')}.")
+    say(args, f"docbot targets: {plural(len(result.targets), 'function')} {scope_words(spec, args.paths)}"
+              + ("; run `docbot targets --all` to list every public function." if not result.targets and not spec.all
+                 else "."))
     return 0
+
+
+def scope_words(spec: DiffSpec, paths: Sequence[str]) -> str:
+    """Where a scan looked, in a reader's words: "in the staged changes", "changed in v1.0...HEAD"."""
+    if spec.all:
+        return f"under {', '.join(paths)}" if paths else "in the whole tree"
+    if spec.base is not None:
+        where = f"changed in {spec.base}...{spec.head or 'HEAD'}"
+    elif spec.staged:
+        where = "in the staged changes"
+    else:
+        where = "changed in the working tree"
+    return where + (f" under {', '.join(paths)}" if paths else "")
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -137,7 +155,7 @@ def _check_api_docs(args: argparse.Namespace, root: Path, drift: Any) -> int:
     if needs_run:
         verb = "needs" if len(needs_run) == 1 else "need"
         print(f"docbot check: {plural(len(needs_run), 'function')} {verb} docs; "
-              f"run `{run_command(needs_run)}` and commit {docs_dir}.", file=sys.stderr)
+              f"run `{run_command(needs_run, spec, args.paths)}` and commit {docs_dir}.", file=sys.stderr)
     if len(needs_run) < len(found.stale):  # a person's section, or two of one: docbot writes over neither
         print(f"docbot check: {plural(len(found.stale) - len(needs_run), 'section')} to fix by hand in {docs_dir} "
               "(docbot keeps a person's words, and cannot tell which of two sections is its own).", file=sys.stderr)
@@ -200,6 +218,10 @@ def main_parser() -> argparse.ArgumentParser:
     demo = command(sub, "demo", "document a sample with the embedded model (no server needed)",
                     "Runs a 135M model in-process on the bundled sample; takes a couple of minutes on a CPU.")
     demo.add_argument("-o", "--output", default="output/demo.md", help="where to write (default: output/demo.md)")
+    demo.add_argument("--json", action="store_true", help="one JSON object on stdout, events as JSON lines on stderr")
+    loudness = demo.add_mutually_exclusive_group()
+    loudness.add_argument("-q", "--quiet", action="store_true", help="only warnings, failures and the result")
+    loudness.add_argument("-v", "--verbose", action="store_true", help="also what the code checks found per draft")
     demo.set_defaults(func=cmd_demo)
     return parser
 
@@ -249,7 +271,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not demo_input().is_file():  # installed from a wheel: the sample lives in docbot's checkout only
         raise ConfigError(f"the demo's sample ({DEMO_INPUT}) is not installed with docbot; document a file of "
                           "your own with the same model: `reflexion --backend embedded --input FILE.py`.")
-    return run_demo(args.output)
+    flags = ("--json",) * args.json + ("-q",) * args.quiet + ("-v",) * args.verbose
+    return run_demo(args.output, flags)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
