@@ -1,0 +1,110 @@
+"""How the child judges one step: what it printed, echoed, returned or raised against what the doc states.
+
+Both ways of running a doc's code use it: the session (``docbot.sandbox.child``, statement by statement, as a
+console runs a doctest) and the witness (``docbot.sandbox.script``, the doc's lines as one plain script), so a
+contradiction and its witness are judged by one rule. Stdlib and ``compare`` only: it runs inside the sandbox.
+"""
+
+from __future__ import annotations
+
+import linecache
+import traceback
+
+from docbot.sandbox.compare import output_matches, value_matches
+
+TYPE_CHECKING = False  # as in docbot.sandbox.child: no typing import in every child
+if TYPE_CHECKING:
+    from typing import Any
+
+MAX_SHOWN = 2000
+DOC_FILE = "<doc example"  # the prefix of every file name the child gives a doc's code
+
+
+def judge(step: dict[str, Any], value: Any, printed: str, echoed: list[tuple[Any, int]],
+          namespace: dict[str, Any], shown: str | None = None) -> dict[str, Any]:
+    """The result of a step that raised nothing. ``shown`` is what the terminal showed (stdout and stderr as
+    written), when stderr had something: a doc that pastes a terminal pastes its log lines too."""
+    expect, want = step["expect"], step["want"]
+    if expect == "raises":
+        said = repr_of(echoed[-1][0]) if echoed else printed.strip() or "None"
+        return {"status": "no_exception", "got": clip(said)}
+    if expect == "none":
+        return {"status": "ok"}
+    if expect == "value":
+        ok = value_matches(value, want, namespace)
+        return {"status": "ok" if ok else "mismatch", "got": clip(repr_of(value))}
+    ok = output_matches(want, printed) or (bool(step.get("loose_space")) and want.split() == printed.split())
+    if not ok and echoed:
+        last, before = echoed[-1]
+        prints_only = printed[:before]
+        # The echo of a single value is compared as a value (0.50 vs 0.5, dict order, floats).
+        ok = (not prints_only.strip() and value_matches(last, want, namespace)) or (
+            step["echo_last"] and output_matches(want, prints_only))
+    if not ok and shown is not None:
+        ok = output_matches(want, shown)
+    if expect == "output" and not want.strip():
+        ok = True  # the doc shows no output: a value it does not show is not a contradiction
+    result = {"status": "ok" if ok else "mismatch", "got": clip(printed.rstrip("\n"))}
+    return {**result, "terminal": clip(shown.rstrip("\n"))} if shown is not None and not ok else result
+
+
+def after_exception(step: dict[str, Any], error: BaseException) -> dict[str, Any]:
+    """The result of a step that raised ``error``."""
+    if step["expect"] != "raises":
+        result: dict[str, Any] = {"status": "raised", "error": last_line(leaf(error))}
+        line = doc_raise_line(error)
+        return {**result, "doc_raise": line} if line is not None else result
+    said = last_line(error)
+    stated = step["exc_type"].rsplit(".", 1)[-1]
+    names = {cls.__name__ for cls in type(error).__mro__}
+    if stated not in names:
+        return {"status": "wrong_exception", "error": said}
+    message = step["exc_message"]
+    if message is not None and not same_message(message, str(error)):
+        return {"status": "wrong_exception", "error": said}
+    return {"status": "ok", "error": said}
+
+
+def leaf(error: BaseException) -> BaseException:
+    """The one exception an exception group wraps (anyio's and asyncio's TaskGroup wrap a NameError so), else the
+    error itself: the reader's traceback ends with the leaf, and its kind (a name the doc never defines, a
+    missing library) is the leaf's."""
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    return error
+
+
+def doc_raise_line(error: BaseException) -> int | None:
+    """The line of the doc's own code whose ``raise`` statement raised ``error``, if that is where it came from:
+    a recipe that defines an error and raises it to show it is announcing the failure, not hitting one."""
+    tb = error.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None or not tb.tb_frame.f_code.co_filename.startswith(DOC_FILE):
+        return None
+    source = linecache.getline(tb.tb_frame.f_code.co_filename, tb.tb_lineno).strip()
+    return tb.tb_lineno if source.startswith("raise ") or source == "raise" else None
+
+
+def same_message(stated: str, actual: str) -> bool:
+    def bare(text: str) -> str:
+        text = " ".join(text.split())
+        return text[1:-1] if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'" else text
+
+    return bare(stated) == bare(actual) or output_matches(bare(stated), bare(actual))
+
+
+def last_line(error: BaseException) -> str:
+    return clip(traceback.format_exception_only(type(error), error)[-1].strip())
+
+
+def repr_of(value: Any) -> str:
+    try:
+        return repr(value)
+    except Exception as error:  # noqa: BLE001 - a broken __repr__ is the example's business
+        return f"<unprintable {type(value).__name__}: {error}>"
+
+
+def clip(text: str) -> str:
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
+
