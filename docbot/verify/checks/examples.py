@@ -47,7 +47,7 @@ class ExampleContext:
 class Unverified:
     """A claim of the doc that no run compared with the code, and why (docs/design.md#no-blinding)."""
 
-    line: int | None  # 0-based line of its block
+    line: int | None  # the doc file's 1-based line of its block
     shown: str
     why: str
 
@@ -60,6 +60,7 @@ class Session:
     judged: list[tuple[int | None, Finding]] = field(default_factory=list)
     results: dict[int, dict[str, Any]] = field(default_factory=dict)
     not_reached: dict[int, str] = field(default_factory=dict)  # step index -> why no run compared it
+    heads: dict[int, str] = field(default_factory=dict)  # a step that ended its session -> what of it had run
     runs: int = 0  # sandboxed children started
 
     @property
@@ -103,6 +104,7 @@ def run_session(steps: list[Step], name: str, context: ExampleContext) -> Sessio
         head = _head(steps[killer].code, first.progress.get(len(replay) + killer - todo[0]))
         replay += [_unjudged(steps[i].code, steps[i]) for i in todo if i < killer]
         replay += [_unjudged(head, steps[killer])] if head else []  # what the killed step did define
+        judge.session.heads[killer] = head
     else:
         judge.skip(range(start, len(steps)), f"docbot ran {_SESSIONS} fresh sessions of this doc and stopped")
     return judge.session

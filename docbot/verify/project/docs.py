@@ -19,13 +19,14 @@ from typing import TYPE_CHECKING
 
 from docbot.config.choices import DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S, ExampleSandbox
 from docbot.sandbox.step import Step
-from docbot.verify.checks.examples import ExampleContext, check_steps
+from docbot.verify.checks.examples import ExampleContext
 from docbot.verify.checks.reader import classify, defined_names, one_per_block
 from docbot.verify.findings import Check, DocFinding, Finding
 from docbot.verify.project.api_index import ApiIndex, Resolution
 from docbot.errors import ConfigError
 from docbot.verify.project.package import Package, find_package, public_api
 from docbot.verify.project.report import DocReport, ProjectReport
+from docbot.verify.project.runs import DocRun, DocText, name_witnesses, not_run, run_doc
 from docbot.verify.project.suggest import fixes_for, patch
 from docbot.verify.project.topics import topic_checks
 from docbot.verify.read.examples import extract_steps
@@ -80,7 +81,7 @@ def verify_project(root: Path, package: Package, docs: Sequence[Path], options: 
         report, names = verify_doc(path.read_text(encoding="utf-8-sig"), relative, path.suffix == ".rst", package,
                                    index, setup_for(relative, options.docs_setup),
                                    ExampleContext(_BLANK_MODULE, package.sys_path, options.timeout_s,
-                                                  sandbox=options.sandbox) if run_examples else None)
+                                                  sandbox=options.sandbox, root=str(root)) if run_examples else None)
         reports.append(report)
         used |= names
     api = public_api(package, index)
@@ -124,15 +125,19 @@ def verify_doc(text: str, relative: str, is_rst: bool, package: Package, index: 
     references = _references(markdown, steps, package.name)
     found = [_unresolved(ref, line_of) for ref in _first_of_each(references)
              if index.resolve(ref.dotted) is Resolution.MISSING]
-    checks: list[Finding] = topic_checks(markdown, references, package, index)
-    if context is not None and steps:
-        ran = [Step(setup, "none", fatal=False, shown="docs_setup", line=0), *steps] if setup else steps
-        checks += check_steps(ran, _BLANK_NAME, context)
     lines = markdown.splitlines()
-    defined = defined_names(steps)
-    found += [r for f in checks if (r := classify(f, steps, lines, defined, line_of)) is not None]
+    read = DocText(lines, defined_names(steps), line_of)
+    found += [r for f in topic_checks(markdown, references, package, index)
+              if (r := classify(f, steps, lines, read.defined, line_of)) is not None]
+    unverified = not_run(steps, line_of) if context is None else []
+    if context is not None:
+        ran = [Step(setup, "none", fatal=False, shown="docs_setup", line=0), *steps] if setup and steps else steps
+        run = run_doc(ran, steps, context, read) if steps else DocRun()
+        found = name_witnesses(found, references, run, ran, context, package.name, list(package.modules), lines)
+        found += run.findings
+        unverified = run.unverified
     used = {index.canonical(r.dotted) for r in references if index.resolve(r.dotted) is Resolution.FOUND}
-    return DocReport(relative, one_per_block(found), len(used)), used | {r.dotted for r in references}
+    return DocReport(relative, one_per_block(found), len(used), unverified), used | {r.dotted for r in references}
 
 
 def doc_references(text: str, is_rst: bool, package: str) -> list[Reference]:

@@ -14,11 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docbot.errors import ExitCode, outcome_code
+from docbot.verify.checks.examples import Unverified
 from docbot.verify.checks.source_doc import FunctionFindings
 from docbot.verify.findings import DocFinding, Severity
 from docbot.verify.project.suggest import OutputFix, stated_line
 
 _SHOWN = 20  # undocumented names the console lists before "…"
+_SHOWN_CLAIMS = 5  # unverified claims the console names per doc
+_WITNESS_LINES = 12  # lines of a witness script the console shows (the whole script is in --json)
 
 
 def _plural(count: int, word: str) -> str:
@@ -32,17 +35,49 @@ def finding_line(path: str, line: int | None, found: DocFinding) -> str:
     return f"{path}:{line or '?'}: {label} [{found.check}] {found.finding.message}{reason}"
 
 
+def witness_lines(found: DocFinding, indent: str = "    ") -> list[str]:
+    """A contradiction's witness under it: the script a reader runs at the project root, the doc's statement
+    and what the run showed (a long script is cut in the middle; ``--json`` has all of it)."""
+    witness = found.finding.witness
+    if witness is None or found.severity is not Severity.CONTRADICTION:
+        return []
+    script = [("> " if n >= witness.claim_line else "| ") + line
+              for n, line in enumerate(witness.script.rstrip("\n").splitlines(), 1)]
+    if len(script) > _WITNESS_LINES:
+        cut = len(script) - _WITNESS_LINES + 2
+        script = [*script[:2], f"| … {cut} more lines (--json has the whole script)", *script[2 + cut :]]
+    return [f"{indent}witness (python3 at the project root; > the claim):", *(f"{indent}  {line}" for line in script),
+            f"{indent}  the doc states: {_flat(witness.stated)}", f"{indent}  the run shows: {_flat(witness.shown)}"]
+
+
+def _flat(text: str, limit: int = 200) -> str:
+    flat = " / ".join(line.strip() for line in text.strip().splitlines() if line.strip())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 @dataclass(frozen=True)
 class DocReport:
     path: str
     findings: list[DocFinding] = field(default_factory=list)
     references: int = 0  # API names the doc uses that the package has
+    # stated outputs no run compared (a block that ended its session, a line they need that failed, examples off):
+    # the drift gate must not read "no contradiction" as "nothing false" (docs/design.md#no-blinding)
+    unverified: list[Unverified] = field(default_factory=list)
 
     def of(self, severity: Severity) -> list[DocFinding]:
         return [f for f in self.findings if f.severity is severity]
 
     def to_json(self) -> dict[str, object]:
-        return {"path": self.path, "references": self.references, "findings": [f.to_json() for f in self.findings]}
+        return {"path": self.path, "references": self.references, "findings": [f.to_json() for f in self.findings],
+                "unverified": [{"line": u.line, "example": u.shown, "why": u.why} for u in self.unverified]}
+
+    def unverified_lines(self) -> list[str]:
+        """The console's line for the claims left unverified, or none."""
+        if not self.unverified:
+            return []
+        named = "; ".join(f"line {u.line or '?'} `{u.shown}` ({u.why})" for u in self.unverified[:_SHOWN_CLAIMS])
+        more = " …" if len(self.unverified) > _SHOWN_CLAIMS else ""
+        return [f"  {self.path}: {_plural(len(self.unverified), 'stated output')} not verified: {named}{more}"]
 
 
 @dataclass(frozen=True)
@@ -71,7 +106,9 @@ class ProjectReport:
         for doc in self.docs:
             out.append(f"{doc.path}: {_plural(len(doc.findings), 'finding')}, "
                        f"{_plural(doc.references, 'API name')} checked")
-            out += [f"  {finding_line(doc.path, item.line, item)}" for item in doc.findings]
+            for item in doc.findings:
+                out += [f"  {finding_line(doc.path, item.line, item)}", *witness_lines(item)]
+            out += doc.unverified_lines()
         if self.undocumented:
             more = " …" if len(self.undocumented) > _SHOWN else ""
             out.append(f"coverage: {_plural(len(self.undocumented), 'public function')} no doc names: "

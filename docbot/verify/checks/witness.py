@@ -1,0 +1,197 @@
+"""The witness rule: a contradiction project mode finds by running a doc, or by not finding a name it uses, is
+reported only with a witness, the smallest run a reader can repeat (docs/design.md#witness).
+
+A session runs a doc statement by statement in one namespace docbot built; a contradiction it reports may be an
+artifact of that, or of reading the package's source alone (API a module attaches at import time, a doc variable
+named like the package). So before it is reported, each contradiction is run again as a reader would run it: the
+doc's own lines up to the claim as one plain script (``python witness.py``), in its own sandboxed process, at the
+project's root with the package importable (docbot.sandbox.script), the claim judged by the session's own rule on
+the live objects the script made. A name is held to what ``getattr`` finds on the object the doc's code bound (the
+doc's lines that bind it, and the import of the package's module). A witness that does not show the contradiction
+again lowers it to a note, through ``docbot.verify.findings.lower``, with what the witness showed as the reason.
+
+Verdicts on the result channel itself (forged results, a rebound documented name) are the sandbox's, not a claim
+of the doc: they need no witness, and keep theirs.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from docbot.sandbox.runner import SandboxRun, describe_exit, run_script
+from docbot.sandbox.step import Step
+from docbot.verify.checks.environment import bound_names, loaded_names
+from docbot.verify.checks.examples import ExampleContext, Session
+from docbot.verify.findings import Check, DocFinding, Family, Severity, Witness, lower
+
+_EXEMPT = (Check.EXAMPLE_UNTRUSTED, Check.EXAMPLE_REBINDS)
+_RAN = ("ok", "mismatch")  # a step that ran to its end: later lines stand on what it made
+_CLAIMS = ("mismatch", "raised", "no_exception", "wrong_exception")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One witness: the script, where its claim and docbot's show line start, and how the child judges the claim
+    (docbot.sandbox.script); ``expected`` is what the session saw, which the witness must show again."""
+
+    code: str
+    claim_line: int
+    kind: str  # "step": a stated output or a working example; "name": an API name the doc uses
+    stated: str
+    expected: Mapping[str, str]
+    show_line: int | None = None
+    claim: Mapping[str, Any] = field(default_factory=dict)
+    value: str = ""  # the script's name for the claimed value
+    echo: bool = False  # the claim's last line is a value the console echoes
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "claim_line": self.claim_line, "show_line": self.show_line, "kind": self.kind,
+                "claim": dict(self.claim), "value": self.value, "echo": self.echo}
+
+
+def needs_witness(found: DocFinding) -> bool:
+    """A contradiction from running the doc's examples, or a name the package does not have."""
+    return found.severity is Severity.CONTRADICTION and found.check not in _EXEMPT and (
+        found.finding.family is Family.EXAMPLES or found.check is Check.UNRESOLVED_REFERENCE)
+
+
+def for_step(steps: Sequence[Step], session: Session, index: int) -> Plan | None:
+    """The witness of step ``index``'s contradiction: the doc's lines before it that ran to their end, then it."""
+    result = session.results.get(index)
+    if result is None or result["status"] not in _CLAIMS:
+        return None
+    lines = _prefix(steps, session, range(index))
+    step = steps[index]
+    claim, show, value, echo = _render(step)
+    code = "\n".join([*lines, *claim, *([show] if show else [])]) + "\n"
+    claim_line = len(lines) + 1
+    return Plan(code, claim_line, "step", step.want or "it runs without an error",
+                {"status": result["status"], "error": _kind(result.get("error", ""))},
+                claim_line + len(claim) if show else None, step.to_json(), value, echo)
+
+
+def for_name(dotted: str, line: int, how: str, steps: Sequence[Step], session: Session, package: str,
+             modules: Sequence[str], text: str) -> Plan:
+    """The witness of a name the package's source lacks: the name looked up as the doc spells it (``text``: the doc
+    lines that use it), on what the doc's lines that bind it made, else on the imported module."""
+    if how == "import":
+        module, _, name = dotted.rpartition(".")
+        claim = [f"from {module} import {name}"]
+        return Plan("\n".join(claim) + "\n", 1, "name", f"`{dotted}` exists", {"status": "missing"})
+    before = [i for i, step in enumerate(steps) if step.line < line or (how == "code" and step.line == line)]
+    spelled = _spelled(dotted, text, _aliases(steps, before, package))
+    head = spelled.split(".")[0]
+    chosen = _binding(steps, session, before, head)
+    lines = _prefix(steps, session, chosen)
+    module = max((m for m in modules if dotted == m or dotted.startswith(m + ".")), key=len, default=package)
+    claim = ([] if chosen else [f"import {module}"]) + [f"print({spelled})"]
+    code = "\n".join([*lines, *claim]) + "\n"
+    return Plan(code, len(lines) + 1, "name", f"`{spelled}` exists", {"status": "missing"})
+
+
+def replay(plan: Plan, context: ExampleContext) -> Witness:
+    """Run the witness in a fresh sandboxed process and say whether it shows what the session saw."""
+    run = run_script(plan.to_json(), context.sys_path, context.timeout_s, context.memory_mb, context.sandbox,
+                     context.root)
+    result = run.results[0] if run.results else None
+    reproduced = result is not None and result.get("status") == plan.expected["status"] and (
+        plan.expected["status"] != "raised" or _kind(result.get("error", "")) == plan.expected.get("error"))
+    return Witness(plan.code, plan.stated, _shown(result, run), reproduced, plan.claim_line)
+
+
+def held(found: DocFinding, witness: Witness) -> DocFinding:
+    """The finding with its witness; a note when the witness does not show it again."""
+    finding = replace(found.finding, witness=witness)
+    if not witness.reproduced:
+        finding = lower(finding, Severity.NOTE, "its witness (the doc's lines up to it, run as one script at the "
+                        f"project root) does not show it: {witness.shown}")
+    return DocFinding(finding, found.line)
+
+
+def _prefix(steps: Sequence[Step], session: Session, indices: Sequence[int] | range) -> list[str]:
+    lines: list[str] = []
+    for i in indices:
+        if steps[i].expect != "raises" and session.results.get(i, {}).get("status") in _RAN:
+            lines += steps[i].code.rstrip("\n").splitlines()
+        elif session.heads.get(i):
+            lines += session.heads[i].splitlines()  # the part of a killed step that ran
+    return lines
+
+
+def _render(step: Step) -> tuple[list[str], str | None, str, bool]:
+    """The claim's lines, docbot's show line, the name of the claimed value, and whether it is echoed: a bare value
+    the console would show becomes ``_ = value`` and ``print(repr(_))``."""
+    code = step.code.strip("\n")
+    if step.expect == "value":
+        target = step.target or "_"
+        lines = code.splitlines() if step.target else [f"_ = {code.strip()}"]
+        return lines, f"print(repr({target}))", target, False
+    echoes = step.expect in ("output", "raises") or step.echo_last
+    try:
+        body = ast.parse(code).body
+    except SyntaxError:
+        return code.splitlines(), None, "", False
+    last = body[-1] if body else None
+    if not echoes or not isinstance(last, ast.Expr):
+        return code.splitlines(), None, "", False
+    lines = code.splitlines()
+    value = ast.get_source_segment(code, last.value) or ""
+    return [*lines[: last.lineno - 1], f"_ = {value}"], "print(repr(_))", "_", True
+
+
+def _aliases(steps: Sequence[Step], indices: Sequence[int], package: str) -> dict[str, str]:
+    """The doc's names for the package's, as its imports up to ``indices`` bind them (docbot.verify.read
+    .references reads them the same way)."""
+    from docbot.verify.read.references import code_references
+
+    aliases = {package: package}
+    for i in indices:
+        code_references(steps[i].code, steps[i].line, package, aliases)
+    return aliases
+
+
+def _spelled(dotted: str, text: str, aliases: Mapping[str, str]) -> str:
+    """``dotted`` as the doc writes it in ``text`` (``p.f`` under ``import pkg as p``), else as it is."""
+    for head, target in sorted(aliases.items(), key=lambda item: -len(item[1])):
+        if dotted == target or dotted.startswith(target + "."):
+            spelled = head + dotted[len(target):]
+            if re.search(rf"(?<![\w.]){re.escape(spelled)}(?!\w)", text):
+                return spelled
+    return dotted
+
+
+def _binding(steps: Sequence[Step], session: Session, indices: Sequence[int], head: str) -> list[int]:
+    """The steps among ``indices`` that bind ``head``, with the ones those read from, in doc order: the smallest
+    prefix that makes what the doc's name stands for."""
+    needed, chosen = {head}, []
+    for i in reversed(indices):
+        ran = session.results.get(i, {}).get("status") in _RAN or bool(session.heads.get(i))
+        if ran and bound_names(steps[i].code) & needed:
+            chosen.append(i)
+            needed |= loaded_names(steps[i].code)
+    return sorted(chosen)
+
+
+def _kind(error: str) -> str:
+    return error.split(":", 1)[0].strip()
+
+
+def _shown(result: Mapping[str, Any] | None, run: SandboxRun) -> str:
+    if result is None:
+        if run.not_run is not None:
+            return f"it could not run: {run.not_run}"
+        return "it did not finish in time" if run.timed_out else f"it did not finish ({describe_exit(run.exit_code)})"
+    status = result.get("status")
+    if status == "setup_failed":
+        return f"the doc's lines before it fail as one script: {result.get('error', '')}"
+    if status in ("raised", "wrong_exception", "missing"):
+        return f"it raises {result.get('error', '')}"
+    if status == "found":
+        return f"it exists: {result.get('got', '')}"
+    if status == "ok":
+        return "what the doc states"
+    return str(result.get("got", "")) or "nothing"
