@@ -7,6 +7,7 @@ contradiction and its witness are judged by one rule. Stdlib and ``compare`` onl
 
 from __future__ import annotations
 
+import ast
 import linecache
 import traceback
 
@@ -51,9 +52,8 @@ def judge(step: dict[str, Any], value: Any, printed: str, echoed: list[tuple[Any
 def after_exception(step: dict[str, Any], error: BaseException) -> dict[str, Any]:
     """The result of a step that raised ``error``."""
     if step["expect"] != "raises":
-        result: dict[str, Any] = {"status": "raised", "error": last_line(leaf(error))}
-        line = doc_raise_line(error)
-        return {**result, "doc_raise": line} if line is not None else result
+        result: dict[str, Any] = {"status": "raised", "error": last_line(leaf(error)), "line": _doc_line(error)}
+        return {**result, "doc_raise": True} if doc_raises(error) else result
     said = last_line(error)
     stated = step["exc_type"].rsplit(".", 1)[-1]
     names = {cls.__name__ for cls in type(error).__mro__}
@@ -74,16 +74,40 @@ def leaf(error: BaseException) -> BaseException:
     return error
 
 
-def doc_raise_line(error: BaseException) -> int | None:
-    """The line of the doc's own code whose ``raise`` statement raised ``error``, if that is where it came from:
-    a recipe that defines an error and raises it to show it is announcing the failure, not hitting one."""
+def _doc_line(error: BaseException) -> int | None:
+    """The line of the step that was running when ``error`` left it (the outermost frame of the doc's code)."""
+    tb = error.__traceback__
+    while tb is not None and not tb.tb_frame.f_code.co_filename.startswith(DOC_FILE):
+        tb = tb.tb_next
+    return tb.tb_lineno if tb is not None else None
+
+
+def doc_raises(error: BaseException) -> bool:
+    """Whether ``error`` came from an unconditional ``raise`` statement of the doc's own code: a recipe that
+    defines an error and raises it to show it announces the failure. A ``raise`` under an ``if`` is a check the
+    doc makes of a result, which fails when the result is not what the doc expects."""
     tb = error.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
     if tb is None or not tb.tb_frame.f_code.co_filename.startswith(DOC_FILE):
-        return None
-    source = linecache.getline(tb.tb_frame.f_code.co_filename, tb.tb_lineno).strip()
-    return tb.tb_lineno if source.startswith("raise ") or source == "raise" else None
+        return False
+    try:
+        tree = ast.parse("".join(linecache.getlines(tb.tb_frame.f_code.co_filename)))
+    except SyntaxError:
+        return False
+    return _raise_at(tree, tb.tb_lineno, False) is False
+
+
+def _raise_at(node: ast.AST, line: int, guarded: bool) -> bool | None:
+    """Whether the ``raise`` on ``line`` is under a test (``if``, ``while``, ``match``); None when none is there."""
+    if isinstance(node, ast.Raise) and node.lineno == line:
+        return guarded
+    inner = guarded or isinstance(node, (ast.If, ast.While, ast.Match, ast.IfExp))
+    for child in ast.iter_child_nodes(node):
+        found = _raise_at(child, line, inner)
+        if found is not None:
+            return found
+    return None
 
 
 def same_message(stated: str, actual: str) -> bool:

@@ -23,6 +23,9 @@ from docbot.verify.read.examples import extract_steps
 # refusals, missing libraries, memory and the doc's placeholder paths are docbot.verify.checks.environment's.
 _ENVIRONMENT = ("FileNotFoundError",)
 _UNDEFINED = re.compile(r"NameError: name '(\w+)' is not defined")
+# Words that say a line fails; "error" alone does not (`# collects every error`), a named exception does.
+_FAILS = re.compile(r"\b(?:rais\w*|throws?|fails?|traceback)\b", re.IGNORECASE)
+_EXCEPTION_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning))\b")
 
 
 @dataclass(frozen=True)
@@ -263,7 +266,7 @@ def _finding(step: Step, result: dict[str, Any]) -> Finding | None:
                        f"example `{shown}` {verb} {_inline(got) or 'nothing'}, the doc says "
                        f"{_inline(step.want)}", step.want, got)
     if status == "raised":
-        return _raised(step, shown, error)
+        return _raised(step, shown, error, result)
     if status == "no_exception":
         return Finding(Check.EXAMPLE_NO_EXCEPTION,
                        f"example `{shown}` returns {_inline(got)}, the doc says it raises "
@@ -272,7 +275,7 @@ def _finding(step: Step, result: dict[str, Any]) -> Finding | None:
                    f"{_inline(step.want)}", step.want, error)
 
 
-def _raised(step: Step, shown: str, error: str) -> Finding:
+def _raised(step: Step, shown: str, error: str, result: dict[str, Any]) -> Finding:
     said = f"shows {_inline(step.want)}" if step.want.strip() else "presents it as working"
     message = f"example `{shown}` raises {error}; the doc {said}"
     if error.startswith(_ENVIRONMENT) or "docbot sandbox refuses" in error:
@@ -280,8 +283,33 @@ def _raised(step: Step, shown: str, error: str) -> Finding:
                              step.code, error), Severity.NOTE, "the error is about this machine, not the doc")
     if not step.fatal:
         return Finding(Check.EXAMPLE_SHOWS_FAILURE, f"{message}; the text around it says it fails", step.code, error)
+    if result.get("doc_raise") and step.expect == "none":  # a recipe that states no output raises to show it
+        return Finding(Check.EXAMPLE_SHOWS_FAILURE, f"{message}; the doc's own `raise` statement raises it, to show "
+                       "the error", step.code, error)
+    if announced(step.code, result.get("line"), error):
+        return Finding(Check.EXAMPLE_SHOWS_FAILURE, f"{message}; a comment on that line says it fails", step.code,
+                       error)
     kind = Check.EXAMPLE_ASSERT_FAILED if error.startswith("AssertionError") else Check.EXAMPLE_RAISES
     return Finding(kind, message, step.want or step.code, error)
+
+
+def announced(code: str, line: int | None, error: str) -> bool:
+    """Whether a comment on the failing line, or touching it above or below, says it fails (``# raises
+    ValueError``, ``# this throws``, ``# Traceback ...``) and names no other exception than the one raised."""
+    if line is None:
+        return False
+    lines = code.splitlines()
+    said = [lines[line - 1].partition("#")[2]] if 0 < line <= len(lines) and "#" in lines[line - 1] else []
+    for step in (-1, 1):
+        at = line - 1 + step
+        while 0 <= at < len(lines) and lines[at].lstrip().startswith("#"):
+            said.append(lines[at])
+            at += step
+    text = " ".join(said)
+    named = set(_EXCEPTION_NAME.findall(text))
+    if named:
+        return error.split(":", 1)[0].rsplit(".", 1)[-1] in named
+    return _FAILS.search(text) is not None
 
 
 def _unfinished(step: Step, run: SandboxRun, timeout_s: float) -> Finding:
