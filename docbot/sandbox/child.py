@@ -18,6 +18,7 @@ import linecache
 import os
 import resource
 import sys
+import types
 from _socket import AF_UNIX  # the constant alone: the socket module's enums cost every child ~3 ms of CPU
 
 from docbot.sandbox.judge import after_exception as _after_exception
@@ -112,11 +113,14 @@ def _namespace(module: Any, dotted: str, name: str) -> dict[str, Any]:
     its own name and its top package (``mod.f(...)``, ``pkg.mod.f(...)``), unless the module defines
     that name itself (``slugify.slugify`` stays the function).
     """
-    namespace = dict(vars(module))
-    namespace["__name__"] = "__main__"  # a reader's snippet runs as a script; dataclasses look it up
+    main = types.ModuleType("__main__")  # a reader's snippet runs as a script: pickle, typing and pydantic find
+    namespace = main.__dict__  # its classes through sys.modules["__main__"], which must hold them
+    namespace.update(vars(module))
+    namespace["__name__"] = "__main__"
     namespace[name] = getattr(module, name)
     namespace.setdefault(dotted.rsplit(".", 1)[-1], module)
     namespace.setdefault(dotted.split(".")[0], sys.modules[dotted.split(".")[0]])
+    sys.modules["__main__"] = main
     return namespace
 
 

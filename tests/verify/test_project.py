@@ -193,7 +193,8 @@ def _kinds(report: dict[str, object]) -> list[tuple[str, str]]:
                  [("setup_elided", "example_raises")], 0, id="a name the doc never defines"),
     pytest.param("Python 3.99 and later:\n\n```python\nfrom toy_pkg import add\nadd(1)  # -> 4\n```\n",
                  [("version_dependent", "example_mismatch")], 0, id="marked for a later Python"),
-    pytest.param("```pycon\n>>> WHO\n'module'\n```\n", [("setup_elided", "example_raises")], 0,
+    # issue 28 item 9: the package's own public name, never imported: a reader who pastes it gets a NameError
+    pytest.param("```pycon\n>>> WHO\n'module'\n```\n", [("not_runnable_as_printed", "example_raises")], 0,
                  id="the module's names are not in a reader's namespace"),
     pytest.param("```pycon\n>>> WHO = 'doc'\n>>> WHO\n'doc'\n```\n", [], 0, id="the doc's own variable is kept"),
     pytest.param("```pycon\n>>> import toy_pkg\n>>> toy_pkg.ad\nTraceback (most recent call last):\n"

@@ -15,7 +15,7 @@ from docbot.config.choices import (DEFAULT_EXAMPLE_MEMORY_MB, DEFAULT_EXAMPLE_SA
                                    ExampleSandbox)
 from docbot.sandbox.runner import SandboxRun, describe_exit, run_steps
 from docbot.sandbox.step import Step
-from docbot.verify.checks.environment import Environment, bound_names
+from docbot.verify.checks.environment import Environment, bound_names, head
 from docbot.verify.findings import Check, Finding, Severity, lower
 from docbot.verify.read.examples import extract_steps
 
@@ -104,10 +104,10 @@ def run_session(steps: list[Step], name: str, context: ExampleContext) -> Sessio
             break
         start = _block_end(steps, killer)
         judge.skip(range(killer + 1, start), f"its block was ended by the step at line {steps[killer].line + 1}")
-        head = _head(steps[killer].code, first.progress.get(len(replay) + killer - todo[0]))
+        ran = _head(steps[killer].code, first.progress.get(len(replay) + killer - todo[0]))
         replay += [_unjudged(steps[i].code, steps[i]) for i in todo if i < killer]
-        replay += [_unjudged(head, steps[killer])] if head else []  # what the killed step did define
-        judge.session.heads[killer] = head
+        replay += [_unjudged(ran, steps[killer])] if ran else []  # what the killed step did define
+        judge.session.heads[killer] = ran
     else:
         judge.skip(range(start, len(steps)), f"docbot ran {_SESSIONS} fresh sessions of this doc and stopped")
     return judge.session
@@ -194,12 +194,16 @@ class _Judge:
         killer = todo[len(mine)]
         step = self.steps[killer]
         self.session.judged.append((killer, replace(_unfinished(step, run, self.timeout_s), line=step.line)))
-        self._unmade(step)
+        self._unmade(killer, "")
         self.session.not_reached[killer] = "it did not finish"
         return killer
 
-    def _unmade(self, step: Step) -> None:
-        for name in bound_names(step.code):
+    def _unmade(self, index: int, ran: str) -> None:
+        """The names a failed step was to bind and did not (``ran``: its lines before the one that failed)."""
+        step = self.steps[index]
+        if ran:
+            self.session.heads.setdefault(index, ran)
+        for name in bound_names(step.code) - bound_names(ran):
             self.unmade.setdefault(name, step.line)
 
     def skip(self, indices: Any, why: str) -> None:
@@ -220,7 +224,7 @@ class _Judge:
         why = self.environment.reason(step, result)
         finding = _finding(step, result)
         if result["status"] in ("raised", "wrong_exception"):
-            self._unmade(step)
+            self._unmade(index, head(step.code, result.get("line")))
         if finding is None:
             return True
         undefined = _UNDEFINED.match(result.get("error", ""))
@@ -257,7 +261,8 @@ def _not_run(run: SandboxRun) -> Finding:
 
 def _finding(step: Step, result: dict[str, Any]) -> Finding | None:
     status, shown = result["status"], step.shown or step.code.strip()
-    got, error = result.get("got", ""), result.get("error", "")
+    # what the terminal showed, when the step wrote to stderr too (its log lines): what a reader compares
+    got, error = result.get("terminal") or result.get("got", ""), result.get("error", "")
     if status == "ok":
         return None
     if status == "mismatch":

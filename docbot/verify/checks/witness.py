@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -29,7 +30,6 @@ from docbot.verify.checks.examples import ExampleContext, Session
 from docbot.verify.findings import Check, DocFinding, Family, Severity, Witness, lower
 
 _EXEMPT = (Check.EXAMPLE_UNTRUSTED, Check.EXAMPLE_REBINDS)
-_RAN = ("ok", "mismatch")  # a step that ran to its end: later lines stand on what it made
 _CLAIMS = ("mismatch", "raised", "no_exception", "wrong_exception")
 
 
@@ -69,7 +69,7 @@ def for_step(steps: Sequence[Step], session: Session, index: int) -> Plan | None
     claim, show, value, echo = _render(step)
     code = "\n".join([*lines, *claim, *([show] if show else [])]) + "\n"
     claim_line = len(lines) + 1
-    return Plan(code, claim_line, "step", step.want or "it runs without an error",
+    return Plan(code, claim_line, "step", step.want.strip() or "it runs without an error",
                 {"status": result["status"], "error": _kind(result.get("error", ""))},
                 claim_line + len(claim) if show else None, step.to_json(), value, echo)
 
@@ -113,12 +113,22 @@ def held(found: DocFinding, witness: Witness) -> DocFinding:
 
 
 def _prefix(steps: Sequence[Step], session: Session, indices: Sequence[int] | range) -> list[str]:
+    """The lines of the steps at ``indices`` as a console session ran them: a step that raised (as the doc states
+    or not) inside ``try``, as the console goes on after a traceback with what ran before it; what ran of a step
+    that ended its session; nothing of one never run. Where the doc reads ``_`` (the console's last value), a
+    console line's value is bound to it."""
     lines: list[str] = []
+    last_value = any("_" in loaded_names(step.code) for step in steps)
     for i in indices:
-        if steps[i].expect != "raises" and session.results.get(i, {}).get("status") in _RAN:
-            lines += steps[i].code.rstrip("\n").splitlines()
+        step, status = steps[i], session.results.get(i, {}).get("status")
+        if status in ("raised", "wrong_exception") or (step.expect == "raises" and status is not None):
+            body = textwrap.indent(step.code.rstrip("\n"), "    ").splitlines()
+            lines += ["try:", *body, "except BaseException:  # the doc shows this raising; a console goes on", "    pass"]
+        elif status is not None:
+            echoed = last_value and step.expect == "output"
+            lines += _render(step)[0] if echoed else step.code.rstrip("\n").splitlines()
         elif session.heads.get(i):
-            lines += session.heads[i].splitlines()  # the part of a killed step that ran
+            lines += session.heads[i].splitlines()  # the part of a step that ended its session
     return lines
 
 
@@ -169,7 +179,7 @@ def _binding(steps: Sequence[Step], session: Session, indices: Sequence[int], he
     prefix that makes what the doc's name stands for."""
     needed, chosen = {head}, []
     for i in reversed(indices):
-        ran = session.results.get(i, {}).get("status") in _RAN or bool(session.heads.get(i))
+        ran = i in session.results or bool(session.heads.get(i))
         if ran and bound_names(steps[i].code) & needed:
             chosen.append(i)
             needed |= loaded_names(steps[i].code)

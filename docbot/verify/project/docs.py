@@ -132,12 +132,22 @@ def verify_doc(text: str, relative: str, is_rst: bool, package: Package, index: 
     unverified = not_run(steps, line_of) if context is None else []
     if context is not None:
         ran = [Step(setup, "none", fatal=False, shown="docs_setup", line=0), *steps] if setup and steps else steps
-        run = run_doc(ran, steps, context, read) if steps else DocRun()
+        run = run_doc(ran, steps, context, read, lambda name: _own_import(name, package.name, index)) \
+            if steps else DocRun()
         found = name_witnesses(found, references, run, ran, context, package.name, list(package.modules), lines)
         found += run.findings
         unverified = run.unverified
     used = {index.canonical(r.dotted) for r in references if index.resolve(r.dotted) is Resolution.FOUND}
     return DocReport(relative, one_per_block(found), len(used), unverified), used | {r.dotted for r in references}
+
+
+def _own_import(name: str, package: str, index: ApiIndex) -> str | None:
+    """The import a reader needs for ``name`` when it is the package or one of its public names, else None."""
+    if name == package:
+        return f"import {package}"
+    if not name.startswith("_") and index.resolve(f"{package}.{name}") is Resolution.FOUND:
+        return f"from {package} import {name}"
+    return None
 
 
 def doc_references(text: str, is_rst: bool, package: str) -> list[Reference]:

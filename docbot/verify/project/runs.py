@@ -11,15 +11,19 @@ the drift gate can tell "nothing false" from "nothing checked".
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from docbot.sandbox.step import Step
 from docbot.verify.checks.examples import ExampleContext, Session, Unverified, run_session
 from docbot.verify.checks.reader import classify
 from docbot.verify.checks.witness import Plan, for_name, for_step, held, needs_witness, replay
-from docbot.verify.findings import Check, DocFinding, Severity
+from docbot.verify.findings import Check, DocFinding, Finding, Severity, lower
 from docbot.verify.read.references import Reference
+
+
+_UNDEFINED = re.compile(r"NameError: name '(\w+)' is not defined")
 
 
 @dataclass(frozen=True)
@@ -41,11 +45,24 @@ class DocText:
     line_of: dict[int, int]
 
 
-def run_doc(ran: Sequence[Step], steps: Sequence[Step], context: ExampleContext, text: DocText) -> DocRun:
-    """Run ``ran`` (the doc's ``steps`` after its ``docs_setup`` step, if any) and judge each finding."""
+def run_doc(ran: Sequence[Step], steps: Sequence[Step], context: ExampleContext, text: DocText,
+            own_import: Callable[[str], str | None] = lambda name: None) -> DocRun:
+    """Run ``ran`` (the doc's ``steps`` after its ``docs_setup`` step, if any) and judge each finding.
+
+    A block that uses one of the package's own public names the doc never imports (``own_import`` gives the
+    import line, or None for a name that is not the package's) is not runnable as printed: a reader who pastes it
+    gets a NameError. It is reported so, with the import, and the doc runs again with that import first, so that
+    what it states is still compared (no blinding).
+    """
     session = run_session(list(ran), "__build_class__", context)
+    left_out = _left_out(ran, session, text.defined, own_import)
+    found: list[DocFinding] = [_not_imported(ran[i], line, text.line_of) for i, line in left_out.items()]
+    if left_out:
+        first = Step("\n".join(dict.fromkeys(left_out.values())), "none", fatal=False,
+                     shown="the package's own import, which the doc leaves out", line=ran[0].line)
+        ran = [first, *ran]
+        session = run_session(list(ran), "__build_class__", context)
     judged: dict[int, DocFinding] = {}
-    found: list[DocFinding] = []
     witnesses = 0
     for index, finding in session.judged:
         item = classify(finding, steps, text.lines, text.defined, text.line_of)
@@ -58,6 +75,26 @@ def run_doc(ran: Sequence[Step], steps: Sequence[Step], context: ExampleContext,
         if index is not None:
             judged[index] = item
     return DocRun(found, unverified(ran, session, judged, text.line_of), session, witnesses)
+
+
+def _left_out(ran: Sequence[Step], session: Session, defined: set[str],
+              own_import: Callable[[str], str | None]) -> dict[int, str]:
+    """The first step to use each package name the doc never binds -> the import a reader must add."""
+    first: dict[str, int] = {}
+    for index in sorted(session.results):
+        found = _UNDEFINED.match(session.results[index].get("error", ""))
+        if found is not None and found.group(1) not in defined and found.group(1) not in first:
+            first[found.group(1)] = index
+    return {index: line for name, index in first.items() if (line := own_import(name)) is not None}
+
+
+def _not_imported(step: Step, line: str, line_of: dict[int, int]) -> DocFinding:
+    name = line.split()[-1]
+    finding = Finding(Check.EXAMPLE_RAISES, f"example `{_shown(step)}` uses `{name}`, which the doc never "
+                      f"imports: a reader who pastes it gets NameError", step.code,
+                      f"NameError: name '{name}' is not defined", line=step.line)
+    return DocFinding(lower(finding, Severity.NOT_RUNNABLE, f"not runnable as printed: add `{line}`"),
+                      line_of.get(step.line, step.line + 1))
 
 
 def name_witnesses(found: Sequence[DocFinding], references: Sequence[Reference], run: DocRun, ran: Sequence[Step],

@@ -29,7 +29,7 @@ _MARKER = re.compile(
 PRINTS = "!prints "
 _VALUE_TOKEN = re.compile(r"(?=[\w-]*(?:[_\d-]|[a-z][A-Z]))[A-Za-z_][\w-]*")
 _TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):?\s*$")
-_RAISES_MARKER = re.compile(r"^\s*(?i:raises?|throws?)\s*:?\s*(.+)$")
+_RAISES_MARKER = re.compile(r"^\s*(?i:raises?|throws?)\s*:?\s*(?:an?\s+)?(.+)$")  # "# raises a TraitError."
 _CLAIM_TAIL = r"\s*(?::\s*(.*)|\(\s*(['\"])(.*)\3\s*\))?\s*$"
 # After "# raises" any class name will do; after "# ->" only a name that reads as an exception.
 EXCEPTION_ANY = re.compile(r"^\s*((?:[A-Za-z_]\w*\.)*[A-Z]\w*)" + _CLAIM_TAIL, re.DOTALL)
@@ -210,8 +210,11 @@ def claim(comments: list[str]) -> str | None:
         return "!raises " + stated if stated else None
     for index, comment in enumerate(comments):
         raises = _RAISES_MARKER.match(comment)
-        if raises and EXCEPTION_ANY.match(raises.group(1)):
-            return "!raises " + raises.group(1)
+        stated = raises.group(1) if raises else ""
+        if ":" not in stated and "(" not in stated:
+            stated = stated.rstrip().removesuffix(".")  # a sentence's period after a bare type, not a message's
+        if raises and EXCEPTION_ANY.match(stated):
+            return "!raises " + stated
         marker = _MARKER.match(comment)
         if marker:
             rest = [marker.group(2)] if marker.group(2) else []

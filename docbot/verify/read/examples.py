@@ -39,7 +39,8 @@ _OUTPUT_INTRO = re.compile(r"\b(outputs?|prints?|printed|results?|returns?|gives
                            r"produces?|looks? like|appears?|emits?)\b", re.IGNORECASE)
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _PROMPT = re.compile(r"^\s*[$%] ", re.MULTILINE)  # a shell prompt
-_RUNS_PYTHON = re.compile(r"^\s*[$%] (?:python[\d.]*|py|uv run|pipenv run|poetry run)(?:\s|$)")
+# `$ python example.py` and nothing more: arguments would make it another run than the block's
+_RUNS_PYTHON = re.compile(r"^\s*[$%] (?:python[\d.]*|py|uv run(?: python[\d.]*)?) [\w./-]+\.py\s*$")
 # Prose just before a block that says it shows a failure: the block is not presented as working.
 _SHOWS_FAILURE = re.compile(r"\b(rais\w*|throws?|fails?|error|exception|traceback|invalid|crash\w*)\b", re.I)
 _WORDS = {"true": "True", "false": "False", "none": "None", "nothing": "None", "null": "None"}
