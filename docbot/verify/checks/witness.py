@@ -31,6 +31,7 @@ from docbot.verify.findings import Check, DocFinding, Family, Severity, Witness,
 
 _EXEMPT = (Check.EXAMPLE_UNTRUSTED, Check.EXAMPLE_REBINDS)
 _CLAIMS = ("mismatch", "raised", "no_exception", "wrong_exception")
+_GOES_ON = "# the doc shows this raising; a console goes on"
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ def _prefix(steps: Sequence[Step], session: Session, indices: Sequence[int] | ra
         step, status = steps[i], session.results.get(i, {}).get("status")
         if status in ("raised", "wrong_exception") or (step.expect == "raises" and status is not None):
             body = textwrap.indent(step.code.rstrip("\n"), "    ").splitlines()
-            lines += ["try:", *body, "except BaseException:  # the doc shows this raising; a console goes on", "    pass"]
+            lines += ["try:", *body, f"except BaseException:  {_GOES_ON}", "    pass"]
         elif status is not None:
             echoed = last_value and step.expect == "output"
             lines += _render(step)[0] if echoed else step.code.rstrip("\n").splitlines()
