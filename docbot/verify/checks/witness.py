@@ -205,4 +205,4 @@ def _shown(result: Mapping[str, Any] | None, run: SandboxRun) -> str:
         return f"it exists: {result.get('got', '')}"
     if status == "ok":
         return "what the doc states"
-    return str(result.get("got", "")) or "nothing"
+    return str(result.get("terminal") or result.get("got", "")) or "nothing"
