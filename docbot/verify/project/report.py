@@ -115,9 +115,15 @@ class ProjectReport:
                        f"{', '.join(self.undocumented[:_SHOWN])}{more}")
         return out
 
+    @property
+    def unverified(self) -> int:
+        """Stated outputs no run compared, over every doc (each doc names its own)."""
+        return sum(len(d.unverified) for d in self.docs)
+
     def to_json(self) -> dict[str, object]:
         return {"package": self.package, "docs": [d.to_json() for d in self.docs], "undocumented": self.undocumented,
-                "counts": {severity.value: self.count(severity) for severity in _PROJECT_SEVERITIES}}
+                "counts": {severity.value: self.count(severity) for severity in _PROJECT_SEVERITIES},
+                "unverified": self.unverified}
 
     def staged_lines(self, texts: Mapping[str, str]) -> tuple[list[str], str, ExitCode]:
         """The ``docbot-verify`` hook's report: each finding on the line that states what is false (``texts``: each
