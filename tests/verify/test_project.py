@@ -227,7 +227,8 @@ def _classified(kind: str, doc_text: str, code_fact: str, prose: str = "", code:
     from docbot.verify.checks.reader import classify
 
     finding = Finding(kind, "m", doc_text, code_fact, line=1)
-    found = classify(finding, [Step(code, "output", line=1)], [prose, "```pycon"], {"defined"}, {})
+    steps = [Step("defined = 1", "none", line=0), Step(code, "output", line=1)]
+    found = classify(finding, steps, [prose, "```pycon"], {"defined", "later"}, {})
     return None if found is None else found.severity.value
 
 
@@ -246,6 +247,11 @@ def _classified(kind: str, doc_text: str, code_fact: str, prose: str = "", code:
     ("example_raises", "", "MemoryError", "", "x *= 10**9", "note"),
     ("example_raises", "", "NameError: name 'defined' is not defined", "", "x", "contradiction"),
     ("example_raises", "", "NameError: name 'other' is not defined", "", "x", "setup_elided"),
+    # defined further down (chardet's usage page uses EncodingEra a block before importing it): not runnable in order
+    ("example_raises", "", "NameError: name 'later' is not defined", "", "x", "not_runnable_as_printed"),
+    # rich's README: `os.listdir(sys.argv[1])`, a program run from the shell with an argument
+    ("example_raises", "", "IndexError: list index out of range", "", "print(sys.argv[1])", "not_runnable_as_printed"),
+    ("example_raises", "", "IndexError: list index out of range", "", "print(items[1])", "contradiction"),
     ("example_mismatch", "3", "4", "New in Python 3.10+:", "x", "contradiction"),  # 3.10 is not later than this
     ("example_mismatch", "3", "4", "Requires Python 3.99 or later", "x", "version_dependent"),
     ("example_mismatch", "3", "4", "Install with pip install pkg[fast]", "x", "version_dependent"),

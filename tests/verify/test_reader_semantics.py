@@ -154,6 +154,17 @@ def test_a_package_name_the_doc_never_imports_is_not_runnable_and_blinds_nothing
     assert code == 1
 
 
+def test_a_package_name_imported_only_further_down_is_not_runnable_where_it_is_first_used(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """tenacity README: `@retry(stop=stop_after_attempt(7))` blocks before the one that imports it."""
+    readme = block("print(add(1, 2))  # => 3") + block("from toy_pkg import add\nprint(add(2, 2))  # => 5")
+    code, doc = verify(project(tmp_path, readme, LOGS), capsys)
+    found = [(f["kind"], f["line"], f["reason"]) for f in doc["findings"] if f["kind"] != "gap"]
+    assert found == [("not_runnable_as_printed", 1, "not runnable as printed: add `from toy_pkg import add`"),
+                     ("contradiction", 5, "")]
+    assert code == 1
+
+
 # Item 5: rules mutation testing showed unguarded, each case failing on its one-line bug.
 TRACEBACK = "Traceback (most recent call last):\n  ...\nAttributeError: module 'toy_pkg' has no attribute 'ad'. " \
             "Did you mean: 'add'?"

@@ -130,6 +130,17 @@ def test_a_contradiction_carries_its_witness(tmp_path: Path, capsys: pytest.Capt
     assert code == 1
 
 
+def test_a_block_that_does_not_parse_is_left_out_of_the_witness(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """redis README: a block cut off mid-call (`r.ft().create_index(`) above a false claim; a console prints the
+    SyntaxError and goes on, so the witness leaves that block out and still shows the false claim."""
+    readme = block("from toy_pkg import add") + block("add(\n    1,") + block("print(add(1, 2))  # => 4")
+    code, doc = verify(project(tmp_path, readme), capsys)
+    [found] = [f for f in doc["findings"] if f["kind"] == "contradiction"]
+    assert found["witness"]["script"] == "from toy_pkg import add\nprint(add(1, 2))\n"
+    assert found["witness"]["reproduced"] and code == 1
+
+
 def test_the_console_prints_the_witness_under_the_finding(tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     root = project(tmp_path, block("from toy_pkg import add\nprint(add(1, 2))  # => 4"))

@@ -72,10 +72,13 @@ def classify(finding: Finding, steps: Sequence[Step], lines: list[str], defined:
     if extra := _EXTRA.search(before):
         return _lowered(finding, line, Severity.VERSION_DEPENDENT,
                         f"the doc marks it for the optional extra [{extra.group(1)}]")
-    return _by_error(finding, code, defined, line)
+    above = {name for s in steps if finding.line is not None and s.line < finding.line for name in bound_names(s.code)}
+    return _by_error(finding, code, defined, line, above)
 
 
-def _by_error(finding: Finding, code: str, defined: set[str], line: int | None) -> DocFinding:
+def _by_error(finding: Finding, code: str, defined: set[str], line: int | None,
+              before: set[str]) -> DocFinding:
+    """``before``: the names the doc's blocks above this one bind."""
     error = finding.code_fact
     if _PYTHON2.search(error):
         return _lowered(finding, line, Severity.VERSION_DEPENDENT, "Python 2 code: it runs only there")
@@ -93,6 +96,14 @@ def _by_error(finding: Finding, code: str, defined: set[str], line: int | None) 
         return _lowered(finding, line, Severity.SETUP_ELIDED,
                         f"`{undefined.group(1)}` is never defined in the doc: setup it leaves to the reader "
                         "(declare it with the docs_setup setting)")
+    if undefined and undefined.group(1) not in before:
+        return _lowered(finding, line, Severity.NOT_RUNNABLE,
+                        f"it uses `{undefined.group(1)}` before the doc defines it: a reader who runs the doc in "
+                        "order gets a NameError")
+    if error.startswith("IndexError") and "sys.argv" in code:
+        return _lowered(finding, line, Severity.NOT_RUNNABLE,
+                        "a program run from the shell with arguments (it reads sys.argv); a session cannot run it "
+                        "as printed")
     if finding.check == "example_mismatch" and _CLOCK.search(code):
         return _lowered(finding, line, Severity.TIME_DEPENDENT,
                         "the example reads the clock or randomness; its stated output was true when written")

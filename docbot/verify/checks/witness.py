@@ -48,6 +48,7 @@ class Plan:
     claim: Mapping[str, Any] = field(default_factory=dict)
     value: str = ""  # the script's name for the claimed value
     echo: bool = False  # the claim's last line is a value the console echoes
+    steps: int = 1  # the doc's steps the script holds: each has the time limit of one
 
     def to_json(self) -> dict[str, Any]:
         return {"code": self.code, "claim_line": self.claim_line, "show_line": self.show_line, "kind": self.kind,
@@ -72,7 +73,7 @@ def for_step(steps: Sequence[Step], session: Session, index: int) -> Plan | None
     claim_line = len(lines) + 1
     return Plan(code, claim_line, "step", step.want.strip() or "it runs without an error",
                 {"status": result["status"], "error": _kind(result.get("error", ""))},
-                claim_line + len(claim) if show else None, step.to_json(), value, echo)
+                claim_line + len(claim) if show else None, step.to_json(), value, echo, index + 1)
 
 
 def for_name(dotted: str, line: int, how: str, steps: Sequence[Step], session: Session, package: str,
@@ -96,8 +97,8 @@ def for_name(dotted: str, line: int, how: str, steps: Sequence[Step], session: S
 
 def replay(plan: Plan, context: ExampleContext) -> Witness:
     """Run the witness in a fresh sandboxed process and say whether it shows what the session saw."""
-    run = run_script(plan.to_json(), context.sys_path, context.timeout_s, context.memory_mb, context.sandbox,
-                     context.root)
+    run = run_script(plan.to_json(), context.sys_path, context.timeout_s * plan.steps, context.memory_mb,
+                     context.sandbox, context.root)
     result = run.results[0] if run.results else None
     reproduced = result is not None and result.get("status") == plan.expected["status"] and (
         plan.expected["status"] != "raised" or _kind(result.get("error", "")) == plan.expected.get("error"))
@@ -122,6 +123,8 @@ def _prefix(steps: Sequence[Step], session: Session, indices: Sequence[int] | ra
     last_value = any("_" in loaded_names(step.code) for step in steps)
     for i in indices:
         step, status = steps[i], session.results.get(i, {}).get("status")
+        if not _parses(step.code):
+            continue  # a console prints its SyntaxError and goes on; it defined nothing
         if status in ("raised", "wrong_exception") or (step.expect == "raises" and status is not None):
             body = textwrap.indent(step.code.rstrip("\n"), "    ").splitlines()
             lines += ["try:", *body, f"except BaseException:  {_GOES_ON}", "    pass"]
@@ -185,6 +188,14 @@ def _binding(steps: Sequence[Step], session: Session, indices: Sequence[int], he
             chosen.append(i)
             needed |= loaded_names(steps[i].code)
     return sorted(chosen)
+
+
+def _parses(code: str) -> bool:
+    try:
+        compile(code, "<doc>", "exec", ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return False
+    return True
 
 
 def _kind(error: str) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from docbot.sandbox.step import Step
+from docbot.verify.checks.environment import bound_names
 from docbot.verify.checks.examples import ExampleContext, Session, Unverified, run_session
 from docbot.verify.checks.reader import classify
 from docbot.verify.checks.witness import Plan, for_name, for_step, held, needs_witness, replay
@@ -55,7 +56,7 @@ def run_doc(ran: Sequence[Step], steps: Sequence[Step], context: ExampleContext,
     what it states is still compared (no blinding).
     """
     session = run_session(list(ran), "__build_class__", context)
-    left_out = _left_out(ran, session, text.defined, own_import)
+    left_out = _left_out(ran, session, own_import)
     found: list[DocFinding] = [_not_imported(ran[i], line, text.line_of) for i, line in left_out.items()]
     if left_out:
         first = Step("\n".join(dict.fromkeys(left_out.values())), "none", fatal=False,
@@ -77,13 +78,15 @@ def run_doc(ran: Sequence[Step], steps: Sequence[Step], context: ExampleContext,
     return DocRun(found, unverified(ran, session, judged, text.line_of), session, witnesses)
 
 
-def _left_out(ran: Sequence[Step], session: Session, defined: set[str],
-              own_import: Callable[[str], str | None]) -> dict[int, str]:
-    """The first step to use each package name the doc never binds -> the import a reader must add."""
+def _left_out(ran: Sequence[Step], session: Session, own_import: Callable[[str], str | None]) -> dict[int, str]:
+    """The first step to use each package name no step before it binds (the doc may import it further down, as
+    tenacity's README imports `stop_after_attempt` after using it) -> the import a reader must add."""
     first: dict[str, int] = {}
     for index in sorted(session.results):
         found = _UNDEFINED.match(session.results[index].get("error", ""))
-        if found is not None and found.group(1) not in defined and found.group(1) not in first:
+        if found is None or found.group(1) in first:
+            continue
+        if not any(found.group(1) in bound_names(step.code) for step in ran[:index]):
             first[found.group(1)] = index
     return {index: line for name, index in first.items() if (line := own_import(name)) is not None}
 
