@@ -246,3 +246,16 @@ def test_the_project_root_is_read_only_to_the_witness_and_the_session(tmp_path: 
     refused = found[at["attack"]]
     assert (refused["kind"], refused["code_fact"]) == ("contradiction", "False")  # libc's write was refused
     assert refused["witness"]["shown"] == "False"  # ... in the witness's own process too
+
+
+def test_where_no_sandbox_can_run_a_witness_the_finding_keeps_its_verdict(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """No bwrap and the guard alone not allowed: nothing runs, so no witness can lower a name the package lacks
+    (as with --no-examples, the static verdict stands)."""
+    from docbot.sandbox import boundary
+
+    monkeypatch.setattr(boundary, "bwrap_candidates", lambda: [])
+    plan = Plan("import toy_pkg\nprint(toy_pkg.gone)\n", 1, "name", "`toy_pkg.gone` exists", {"status": "missing"})
+    assert replay(plan, ExampleContext("builtins", (str(tmp_path),), sandbox="os")) is None
+    found = DocFinding(Finding(Check.UNRESOLVED_REFERENCE, "the doc names `toy_pkg.gone`", "toy_pkg.gone"), 2)
+    assert held(found, None) is found and found.severity is Severity.CONTRADICTION

@@ -95,18 +95,23 @@ def for_name(dotted: str, line: int, how: str, steps: Sequence[Step], session: S
     return Plan(code, len(lines) + 1, "name", f"`{spelled}` exists", {"status": "missing"})
 
 
-def replay(plan: Plan, context: ExampleContext) -> Witness:
-    """Run the witness in a fresh sandboxed process and say whether it shows what the session saw."""
+def replay(plan: Plan, context: ExampleContext) -> Witness | None:
+    """Run the witness in a fresh sandboxed process and say whether it shows what the session saw; None where no
+    sandbox can run it here (the finding then keeps the verdict it had, as with ``--no-examples``)."""
     run = run_script(plan.to_json(), context.sys_path, context.timeout_s * plan.steps, context.memory_mb,
                      context.sandbox, context.root)
+    if run.not_run is not None:
+        return None
     result = run.results[0] if run.results else None
     reproduced = result is not None and result.get("status") == plan.expected["status"] and (
         plan.expected["status"] != "raised" or _kind(result.get("error", "")) == plan.expected.get("error"))
     return Witness(plan.code, plan.stated, _shown(result, run), reproduced, plan.claim_line)
 
 
-def held(found: DocFinding, witness: Witness) -> DocFinding:
+def held(found: DocFinding, witness: Witness | None) -> DocFinding:
     """The finding with its witness; a note when the witness does not show it again."""
+    if witness is None:
+        return found
     finding = replace(found.finding, witness=witness)
     if not witness.reproduced:
         finding = lower(finding, Severity.NOTE, "its witness (the doc's lines up to it, run as one script at the "
@@ -204,8 +209,6 @@ def _kind(error: str) -> str:
 
 def _shown(result: Mapping[str, Any] | None, run: SandboxRun) -> str:
     if result is None:
-        if run.not_run is not None:
-            return f"it could not run: {run.not_run}"
         return "it did not finish in time" if run.timed_out else f"it did not finish ({describe_exit(run.exit_code)})"
     status = result.get("status")
     if status == "setup_failed":
