@@ -60,6 +60,8 @@ CASES = [
                  id="an output block labelled python, after 'Output:'"),
     pytest.param(block(f"{IMPORTS}print(Point(1, 2))") + "Output:\n\n```python\nPoint(x=1, y=3)\n```\n", MISMATCH,
                  id="... stating the wrong point"),
+    pytest.param(block(f"{IMPORTS}print(Point(1, 2))") + "See also these classes:\n\n```python\nPoint\nFoo\n```\n", [],
+                 id="tenacity README: 'See also these methods:' and a listing of names is no output"),
     pytest.param(block(f"{IMPORTS}print(add(1, 2))") + "## Configuration\n\n```text\n[tool.toy]\n```\n", [],
                  id="the next section's block is not this example's output"),
     pytest.param(block(f"{IMPORTS}print(add(1, 2))") + "```text\n4\n```\n", MISMATCH,

@@ -93,8 +93,8 @@ def _left_out(ran: Sequence[Step], session: Session, own_import: Callable[[str],
 
 def _not_imported(step: Step, line: str, line_of: dict[int, int]) -> DocFinding:
     name = line.split()[-1]
-    finding = Finding(Check.EXAMPLE_RAISES, f"example `{_shown(step)}` uses `{name}`, which the doc never "
-                      f"imports: a reader who pastes it gets NameError", step.code,
+    finding = Finding(Check.EXAMPLE_RAISES, f"example `{_shown(step)}` uses `{name}`, which the doc has not "
+                      f"imported by then: a reader who pastes it gets NameError", step.code,
                       f"NameError: name '{name}' is not defined", line=step.line)
     return DocFinding(lower(finding, Severity.NOT_RUNNABLE, f"not runnable as printed: add `{line}`"),
                       line_of.get(step.line, step.line + 1))

@@ -35,8 +35,9 @@ if TYPE_CHECKING:  # doctest (with the pdb and unittest it imports) is loaded on
 
 _PYTHON_LANGS = {"python", "py", "python3", "pycon", "doctest", "ipython", ""}
 _OUTPUT_LANGS = {"text", "txt", "output", "plaintext", "plain", "console", "stdout", "out", "none"}
-_OUTPUT_INTRO = re.compile(r"\b(outputs?|prints?|printed|results?|returns?|gives|displays?|shows?|see|get|yields?|"
-                           r"produces?|looks? like|appears?|emits?)\b", re.IGNORECASE)
+# "See also these methods:" introduces a list of names, not what the block above printed.
+_OUTPUT_INTRO = re.compile(r"\b(outputs?|prints?|printed|results?|returns?|gives|displays?|shows?|yields?|produces?|"
+                           r"emits?)\b", re.IGNORECASE)
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _PROMPT = re.compile(r"^\s*[$%] ", re.MULTILINE)  # a shell prompt
 # `$ python example.py` and nothing more: arguments would make it another run than the block's
@@ -118,8 +119,8 @@ def _is_output_block(code: CodeBlock, candidate: CodeBlock, lines: list[str]) ->
         tree = ast.parse(candidate.text)
     except SyntaxError:
         return candidate.lang == "" or bool(between)
-    if candidate.lang != "":  # a block labelled Python is output only where the text says so, and holds values
-        return bool(between) and all(isinstance(n, ast.Expr) and not is_print(n) for n in tree.body)
+    if candidate.lang != "":  # a block labelled Python is output only where a sentence ending in ":" says so
+        return between.endswith(":") and all(isinstance(n, ast.Expr) and not is_print(n) for n in tree.body)
     return not any(isinstance(n, (ast.Call, ast.Assign, ast.Import, ast.ImportFrom)) for n in ast.walk(tree))
 
 
