@@ -98,7 +98,8 @@ def for_name(dotted: str, line: int, how: str, steps: Sequence[Step], session: S
 def replay(plan: Plan, context: ExampleContext) -> Witness | None:
     """Run the witness in a fresh sandboxed process and say whether it shows what the session saw; None where no
     sandbox can run it here (the finding then keeps the verdict it had, as with ``--no-examples``)."""
-    run = run_script(plan.to_json(), context.sys_path, context.timeout_s * plan.steps, context.memory_mb,
+    # each doc step it holds has the session's limit, and one more: a cold interpreter imports the package again
+    run = run_script(plan.to_json(), context.sys_path, context.timeout_s * (plan.steps + 1), context.memory_mb,
                      context.sandbox, context.root)
     if run.not_run is not None:
         return None
