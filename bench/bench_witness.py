@@ -26,14 +26,15 @@ SECTION = "## Witness re-runs, per doc (`python -m bench.bench_witness`)"
 
 @dataclass
 class Timed:
-    """Each witness's seconds, by doc."""
+    """Each witness's seconds, by package, and the ones that did not reproduce (their findings became notes)."""
 
     seconds: dict[str, list[float]] = field(default_factory=dict)
+    lowered: list[str] = field(default_factory=list)
     current: str = ""
 
 
-def measure(root: Path, timed: Timed) -> tuple[float, int]:
-    """verify's wall seconds at ``root`` and how many docs it read."""
+def measure(root: Path, timed: Timed) -> tuple[float, int, int]:
+    """verify's wall seconds at ``root``, how many docs it read and the contradictions it reported."""
     from docbot.verify.project.docs import DocsOptions, verify_here
 
     cwd = os.getcwd()
@@ -41,7 +42,7 @@ def measure(root: Path, timed: Timed) -> tuple[float, int]:
     try:
         start = time.perf_counter()
         report = verify_here(root, [], DocsOptions())  # the defaults, as an sdist without config gets
-        return time.perf_counter() - start, len(report.docs)
+        return time.perf_counter() - start, len(report.docs), report.contradictions
     finally:
         os.chdir(cwd)
 
@@ -53,10 +54,12 @@ def instrument(timed: Timed) -> None:
 
     def counted(plan: Any, context: Any) -> Any:
         start = time.perf_counter()
-        try:
-            return real(plan, context)
-        finally:
-            timed.seconds.setdefault(timed.current, []).append(time.perf_counter() - start)
+        witness = real(plan, context)
+        timed.seconds.setdefault(timed.current, []).append(time.perf_counter() - start)
+        if witness is not None and not witness.reproduced:
+            claim = plan.code.splitlines()[plan.claim_line - 1] if plan.code.strip() else ""
+            timed.lowered.append(f"{timed.current}: `{claim.strip()[:80]}`: {witness.shown[:120]}")
+        return witness
 
     runs.replay = counted  # type: ignore[assignment]
 
@@ -69,27 +72,30 @@ def main(argv: list[str] | None = None) -> int:
     entries = [e for e in listed(LISTS["main"]) if not args.only or e.name in args.only]
     timed = Timed()
     instrument(timed)
-    total, docs, rows = 0.0, 0, []
+    total, docs, found, rows = 0.0, 0, 0, []
     for entry in entries:
         timed.current = entry.name
         try:
-            wall, count = measure(root_of(entry), timed)
+            wall, count, contradictions = measure(root_of(entry), timed)
         except Exception as error:  # noqa: BLE001 - a package verify refuses (exit 2) is reported, not fatal
             rows.append((entry.name, 0.0, 0, 0, f"{type(error).__name__}"))
             continue
-        total, docs = total + wall, docs + count
+        total, docs, found = total + wall, docs + count, found + contradictions
         own = timed.seconds.get(entry.name, [])
         rows.append((entry.name, wall, count, len(own), f"{sum(own):.2f}"))
     witnesses = [s for values in timed.seconds.values() for s in values]
     spent = sum(witnesses)
     with_any = sum(1 for values in timed.seconds.values() if values)
     lines = [SECTION, "", machine(), "",
-             f"{len(entries)} packages, {docs} docs, verify {total:.1f} s in all; {len(witnesses)} witness re-runs "
+             f"{len(entries)} packages, {docs} docs, {found} contradictions reported, verify {total:.1f} s in all; "
+             f"{len(witnesses)} witness re-runs "
              f"in {with_any} packages took {spent:.1f} s ({100 * spent / total if total else 0:.1f}% of verify's "
              f"time), median {statistics.median(witnesses) if witnesses else 0:.2f} s each, "
-             f"{spent / docs if docs else 0:.2f} s per doc read.", "",
+             f"{spent / docs if docs else 0:.2f} s per doc read; {len(timed.lowered)} did not reproduce (their "
+             "findings are notes).", "",
              "| package | verify s | docs | witnesses | witness s |", "|---|---|---|---|---|"]
     lines += [f"| {name} | {wall:.1f} | {count} | {n} | {secs} |" for name, wall, count, n, secs in rows if n]
+    lines += ["", "Witnesses that did not reproduce:", "", *(f"- {item}" for item in timed.lowered)]
     publish("\n".join(lines) + "\n", write=not args.no_write and not args.only)
     return 0
 

@@ -175,6 +175,9 @@ REGISTERS = CORE + "import sys\n\nfor _name in ('red', 'green'):\n    setattr(sy
                  id="a doc variable named like the package"),
     pytest.param(CORE, block("import toy_pkg\nprint(toy_pkg.feed('x'))  # => x"),
                  [("contradiction", "unresolved_reference")], id="the package itself lacks it"),
+    pytest.param(CORE, block("print(add(1, 2))  # => 3") + block(
+        "class Parser:\n    def feed(self, text):\n        return text\n\ntoy_pkg = Parser()\n"
+        "print(toy_pkg.feed('x'))  # => x"), [], id="... after a block that leaves out the package's import"),
 ])
 def test_a_name_is_held_to_the_live_object(tmp_path: Path, capsys: pytest.CaptureFixture[str], init: str,
                                            readme: str, expected: list[tuple[str, str]]) -> None:

@@ -132,9 +132,9 @@ def verify_doc(text: str, relative: str, is_rst: bool, package: Package, index: 
     unverified = not_run(steps, line_of) if context is None else []
     if context is not None:
         ran = [Step(setup, "none", fatal=False, shown="docs_setup", line=0), *steps] if setup and steps else steps
-        run = run_doc(ran, steps, context, read, lambda name: _own_import(name, package.name, index)) \
+        run = run_doc(ran, steps, context, read, lambda name: _own_import(name, package.name, index), _BLANK_NAME) \
             if steps else DocRun()
-        found = name_witnesses(found, references, run, ran, context, package.name, list(package.modules), lines)
+        found = name_witnesses(found, references, run, context, package.name, list(package.modules), lines)
         found += run.findings
         unverified = run.unverified
     used = {index.canonical(r.dotted) for r in references if index.resolve(r.dotted) is Resolution.FOUND}

@@ -34,6 +34,7 @@ class DocRun:
     findings: list[DocFinding] = field(default_factory=list)
     unverified: list[Unverified] = field(default_factory=list)
     session: Session = field(default_factory=Session)
+    ran: list[Step] = field(default_factory=list)  # the steps the session ran (with an import the doc left out)
     witnesses: int = 0  # witness processes started
 
 
@@ -47,7 +48,7 @@ class DocText:
 
 
 def run_doc(ran: Sequence[Step], steps: Sequence[Step], context: ExampleContext, text: DocText,
-            own_import: Callable[[str], str | None] = lambda name: None) -> DocRun:
+            own_import: Callable[[str], str | None] = lambda name: None, name: str = "__build_class__") -> DocRun:
     """Run ``ran`` (the doc's ``steps`` after its ``docs_setup`` step, if any) and judge each finding.
 
     A block that uses one of the package's own public names the doc never imports (``own_import`` gives the
@@ -55,14 +56,14 @@ def run_doc(ran: Sequence[Step], steps: Sequence[Step], context: ExampleContext,
     gets a NameError. It is reported so, with the import, and the doc runs again with that import first, so that
     what it states is still compared (no blinding).
     """
-    session = run_session(list(ran), "__build_class__", context)
+    session = run_session(list(ran), name, context)
     left_out = _left_out(ran, session, own_import)
     found: list[DocFinding] = [_not_imported(ran[i], line, text.line_of) for i, line in left_out.items()]
     if left_out:
         first = Step("\n".join(dict.fromkeys(left_out.values())), "none", fatal=False,
                      shown="the package's own import, which the doc leaves out", line=ran[0].line)
         ran = [first, *ran]
-        session = run_session(list(ran), "__build_class__", context)
+        session = run_session(list(ran), name, context)
     judged: dict[int, DocFinding] = {}
     witnesses = 0
     for index, finding in session.judged:
@@ -75,7 +76,7 @@ def run_doc(ran: Sequence[Step], steps: Sequence[Step], context: ExampleContext,
         found.append(item)
         if index is not None:
             judged[index] = item
-    return DocRun(found, unverified(ran, session, judged, text.line_of), session, witnesses)
+    return DocRun(found, unverified(ran, session, judged, text.line_of), session, list(ran), witnesses)
 
 
 def _left_out(ran: Sequence[Step], session: Session, own_import: Callable[[str], str | None]) -> dict[int, str]:
@@ -100,7 +101,7 @@ def _not_imported(step: Step, line: str, line_of: dict[int, int]) -> DocFinding:
                       line_of.get(step.line, step.line + 1))
 
 
-def name_witnesses(found: Sequence[DocFinding], references: Sequence[Reference], run: DocRun, ran: Sequence[Step],
+def name_witnesses(found: Sequence[DocFinding], references: Sequence[Reference], run: DocRun,
                    context: ExampleContext, package: str, modules: Sequence[str], lines: list[str]) -> list[DocFinding]:
     """Each unresolved name held to the live object it names (its witness); the others as they are."""
     by_name: dict[str, Reference] = {}
@@ -110,7 +111,7 @@ def name_witnesses(found: Sequence[DocFinding], references: Sequence[Reference],
     for item in found:
         named = by_name.get(item.finding.doc_text) if item.check is Check.UNRESOLVED_REFERENCE else None
         if named is not None and needs_witness(item):
-            item = held(item, replay(_name_plan(named, ran, run.session, package, modules, lines), context))
+            item = held(item, replay(_name_plan(named, run.ran, run.session, package, modules, lines), context))
         out.append(item)
     return out
 
