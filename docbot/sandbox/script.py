@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 SCRIPT = "witness.py"
 _CO_COROUTINE = 0x80  # inspect.CO_COROUTINE, without importing inspect (slow) in every child
 _MISSING = ("AttributeError", "ImportError", "ModuleNotFoundError", "NameError")
+REQUIRED = "<required>"  # a signature claim's default when the doc says the parameter has none
 
 
 def show_root(root: str) -> None:
@@ -145,7 +146,8 @@ def _judged(plan: dict[str, Any], namespace: dict[str, Any], value: Any, capture
 
 
 def _signature_claim(plan: dict[str, Any], signature: Any, namespace: dict[str, Any]) -> dict[str, Any]:
-    """A parameter the doc names, held to the live signature: there (with the stated default), or not."""
+    """A parameter the doc names, held to the live signature: there (with the stated default, or with none where
+    the doc says it is required), or not."""
     from docbot.sandbox.compare import value_matches
 
     parameters = getattr(signature, "parameters", {})
@@ -156,6 +158,7 @@ def _signature_claim(plan: dict[str, Any], signature: Any, namespace: dict[str, 
     stated = plan.get("default")
     if stated is None:
         return {"status": "ok", "got": got}
-    empty = getattr(type(signature), "empty", object())
-    ok = param.default is not empty and value_matches(param.default, stated, namespace)
+    empty = getattr(type(param), "empty", object())
+    ok = param.default is empty if stated == REQUIRED else (
+        param.default is not empty and value_matches(param.default, stated, namespace))
     return {"status": "ok" if ok else "mismatch", "got": got}

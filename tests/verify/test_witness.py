@@ -262,3 +262,46 @@ def test_where_no_sandbox_can_run_a_witness_the_finding_keeps_its_verdict(tmp_pa
     assert replay(plan, ExampleContext("builtins", (str(tmp_path),), sandbox="os")) is None
     found = DocFinding(Finding(Check.UNRESOLVED_REFERENCE, "the doc names `toy_pkg.gone`", "toy_pkg.gone"), 2)
     assert held(found, None) is found and found.severity is Severity.CONTRADICTION
+
+
+# cfgv's README documents `cfgv.validate(value, schema)` where the function takes `v` (a real error), beside a
+# decorator that attaches a keyword at import time (its __signature__ says so; the source's `def` does not).
+SIGNED = CORE + '''import functools
+import inspect
+
+
+def with_retries(f):
+    @functools.wraps(f)
+    def wrapper(*args, retries=3, **kwargs):
+        return f(*args, **kwargs)
+
+    params = [*inspect.signature(f).parameters.values(),
+              inspect.Parameter("retries", inspect.Parameter.KEYWORD_ONLY, default=3)]
+    wrapper.__signature__ = inspect.signature(f).replace(parameters=params)
+    return wrapper
+
+
+@with_retries
+def fetch(url):
+    return url
+
+
+def validate(v, schema):
+    return v
+'''
+
+
+@pytest.mark.parametrize("readme, expected", [
+    pytest.param("## API\n\n### `toy_pkg.validate(value, schema)`\n\nReturns the value on success.\n",
+                 [("contradiction", "invented_parameter", True)], id="cfgv README: a parameter the function lacks"),
+    pytest.param("## Fetching\n\n### `toy_pkg.fetch(url, retries=3)`\n\nFetches `url`, `retries` times.\n",
+                 [("note", "invented_parameter", False)], id="a keyword a decorator attaches at import time"),
+    pytest.param("## API\n\n### `toy_pkg.validate(v, schema={})`\n\nReturns the value on success.\n",
+                 [("contradiction", "wrong_default", True)], id="a default the live signature does not have"),
+])
+def test_a_signature_is_held_to_the_live_one(tmp_path: Path, capsys: pytest.CaptureFixture[str], readme: str,
+                                             expected: list[tuple[str, str, bool]]) -> None:
+    _, doc = verify(project(tmp_path, readme, SIGNED), capsys)
+    found = [(f["kind"], f["check"], f["witness"]["reproduced"]) for f in doc["findings"]
+             if f["check"] in ("invented_parameter", "wrong_default")]
+    assert found == expected

@@ -24,12 +24,20 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from docbot.sandbox.runner import SandboxRun, describe_exit, run_script
+from docbot.sandbox.script import REQUIRED
 from docbot.sandbox.step import Step
 from docbot.verify.checks.environment import bound_names, loaded_names
 from docbot.verify.checks.examples import ExampleContext, Session
 from docbot.verify.findings import Check, DocFinding, Family, Severity, Witness, lower
 
 _EXEMPT = (Check.EXAMPLE_UNTRUSTED, Check.EXAMPLE_REBINDS)
+_STATIC = (Check.UNRESOLVED_REFERENCE, Check.INVENTED_PARAMETER, Check.WRONG_DEFAULT)  # read from the source alone
+# The parameter and default a topic passage's signature finding names (docbot.verify.checks.parameters' words).
+_SIGNATURE_CLAIMS = (
+    (re.compile(r"documents a parameter `(\w+)` that"), None),
+    (re.compile(r"the doc says `(\w+)` defaults to (.+?), (?:the code's default is|but it is required)"), ""),
+    (re.compile(r"the doc says `(\w+)` is required, but it defaults"), REQUIRED),
+)
 _CLAIMS = ("mismatch", "raised", "no_exception", "wrong_exception")
 _GOES_ON = "# the doc shows this raising; a console goes on"
 
@@ -49,16 +57,20 @@ class Plan:
     value: str = ""  # the script's name for the claimed value
     echo: bool = False  # the claim's last line is a value the console echoes
     steps: int = 1  # the doc's steps the script holds: each has the time limit of one
+    parameter: str = ""  # a signature claim: the parameter the doc names ...
+    default: str | None = None  # ... and the default it states (REQUIRED: none), or None for "it exists"
 
     def to_json(self) -> dict[str, Any]:
         return {"code": self.code, "claim_line": self.claim_line, "show_line": self.show_line, "kind": self.kind,
-                "claim": dict(self.claim), "value": self.value, "echo": self.echo}
+                "claim": dict(self.claim), "value": self.value, "echo": self.echo, "parameter": self.parameter,
+                "default": self.default}
 
 
 def needs_witness(found: DocFinding) -> bool:
-    """A contradiction from running the doc's examples, or a name the package does not have."""
+    """A contradiction from running the doc's examples, a name the package does not have, or a parameter or
+    default the doc states that the signature does not have."""
     return found.severity is Severity.CONTRADICTION and found.check not in _EXEMPT and (
-        found.finding.family is Family.EXAMPLES or found.check is Check.UNRESOLVED_REFERENCE)
+        found.finding.family is Family.EXAMPLES or found.check in _STATIC)
 
 
 def for_step(steps: Sequence[Step], session: Session, index: int) -> Plan | None:
@@ -95,6 +107,23 @@ def for_name(dotted: str, line: int, how: str, steps: Sequence[Step], session: S
     return Plan(code, len(lines) + 1, "name", f"`{spelled}` exists", {"status": "missing"})
 
 
+def for_signature(message: str, module: str) -> Plan | None:
+    """The witness of a parameter or default a topic passage states for ``qualname`` (the message's first word, as
+    docbot.verify.project.topics writes it) of ``module``: the live ``inspect.signature``."""
+    qualname, _, said = message.partition(": ")
+    for pattern, default in _SIGNATURE_CLAIMS:
+        found = pattern.search(said)
+        if found is not None:
+            stated = found.group(2) if default == "" else default
+            top = qualname.split(".")[0]
+            code = f"import inspect\nfrom {module} import {top}\nsignature = inspect.signature({qualname})\n" \
+                   "print(signature)\n"
+            claim = f"`{qualname}` takes `{found.group(1)}`" + (f" with default {stated}" if stated else "")
+            return Plan(code, 1, "signature", claim, {"status": "mismatch"}, value="signature",
+                        parameter=found.group(1), default=stated)
+    return None
+
+
 def replay(plan: Plan, context: ExampleContext) -> Witness | None:
     """Run the witness in a fresh sandboxed process and say whether it shows what the session saw; None where no
     sandbox can run it here (the finding then keeps the verdict it had, as with ``--no-examples``)."""
@@ -104,6 +133,8 @@ def replay(plan: Plan, context: ExampleContext) -> Witness | None:
     if run.not_run is not None:
         return None
     result = run.results[0] if run.results else None
+    if plan.kind == "signature" and (result is None or result.get("status") not in ("ok", "mismatch")):
+        return None  # no live signature here (a C function, a module that does not import): the source decides
     reproduced = result is not None and result.get("status") == plan.expected["status"] and (
         plan.expected["status"] != "raised" or _kind(result.get("error", "")) == plan.expected.get("error"))
     return Witness(plan.code, plan.stated, _shown(result, run), reproduced, plan.claim_line)

@@ -134,7 +134,8 @@ def verify_doc(text: str, relative: str, is_rst: bool, package: Package, index: 
         ran = [Step(setup, "none", fatal=False, shown="docs_setup", line=0), *steps] if setup and steps else steps
         run = run_doc(ran, steps, context, read, lambda name: _own_import(name, package.name, index), _BLANK_NAME) \
             if steps else DocRun()
-        found = name_witnesses(found, references, run, context, package.name, list(package.modules), lines)
+        found = name_witnesses(found, references, run, context, package.name, list(package.modules), lines,
+                               lambda qualname: _defining(qualname, package))
         found += run.findings
         unverified = run.unverified
     used = {index.canonical(r.dotted) for r in references if index.resolve(r.dotted) is Resolution.FOUND}
@@ -148,6 +149,12 @@ def _own_import(name: str, package: str, index: ApiIndex) -> str | None:
     if not name.startswith("_") and index.resolve(f"{package}.{name}") is Resolution.FOUND:
         return f"from {package} import {name}"
     return None
+
+
+def _defining(qualname: str, package: Package) -> str | None:
+    """The one module of the package that defines the function ``qualname``, else None."""
+    found = [module for module in package.modules if qualname in package.functions(module)]
+    return found[0] if len(found) == 1 else None
 
 
 def doc_references(text: str, is_rst: bool, package: str) -> list[Reference]:

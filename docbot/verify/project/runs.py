@@ -19,7 +19,7 @@ from docbot.sandbox.step import Step
 from docbot.verify.checks.environment import bound_names
 from docbot.verify.checks.examples import ExampleContext, Session, Unverified, run_session
 from docbot.verify.checks.reader import classify
-from docbot.verify.checks.witness import Plan, for_name, for_step, held, needs_witness, replay
+from docbot.verify.checks.witness import Plan, for_name, for_signature, for_step, held, needs_witness, replay
 from docbot.verify.findings import Check, DocFinding, Finding, Severity, lower
 from docbot.verify.read.references import Reference
 
@@ -102,17 +102,24 @@ def _not_imported(step: Step, line: str, line_of: dict[int, int]) -> DocFinding:
 
 
 def name_witnesses(found: Sequence[DocFinding], references: Sequence[Reference], run: DocRun,
-                   context: ExampleContext, package: str, modules: Sequence[str], lines: list[str]) -> list[DocFinding]:
-    """Each unresolved name held to the live object it names (its witness); the others as they are."""
+                   context: ExampleContext, package: str, modules: Sequence[str], lines: list[str],
+                   locate: Callable[[str], str | None] = lambda qualname: None) -> list[DocFinding]:
+    """Each unresolved name held to the live object it names, and each parameter or default a passage states held
+    to the live signature (``locate``: the module that defines a qualname), with its witness; the others as they
+    are."""
     by_name: dict[str, Reference] = {}
     for ref in references:
         by_name.setdefault(ref.dotted, ref)  # the first use, as the finding reports it
     out = []
     for item in found:
-        named = by_name.get(item.finding.doc_text) if item.check is Check.UNRESOLVED_REFERENCE else None
-        if named is not None and needs_witness(item):
-            item = held(item, replay(_name_plan(named, run.ran, run.session, package, modules, lines), context))
-        out.append(item)
+        plan = None
+        if not needs_witness(item):
+            pass
+        elif item.check is Check.UNRESOLVED_REFERENCE and item.finding.doc_text in by_name:
+            plan = _name_plan(by_name[item.finding.doc_text], run.ran, run.session, package, modules, lines)
+        elif (module := locate(item.finding.message.partition(": ")[0])) is not None:
+            plan = for_signature(item.finding.message, module)
+        out.append(held(item, replay(plan, context)) if plan is not None else item)
     return out
 
 
