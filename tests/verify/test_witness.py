@@ -305,3 +305,26 @@ def test_a_signature_is_held_to_the_live_one(tmp_path: Path, capsys: pytest.Capt
     found = [(f["kind"], f["check"], f["witness"]["reproduced"]) for f in doc["findings"]
              if f["check"] in ("invented_parameter", "wrong_default")]
     assert found == expected
+
+
+@pytest.mark.parametrize("codes, expected", [
+    pytest.param(["from toy_pkg import fields\n\nclass UserSchema:\n    name = fields.Str(validate=lambda n: n)\n"],
+                 "from toy_pkg import fields\nprint(fields.Select)\n",
+                 id="marshmallow docs: a module name an import binds needs that import alone"),
+    pytest.param(["import toy_pkg as tp\nschema = tp.Schema()\n"], "import toy_pkg as tp\nprint(tp.fields.Select)\n",
+                 id="an alias"),
+    pytest.param(["from toy_pkg import fields\n", "fields = make_fields()\n"],
+                 "from toy_pkg import fields\nfields = make_fields()\nprint(fields.Select)\n",
+                 id="a doc variable rebinding the name afterwards: the lines that make it"),
+    pytest.param([], "import toy_pkg.fields\nprint(toy_pkg.fields.Select)\n", id="nothing binds it: the module"),
+])
+def test_a_name_witness_is_the_smallest_script(codes: list[str], expected: str) -> None:
+    from docbot.verify.checks.examples import Session
+    from docbot.verify.checks.witness import for_name
+
+    steps = [Step(code, "none", line=i) for i, code in enumerate(codes)]
+    session = Session(results={i: {"index": i, "status": "ok"} for i in range(len(steps))})
+    spelled = "tp.fields.Select" if "tp" in "".join(codes) else "fields.Select" if codes else "toy_pkg.fields.Select"
+    plan = for_name("toy_pkg.fields.Select", len(steps) + 5, "code", steps, session, "toy_pkg",
+                    ["toy_pkg", "toy_pkg.fields"], spelled)
+    assert plan.code == expected

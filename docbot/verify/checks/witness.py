@@ -99,11 +99,13 @@ def for_name(dotted: str, line: int, how: str, steps: Sequence[Step], session: S
     before = [i for i, step in enumerate(steps) if step.line < line or (how == "code" and step.line == line)]
     spelled = _spelled(dotted, text, _aliases(steps, before, package))
     head = spelled.split(".")[0]
-    chosen = _binding(steps, session, before, head)
-    lines = _prefix(steps, session, chosen)
     module = max((m for m in modules if dotted == m or dotted.startswith(m + ".")), key=len, default=package)
-    claim = ([] if chosen else [f"import {module}"]) + [f"print({spelled})"]
-    code = "\n".join([*lines, *claim]) + "\n"
+    imported = _last_import(steps, before, head)
+    if imported is not None:
+        lines = [imported]
+    else:
+        lines = _prefix(steps, session, _binding(steps, session, before, head)) or [f"import {module}"]
+    code = "\n".join([*lines, f"print({spelled})"]) + "\n"
     return Plan(code, len(lines) + 1, "name", f"`{spelled}` exists", {"status": "missing"})
 
 
@@ -213,6 +215,27 @@ def _spelled(dotted: str, text: str, aliases: Mapping[str, str]) -> str:
             if re.search(rf"(?<![\w.]){re.escape(spelled)}(?!\w)", text):
                 return spelled
     return dotted
+
+
+def _last_import(steps: Sequence[Step], indices: Sequence[int], head: str) -> str | None:
+    """The import statement that last binds ``head`` in the steps at ``indices``, when an import is what binds it
+    last (``from marshmallow import fields``): the whole witness prefix a module's name needs."""
+    last: str | None = None
+    for i in indices:
+        try:
+            tree = ast.parse(steps[i].code)
+        except SyntaxError:
+            continue
+        bindings: list[tuple[int, str | None]] = []  # (line, the import's source, or None for any other binding)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and head in {
+                    (a.asname or a.name).split(".")[0] for a in node.names}:
+                bindings.append((node.lineno, ast.unparse(node)))
+            elif (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id == head) or (
+                    isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == head):
+                bindings.append((node.lineno, None))  # a doc variable: the lines that make it are the prefix
+        last = max(bindings, key=lambda b: b[0])[1] if bindings else last
+    return last
 
 
 def _binding(steps: Sequence[Step], session: Session, indices: Sequence[int], head: str) -> list[int]:
