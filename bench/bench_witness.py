@@ -11,6 +11,7 @@ witnesses take, and the extra time per doc that has one, side by side with the r
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import time
@@ -33,8 +34,9 @@ class Timed:
     current: str = ""
 
 
-def measure(root: Path, timed: Timed) -> tuple[float, int, int]:
-    """verify's wall seconds at ``root``, how many docs it read and the contradictions it reported."""
+def measure(root: Path, timed: Timed, reports: dict[str, Any]) -> tuple[float, int, int]:
+    """verify's wall seconds at ``root``, how many docs it read and the contradictions it reported (its --json
+    report goes into ``reports``)."""
     from docbot.verify.project.docs import DocsOptions, verify_here
 
     cwd = os.getcwd()
@@ -42,6 +44,7 @@ def measure(root: Path, timed: Timed) -> tuple[float, int, int]:
     try:
         start = time.perf_counter()
         report = verify_here(root, [], DocsOptions())  # the defaults, as an sdist without config gets
+        reports[timed.current] = report.to_json()
         return time.perf_counter() - start, len(report.docs), report.contradictions
     finally:
         os.chdir(cwd)
@@ -68,15 +71,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--no-write", action="store_true")
     parser.add_argument("--only", action="append")
+    parser.add_argument("--dump", help="write each package's --json report to this file, to judge the findings")
     args = parser.parse_args(argv)
     entries = [e for e in listed(LISTS["main"]) if not args.only or e.name in args.only]
     timed = Timed()
     instrument(timed)
     total, docs, found, rows = 0.0, 0, 0, []
+    reports: dict[str, Any] = {}
     for entry in entries:
         timed.current = entry.name
         try:
-            wall, count, contradictions = measure(root_of(entry), timed)
+            wall, count, contradictions = measure(root_of(entry), timed, reports)
         except Exception as error:  # noqa: BLE001 - a package verify refuses (exit 2) is reported, not fatal
             rows.append((entry.name, 0.0, 0, 0, f"{type(error).__name__}"))
             continue
@@ -96,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
              "| package | verify s | docs | witnesses | witness s |", "|---|---|---|---|---|"]
     lines += [f"| {name} | {wall:.1f} | {count} | {n} | {secs} |" for name, wall, count, n, secs in rows if n]
     lines += ["", "Witnesses that did not reproduce:", "", *(f"- {item}" for item in timed.lowered)]
+    if args.dump:
+        Path(args.dump).write_text(json.dumps(reports, indent=1) + "\n", encoding="utf-8")
     publish("\n".join(lines) + "\n", write=not args.no_write and not args.only)
     return 0
 
