@@ -59,6 +59,7 @@ class _Stream(io.TextIOBase):
     def __init__(self, capture: Capture, name: str, real: object) -> None:
         super().__init__()
         self._capture, self._name, self._real = capture, name, real
+        self.buffer = _Bytes(self)  # a terminal's stdout takes bytes too (click.echo(b"...") writes them there)
 
     @property
     def encoding(self) -> str:  # type: ignore[override]  # a property on TextIOBase; a plain value here
@@ -82,3 +83,18 @@ class _Stream(io.TextIOBase):
     def flush(self) -> None:
         if not self._capture.active:
             self._real.flush()  # type: ignore[attr-defined]
+
+
+class _Bytes(io.RawIOBase):
+    """The binary side of a ``_Stream``: bytes written are text, decoded as UTF-8 (the terminal's encoding)."""
+
+    def __init__(self, text: _Stream) -> None:
+        super().__init__()
+        self._text = text
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: bytes) -> int:  # type: ignore[override]
+        self._text.write(bytes(data).decode("utf-8", "replace"))
+        return len(data)

@@ -18,8 +18,13 @@ LOGS = CORE + ("import logging\n\n\ndef find(name):\n    logging.getLogger(__nam
                "    def __init__(self, bar=0):\n        if not isinstance(bar, int):\n"
                "            raise TraitError(f'bar must be an int, not {bar!r}')\n\n\n"
                "class Point:\n    def __init__(self, x, y):\n        self.x, self.y = x, y\n\n"
-               "    def __repr__(self):\n        return f'Point(x={self.x}, y={self.y})'\n")
-IMPORTS = "from toy_pkg import add, find, Foo, Point, TraitError\n"
+               "    def __repr__(self):\n        return f'Point(x={self.x}, y={self.y})'\n\n\n"
+               "def ask():\n    return input('Your name: ')\n\n\n"
+               "def fetch(url):\n    if ':' in url.split('//')[-1]:\n"
+               "        raise ValueError(f'Failed to parse: {url.split(\"//\")[-1]!r}')\n    return url\n\n\n"
+               "class Client:\n    def __init__(self, api_key=None):\n        if api_key is None:\n"
+               "            raise TypeError('Could not resolve authentication method')\n        self.key = api_key\n")
+IMPORTS = "from toy_pkg import add, find, Foo, Point, TraitError, ask, fetch, Client\n"
 
 
 def contradictions(tmp_path: Path, capsys: pytest.CaptureFixture[str], readme: str) -> list[str]:
@@ -76,6 +81,23 @@ CASES = [
                  id="getpass.getuser() answers, as on every reader's machine (/etc/passwd)"),
     pytest.param(block("import locale\nlocale.setlocale(locale.LC_ALL, 'xx_XX.UTF-8')"), [],
                  id="a locale this machine lacks"),
+    pytest.param(block("import sys\nsys.stdout.buffer.write('caf\\u00e9\\n'.encode())\nprint('done')") +
+                 "Output:\n\n```text\ncafé\ndone\n```\n", [],
+                 id="click docs: click.echo(b'...') writes bytes to stdout, as to a terminal's"),
+    pytest.param(block("import sys\nsys.stdout.buffer.write('caf\\u00e9\\n'.encode())\nprint('done')") +
+                 "Output:\n\n```text\ncafe\ndone\n```\n", MISMATCH, id="... and the wrong bytes stated"),
+    pytest.param(block(f"{IMPORTS}name = ask()\nprint(name)  # => Ada"), [],
+                 id="click docs: click.prompt waits for what a reader types"),
+    pytest.param(block(f"{IMPORTS}prompt = 'Your name: '\nprint(add(prompt, 1))"), ["example_raises"],
+                 id="... a block that only names a prompt and fails"),
+    pytest.param(block(f"{IMPORTS}proxies = {{'http': 'http://PROXYSERVER:PROXYPORT'}}\nfetch(proxies['http'])"), [],
+                 id="requests-toolbelt docs: a placeholder URL the reader fills in"),
+    pytest.param(block(f"{IMPORTS}fetch('http://example.com:8080')"), ["example_raises"],
+                 id="... a real URL the function cannot parse"),
+    pytest.param(block(f"import os\n{IMPORTS}client = Client(api_key=os.environ.get('TOY_API_KEY'))"), [],
+                 id="anthropic README: an API key a reader's environment holds"),
+    pytest.param(block(f"import os\n{IMPORTS}os.environ['TOY_API_KEY'] = 'k'\nclient = Client()"), ["example_raises"],
+                 id="... a block that sets the variable and still fails"),
     # class 5: a failure the doc announces
     pytest.param(block(f"{IMPORTS}foo = Foo(bar='3')  # raises a TraitError"), [],
                  id="traitlets docs: '# raises a TraitError'"),
@@ -99,7 +121,7 @@ CASES = [
                  id="... a check the doc's code makes of a result"),
     # class 6: noise docbot has a kind for
     pytest.param(block("import asyncio\n\nasync def main():\n    async with asyncio.TaskGroup() as tg:\n"
-                       "        tg.create_task(fetch(url))\n\nasyncio.run(main())"), [],
+                       "        tg.create_task(download(url))\n\nasyncio.run(main())"), [],
                  id="a NameError inside an ExceptionGroup (a setup the doc leaves out)"),
     pytest.param(block(f"import asyncio\n{IMPORTS}\nasync def main():\n    async with asyncio.TaskGroup() as tg:\n"
                        "        tg.create_task(asyncio.to_thread(Foo, bar='3'))\n\nasyncio.run(main())"),
@@ -133,7 +155,7 @@ def test_a_reader_s_run_decides(tmp_path: Path, capsys: pytest.CaptureFixture[st
                        f"{IMPORTS}find('zone')") + "Output:\n\n```text\n2019-05-01 10:00:00,123 found zone\n```\n",
                  [("time_dependent", "example_mismatch")], id="a timestamped log line: time dependent"),
     pytest.param(block("import asyncio\n\nasync def main():\n    async with asyncio.TaskGroup() as tg:\n"
-                       "        tg.create_task(fetch(url))\n\nasyncio.run(main())"),
+                       "        tg.create_task(download(url))\n\nasyncio.run(main())"),
                  [("setup_elided", "example_raises")], id="a NameError inside an ExceptionGroup: setup elided"),
     pytest.param(block("class AppError(Exception):\n    pass\n\nraise AppError('boom')"),
                  [("note", "example_shows_failure")], id="a recipe that raises: a note"),

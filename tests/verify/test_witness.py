@@ -328,3 +328,15 @@ def test_a_name_witness_is_the_smallest_script(codes: list[str], expected: str) 
     plan = for_name("toy_pkg.fields.Select", len(steps) + 5, "code", steps, session, "toy_pkg",
                     ["toy_pkg", "toy_pkg.fields"], spelled)
     assert plan.code == expected
+
+
+def test_a_name_witness_whose_module_does_not_import_here_keeps_the_static_verdict(tmp_path: Path) -> None:
+    """gcsfs's docs: the package needs aiohttp, not installed here; `import gcsfs` fails, so the live object cannot
+    be asked, and the source's verdict stands (a note would hide a removed name on every machine without it)."""
+    (tmp_path / "needy").mkdir()
+    (tmp_path / "needy" / "__init__.py").write_text("import aiohttp_not_installed_here\n")
+    plan = Plan("import needy\nprint(needy.loop)\n", 2, "name", "`needy.loop` exists", {"status": "missing"})
+    assert replay(plan, ExampleContext("builtins", (str(tmp_path),), root=str(tmp_path))) is None
+    plan = Plan("import json\nprint(json.gone)\n", 2, "name", "`json.gone` exists", {"status": "missing"})
+    witness = replay(plan, ExampleContext("builtins", (str(tmp_path),), root=str(tmp_path)))
+    assert witness is not None and witness.reproduced  # the control: a module that imports is asked

@@ -27,6 +27,9 @@ _NO_MODULE = re.compile(r"No module named '([\w.]+)'")
 _ASKS_INSTALL = re.compile(r"\binstall", re.IGNORECASE)
 _UNDEFINED = re.compile(r"NameError: name '(\w+)' is not defined")
 _SHOWS = "the output shows this machine's "
+# A read of the environment (not a write: `os.environ["X"] = ...` sets what it reads)
+_ENV_READ = re.compile(r"""(?:os\.environ\.get\s*\(|os\.getenv\s*\()\s*['"](\w+)['"]|"""
+                       r"""os\.environ\s*\[\s*['"](\w+)['"]\s*\](?!\s*=[^=])""")
 _FAILED = ("mismatch", "raised", "no_exception", "wrong_exception")
 
 
@@ -70,6 +73,9 @@ class Environment:
             return f"it needs more memory than the sandbox's {self.memory_mb} MB"
         if "unsupported locale setting" in error:
             return "it needs a locale this machine does not have (a reader's machine has it installed)"
+        if (variable := _ENV_READ.search(step.code)) is not None:
+            return f"it reads the environment variable {variable.group(1) or variable.group(2)}, which a reader " \
+                "sets and the sandbox does not"
         if result.get("missing_paths"):
             return "it needs a file the doc presumes, which the sandbox does not have: " + \
                 ", ".join(result["missing_paths"])

@@ -40,6 +40,10 @@ _PY2_OUTPUT = ((re.compile(r"(?<![\w'\"])u(?=['\"])"), ""), (re.compile(r"\b(\d+
                (re.compile(r"<type '"), "<class '"))
 _TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?|"
                         r"\b\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\b")
+_INTERACTIVE = re.compile(r"\b(?:input|prompt|confirm|getpass|pause)\s*\(")
+# A value a sketch leaves for the reader, quoted back by the error: PROXYSERVER:PROXYPORT, YOUR_API_KEY, <token>
+_PLACEHOLDER = re.compile(r"(?<![\w.])(?:[A-Z][A-Z0-9]{3,}(?:[_:][A-Z0-9]+)+|<[a-z][\w -]*>|(?i:your[_-][a-z_]+))"
+                          r"(?![\w.])")
 _DID_YOU_MEAN = re.compile(r"\.?\s*Did you mean:? .*\?$")
 
 
@@ -100,6 +104,14 @@ def _by_error(finding: Finding, code: str, defined: set[str], line: int | None,
         return _lowered(finding, line, Severity.NOT_RUNNABLE,
                         f"it uses `{undefined.group(1)}` before the doc defines it: a reader who runs the doc in "
                         "order gets a NameError")
+    if error.startswith(("EOFError", "click.exceptions.Abort", "Abort")) or (
+            _INTERACTIVE.search(code) and "Abort" in error.split(":", 1)[0]):
+        return _lowered(finding, line, Severity.NOTE, "it waits for what a reader types (a prompt); the sandbox "
+                        "has no one at the keyboard")
+    if (placeholder := _PLACEHOLDER.search(error)) is not None and re.search(
+            rf"['\"][^'\"\n]*{re.escape(placeholder.group(0))}[^'\"\n]*['\"]", code):  # a value the doc quotes
+        return _lowered(finding, line, Severity.NOT_RUNNABLE, f"the block is a sketch: `{placeholder.group(0)}` "
+                        "stands for a value the reader fills in")
     if error.startswith("IndexError") and "sys.argv" in code:
         return _lowered(finding, line, Severity.NOT_RUNNABLE,
                         "a program run from the shell with arguments (it reads sys.argv); a session cannot run it "

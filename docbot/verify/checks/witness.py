@@ -137,6 +137,8 @@ def replay(plan: Plan, context: ExampleContext) -> Witness | None:
     result = run.results[0] if run.results else None
     if plan.kind == "signature" and (result is None or result.get("status") not in ("ok", "mismatch")):
         return None  # no live signature here (a C function, a module that does not import): the source decides
+    if plan.kind == "name" and result is not None and result.get("status") == "setup_failed":
+        return None  # the module does not import here (a library it needs is missing): the source decides
     reproduced = result is not None and result.get("status") == plan.expected["status"] and (
         plan.expected["status"] != "raised" or _kind(result.get("error", "")) == plan.expected.get("error"))
     return Witness(plan.code, plan.stated, _shown(result, run), reproduced, plan.claim_line)
