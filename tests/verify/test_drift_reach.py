@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from docbot.fronts.cli import main
+from docbot.verify.checks.examples import Unverified
 from docbot.verify.project import drift as drift_module
 from docbot.verify.project.api_index import ApiIndex
 from docbot.verify.project.mentions import MentionCache, PackageNames, scan_doc
@@ -95,7 +96,8 @@ def test_claims_left_unverified_in_a_doc_that_uses_the_change_fail_the_gate(
 
     def leaving_one(*args: object, **kwargs: object) -> ProjectReport:
         report = real(*args, **kwargs)  # type: ignore[arg-type]
-        return replace(report, docs=[replace(d, unverified=1) for d in report.docs])
+        left = [Unverified(3, "print(x)", "its block timed out")]
+        return replace(report, docs=[replace(d, unverified=left) for d in report.docs])
 
     monkeypatch.setattr(drift_module, "verify_project", leaving_one)
     if edited_only:
@@ -221,7 +223,7 @@ def test_a_huge_doc_is_read_up_to_the_bound_and_the_rest_is_counted_unverified(
     repo = _repo(tmp_path, monkeypatch, ADD_DOC + filler + "```pycon\n>>> add(2)\n5\n```\n")
     assert main(["verify", "--json"]) == 0  # the false `add(2)` is past the bound: not read, so not reported
     [doc] = json.loads(capsys.readouterr().out)["docs"]
-    assert doc["unverified"] == 1 and [f["check"] for f in doc["findings"]] == ["examples_not_run"]
+    assert len(doc["unverified"]) == 1 and [f["check"] for f in doc["findings"]] == ["examples_not_run"]
     assert "docbot reads its first 1,977 (lines 1-55)" in doc["findings"][0]["message"]
     repo.write("toy/core.py", CORE.replace("STEP = 0", "STEP = 0 * 1")).commit("a change the README reaches")
     assert main(["check", "--base", "main", "--drift-only"]) == 1  # the gate cannot vouch for the rest

@@ -196,7 +196,8 @@ def _kinds(report: dict[str, object]) -> list[tuple[str, str]]:
                  [("setup_elided", "example_raises")], 0, id="a name the doc never defines"),
     pytest.param("Python 3.99 and later:\n\n```python\nfrom toy_pkg import add\nadd(1)  # -> 4\n```\n",
                  [("version_dependent", "example_mismatch")], 0, id="marked for a later Python"),
-    pytest.param("```pycon\n>>> WHO\n'module'\n```\n", [("setup_elided", "example_raises")], 0,
+    # issue 28 item 9: the package's own public name, never imported: a reader who pastes it gets a NameError
+    pytest.param("```pycon\n>>> WHO\n'module'\n```\n", [("not_runnable_as_printed", "example_raises")], 0,
                  id="the module's names are not in a reader's namespace"),
     pytest.param("```pycon\n>>> WHO = 'doc'\n>>> WHO\n'doc'\n```\n", [], 0, id="the doc's own variable is kept"),
     pytest.param("```pycon\n>>> import toy_pkg\n>>> toy_pkg.ad\nTraceback (most recent call last):\n"
@@ -229,7 +230,8 @@ def _classified(kind: str, doc_text: str, code_fact: str, prose: str = "", code:
     from docbot.verify.checks.reader import classify
 
     finding = Finding(kind, "m", doc_text, code_fact, line=1)
-    found = classify(finding, [Step(code, "output", line=1)], [prose, "```pycon"], {"defined"}, {})
+    steps = [Step("defined = 1", "none", line=0), Step(code, "output", line=1)]
+    found = classify(finding, steps, [prose, "```pycon"], {"defined", "later"}, {})
     return None if found is None else found.severity.value
 
 
@@ -248,6 +250,11 @@ def _classified(kind: str, doc_text: str, code_fact: str, prose: str = "", code:
     ("example_raises", "", "MemoryError", "", "x *= 10**9", "note"),
     ("example_raises", "", "NameError: name 'defined' is not defined", "", "x", "contradiction"),
     ("example_raises", "", "NameError: name 'other' is not defined", "", "x", "setup_elided"),
+    # defined further down (chardet's usage page uses EncodingEra a block before importing it): not runnable in order
+    ("example_raises", "", "NameError: name 'later' is not defined", "", "x", "not_runnable_as_printed"),
+    # rich's README: `os.listdir(sys.argv[1])`, a program run from the shell with an argument
+    ("example_raises", "", "IndexError: list index out of range", "", "print(sys.argv[1])", "not_runnable_as_printed"),
+    ("example_raises", "", "IndexError: list index out of range", "", "print(items[1])", "contradiction"),
     ("example_mismatch", "3", "4", "New in Python 3.10+:", "x", "contradiction"),  # 3.10 is not later than this
     ("example_mismatch", "3", "4", "Requires Python 3.99 or later", "x", "version_dependent"),
     ("example_mismatch", "3", "4", "Install with pip install pkg[fast]", "x", "version_dependent"),

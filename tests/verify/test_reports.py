@@ -3,10 +3,13 @@ them (docs/design.md#exit-codes)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from docbot.verify.checks.examples import Unverified
 from docbot.verify.checks.source_doc import FunctionFindings
-from docbot.verify.findings import Check, DocFinding, Finding, Severity, lower
+from docbot.verify.findings import Check, DocFinding, Finding, Severity, Witness, lower
 from docbot.verify.project.api_index import ApiName
 from docbot.verify.project.report import DocReport, DriftReport, PairReport, ProjectReport, StaleLine
 
@@ -53,6 +56,41 @@ def test_a_project_reports_lines_and_json() -> None:
     assert data["undocumented_kinds"]["pkg.Number"] == "type alias"  # type: ignore[index]
     assert data["counts"]["contradiction"] == 1 and data["counts"]["note"] == 1  # type: ignore[index]
     assert "nondeterministic" not in data["counts"]  # type: ignore[operator]
+
+
+def witnessed(severity: Severity, script: str) -> DocFinding:
+    found = replace(placed(Severity.CONTRADICTION).finding,
+                    witness=Witness(script, "4", "3", severity is Severity.CONTRADICTION, len(script.splitlines())))
+    return DocFinding(found if severity is Severity.CONTRADICTION else lower(found, severity, "why"), 3)
+
+
+@pytest.mark.parametrize("severity, script, shown", [
+    (Severity.CONTRADICTION, "from pkg import add\nprint(add(1, 2))\n",
+     ["    witness (python3 at the project root; > the claim):", "      | from pkg import add",
+      "      > print(add(1, 2))", "      the doc states: 4", "      the run shows: 3"]),
+    (Severity.NOTE, "from pkg import add\nprint(add(1, 2))\n", []),  # a lowered one: its reason says why
+    (Severity.CONTRADICTION, "".join(f"x{i} = {i}\n" for i in range(20)) + "print(add(1, 2))\n",
+     ["    witness (python3 at the project root; > the claim):", "      | x0 = 0", "      | x1 = 1",
+      "      | … 11 more lines (--json has the whole script)", *(f"      | x{i} = {i}" for i in range(13, 20)),
+      "      > print(add(1, 2))", "      the doc states: 4", "      the run shows: 3"]),
+])
+def test_the_console_prints_a_contradiction_s_witness_under_it(severity: Severity, script: str,
+                                                                shown: list[str]) -> None:
+    report = ProjectReport("pkg", [DocReport("README.md", [witnessed(severity, script)])], [])
+    assert report.lines()[2:] == shown
+    assert report.to_json()["docs"][0]["findings"][0]["witness"]["script"] == script  # type: ignore[index]
+
+
+def test_a_doc_report_names_its_unverified_claims() -> None:
+    claims = [Unverified(7, f"print(add({i}, 2))", "its block was ended by the step at line 3") for i in range(6)]
+    report = ProjectReport("pkg", [DocReport("README.md", [], unverified=claims)], [])
+    assert report.lines()[1] == ("  README.md: 6 stated outputs not verified: " + "; ".join(
+        f"line 7 `print(add({i}, 2))` (its block was ended by the step at line 3)" for i in range(5)) + " …")
+    data = report.to_json()
+    assert data["unverified"] == 6
+    assert data["docs"][0]["unverified"][0] == {  # type: ignore[index]
+        "line": 7, "example": "print(add(0, 2))", "why": "its block was ended by the step at line 3"}
+    assert ProjectReport("pkg", [DocReport("README.md")], []).lines() == ["README.md: 0 findings, 0 API names checked"]
 
 
 @pytest.mark.parametrize("findings, found, plain, strict", [

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from docbot.config.choices import (DEFAULT_DOCS_GLOBS, DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S,
                                    ExampleSandbox)
 from docbot.sandbox.step import Step
-from docbot.verify.checks.examples import ExampleContext, check_steps
+from docbot.verify.checks.examples import ExampleContext, Unverified
 from docbot.verify.checks.genre import as_genre
 from docbot.verify.checks.reader import classify, defined_names, one_per_block
 from docbot.verify.findings import Check, DocFinding, Finding
@@ -28,11 +28,12 @@ from docbot.verify.project.api_index import ApiIndex, ApiName, Resolution
 from docbot.errors import ConfigError
 from docbot.verify.project.package import Package, find_package, public_api
 from docbot.verify.project.report import DocReport, ProjectReport
+from docbot.verify.project.runs import DocRun, DocText, name_witnesses, not_run, run_doc
 from docbot.verify.project.suggest import fixes_for, patch
 from docbot.verify.project.topics import topic_checks
 from docbot.verify.read.autodoc import Documented, documented, members_by_default
 from docbot.verify.read.examples import extract_steps
-from docbot.verify.read.genre import read_genre
+from docbot.verify.read.genre import Genre, read_genre
 from docbot.verify.read.markdown import code_line_flags
 from docbot.verify.read.references import Reference, code_references, prose_references
 from docbot.verify.read.rst import is_rst_doc, rst_to_markdown
@@ -105,7 +106,8 @@ def verify_project(root: Path, package: Package, docs: Sequence[Path], options: 
         report, names = verify_doc(text, relative, is_rst_doc(path.name, text), package,
                                    index, setup_for(relative, options.docs_setup),
                                    ExampleContext(_BLANK_MODULE, package.sys_path, options.timeout_s,
-                                                  sandbox=options.sandbox) if run_examples else None, members)
+                                                  sandbox=options.sandbox, root=str(root)) if run_examples else None,
+                                   members)
         reports.append(_with_cut(report, text, cut) if cut else report)
         used |= names
     # `Class.__init__` is documented as the class (docbot.verify.checks.source_doc.section_names)
@@ -133,7 +135,8 @@ def _with_cut(report: DocReport, text: str, cut: int) -> DocReport:
                    f"{len(text):,} (lines 1-{lines}); the rest ({cut:,} characters) is not verified",
                    code_fact=f"docs past {MAX_DOC_CHARS:,} characters are read up to the bound")
     return replace(report, findings=[*report.findings, DocFinding(note, lines + 1)],
-                   unverified=report.unverified + 1)
+                   unverified=[*report.unverified, Unverified(lines + 1, "the rest of the doc",
+                                                              f"{cut:,} characters past the bound")])
 
 
 def read_doc(root: Path, path: Path) -> str:
@@ -189,23 +192,35 @@ def verify_doc(text: str, relative: str, is_rst: bool, package: Package, index: 
     references = _references(markdown, steps, package.name, api)
     found = [_unresolved(ref, line_of) for ref in _first_of_each(references)
              if index.resolve(ref.dotted) is Resolution.MISSING]
-    checks: list[Finding] = topic_checks(markdown, references, package, index)
-    if context is not None and steps:
-        ran = [Step(setup, "none", fatal=False, shown="docs_setup", line=0), *steps] if setup else steps
-        checks += check_steps(ran, _BLANK_NAME, context)
     lines = markdown.splitlines()
-    defined = defined_names(steps)
-    found += [r for f in checks if (r := classify(f, steps, lines, defined, line_of)) is not None]
+    read = DocText(lines, defined_names(steps), line_of)
     genre = read_genre(relative, markdown, package.name)
-    found = as_genre(found, genre)  # a changelog names what was, not what is
+    # a changelog names what was, not what is: read as its genre before any witness is run for it
+    found = as_genre(found + [r for f in topic_checks(markdown, references, package, index)
+                              if (r := classify(f, steps, lines, read.defined, line_of)) is not None], genre)
+    found, unverified = _run_examples(found, steps, setup, context, read, references, package, index, genre)
     references = [r for r in references if not genre.history_at(r.line)]  # nor does it document anything
     used = {index.canonical(r.dotted) for r in references if index.resolve(r.dotted) is Resolution.FOUND}
     used |= _autodocumented(api if not genre.whole else [], index)
     blocks: dict[int, list[tuple[str, str]]] = {}
     for step in steps:
         blocks.setdefault(step.line, []).append((step.code, step.want))
-    return (DocReport(relative, one_per_block(found), len(used), {k: tuple(v) for k, v in blocks.items()}),
-            used | {r.dotted for r in references})
+    return (DocReport(relative, one_per_block(found), len(used), {k: tuple(v) for k, v in blocks.items()},
+                      unverified), used | {r.dotted for r in references})
+
+
+def _run_examples(found: list[DocFinding], steps: list[Step], setup: str, context: ExampleContext | None,
+                  read: DocText, references: list[Reference], package: Package, index: ApiIndex,
+                  genre: Genre) -> tuple[list[DocFinding], list[Unverified]]:
+    """``found`` held to its witnesses plus what running the examples found, and the claims no run compared."""
+    if context is None:
+        return found, not_run(steps, read.line_of)
+    ran = [Step(setup, "none", fatal=False, shown="docs_setup", line=0), *steps] if setup and steps else steps
+    run = run_doc(ran, steps, context, read, lambda name: _own_import(name, package.name, index), _BLANK_NAME) \
+        if steps else DocRun()
+    found = name_witnesses(found, references, run, context, package.name, list(package.modules), read.lines,
+                           lambda qualname: _defining(qualname, package))
+    return [*found, *as_genre(run.findings, genre)], run.unverified
 
 
 def _autodocumented(api: list[Documented], index: ApiIndex) -> set[str]:
@@ -218,6 +233,21 @@ def _autodocumented(api: list[Documented], index: ApiIndex) -> set[str]:
         found |= {index.canonical(".".join(parts[:cut])) for cut in range(2, len(parts))
                   if index.resolve(".".join(parts[:cut])) is Resolution.FOUND}
     return found
+
+
+def _own_import(name: str, package: str, index: ApiIndex) -> str | None:
+    """The import a reader needs for ``name`` when it is the package or one of its public names, else None."""
+    if name == package:
+        return f"import {package}"
+    if not name.startswith("_") and index.resolve(f"{package}.{name}") is Resolution.FOUND:
+        return f"from {package} import {name}"
+    return None
+
+
+def _defining(qualname: str, package: Package) -> str | None:
+    """The one module of the package that defines the function ``qualname``, else None."""
+    found = [module for module in package.modules if qualname in package.functions(module)]
+    return found[0] if len(found) == 1 else None
 
 
 def doc_references(text: str, is_rst: bool, package: str) -> list[Reference]:

@@ -88,7 +88,7 @@ def _verdict(root: Path, change: Change, package: Package, now: ProjectReport, r
     before = base_claims(root, change.base, package, [d.path for d in now.docs], options, run_examples) \
         if found and change.base else set()
     introduced, pre_existing = split_by_base(found, before)
-    unverified = tuple((d.path, d.unverified) for d in now.docs if d.unverified and d.path in reached)
+    unverified = tuple((d.path, len(d.unverified)) for d in now.docs if d.unverified and d.path in reached)
     return DriftReport(tuple(sorted(change.names)), tuple(d.path for d in now.docs), tuple(introduced),
                        tuple(pre_existing), _fixes(now, texts, introduced), tuple(now.docs), unverified=unverified,
                        ran_examples=run_examples)

@@ -15,12 +15,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from docbot.errors import ExitCode, outcome_code
+from docbot.verify.checks.examples import Unverified
 from docbot.verify.checks.source_doc import FunctionFindings
 from docbot.verify.findings import DocFinding, Severity
 from docbot.verify.project.api_index import ApiName
 from docbot.verify.project.suggest import OutputFix, stated_line
 
 _SHOWN = 20  # undocumented names the console lists before "…"
+_SHOWN_CLAIMS = 5  # unverified claims the console names per doc
+_WITNESS_LINES = 12  # lines of a witness script the console shows (the whole script is in --json)
 
 
 def _plural(count: int, word: str) -> str:
@@ -34,6 +37,26 @@ def finding_line(path: str, line: int | None, found: DocFinding) -> str:
     return f"{path}:{line or '?'}: {label} [{found.check}] {found.finding.message}{reason}"
 
 
+def witness_lines(found: DocFinding, indent: str = "    ") -> list[str]:
+    """A contradiction's witness under it: the script a reader runs at the project root, the doc's statement
+    and what the run showed (a long script is cut in the middle; ``--json`` has all of it)."""
+    witness = found.finding.witness
+    if witness is None or found.severity is not Severity.CONTRADICTION:
+        return []
+    script = [("> " if n >= witness.claim_line else "| ") + line
+              for n, line in enumerate(witness.script.rstrip("\n").splitlines(), 1)]
+    if len(script) > _WITNESS_LINES:
+        cut = len(script) - _WITNESS_LINES + 2
+        script = [*script[:2], f"| … {cut} more lines (--json has the whole script)", *script[2 + cut :]]
+    return [f"{indent}witness (python3 at the project root; > the claim):", *(f"{indent}  {line}" for line in script),
+            f"{indent}  the doc states: {_flat(witness.stated)}", f"{indent}  the run shows: {_flat(witness.shown)}"]
+
+
+def _flat(text: str, limit: int = 200) -> str:
+    flat = " / ".join(line.strip() for line in text.strip().splitlines() if line.strip())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 @dataclass(frozen=True)
 class DocReport:
     path: str
@@ -42,16 +65,16 @@ class DocReport:
     # the doc's examples by the (0-based) line of their block: (code, stated text) of each step; what "the same
     # block" means to the drift gate (docs/design.md#drift-gate)
     blocks: Mapping[int, tuple[tuple[str, str], ...]] = field(default_factory=dict)
-    # claims the run left unverified (a block that timed out or ended the session, and what it blinded); the
-    # examples' run fills it, the drift gate refuses to pass on it (docs/design.md#drift-gate)
-    unverified: int = 0
+    # stated outputs no run compared (a block that ended its session, a line they need that failed, examples off):
+    # the drift gate must not read "no contradiction" as "nothing false" (docs/design.md#no-blinding)
+    unverified: list[Unverified] = field(default_factory=list)
 
     def of(self, severity: Severity) -> list[DocFinding]:
         return [f for f in self.findings if f.severity is severity]
 
     def to_json(self) -> dict[str, object]:
         return {"path": self.path, "references": self.references, "findings": [f.to_json() for f in self.findings],
-                "unverified": self.unverified}
+                "unverified": [{"line": u.line, "example": u.shown, "why": u.why} for u in self.unverified]}
 
     def block(self, found: DocFinding) -> str:
         """The example a finding is about: the step stating its text (or, for a step that raised, the step
@@ -60,6 +83,14 @@ class DocReport:
         text = found.finding.doc_text
         stating = [code for code, want in steps if want == text] or [code for code, _ in steps if code == text]
         return stating[0] if len(stating) == 1 else "\n".join(code for code, _ in steps)
+
+    def unverified_lines(self) -> list[str]:
+        """The console's line for the claims left unverified, or none."""
+        if not self.unverified:
+            return []
+        named = "; ".join(f"line {u.line or '?'} `{u.shown}` ({u.why})" for u in self.unverified[:_SHOWN_CLAIMS])
+        more = " …" if len(self.unverified) > _SHOWN_CLAIMS else ""
+        return [f"  {self.path}: {_plural(len(self.unverified), 'stated output')} not verified: {named}{more}"]
 
 
 @dataclass(frozen=True)
@@ -88,7 +119,9 @@ class ProjectReport:
         for doc in self.docs:
             out.append(f"{doc.path}: {_plural(len(doc.findings), 'finding')}, "
                        f"{_plural(doc.references, 'API name')} checked")
-            out += [f"  {finding_line(doc.path, item.line, item)}" for item in doc.findings]
+            for item in doc.findings:
+                out += [f"  {finding_line(doc.path, item.line, item)}", *witness_lines(item)]
+            out += doc.unverified_lines()
         if self.undocumented:
             more = " …" if len(self.undocumented) > _SHOWN else ""
             kinds = Counter(a.kind for a in self.undocumented)
@@ -98,11 +131,17 @@ class ProjectReport:
                        f"{', '.join(a.path for a in self.undocumented[:_SHOWN])}{more}")
         return out
 
+    @property
+    def unverified(self) -> int:
+        """Stated outputs no run compared, over every doc (each doc names its own)."""
+        return sum(len(d.unverified) for d in self.docs)
+
     def to_json(self) -> dict[str, object]:
         return {"package": self.package, "docs": [d.to_json() for d in self.docs],
                 "undocumented": [a.path for a in self.undocumented],
                 "undocumented_kinds": {a.path: a.kind for a in self.undocumented},
-                "counts": {severity.value: self.count(severity) for severity in _PROJECT_SEVERITIES}}
+                "counts": {severity.value: self.count(severity) for severity in _PROJECT_SEVERITIES},
+                "unverified": self.unverified}
 
 
 # The severities project mode reports (a nondeterministic output is read as time-dependent or a note there).
