@@ -1,0 +1,142 @@
+"""Where the claims of a function's page and of a doc checked against one source file find their subjects and
+their code (docs/design.md#claims): the resolvers of ``check_doc`` (one function: the loop's page, a kept section)
+and of pair mode (``docbot verify SOURCE DOC``: the source's public functions). Project mode's resolver walks the
+package (docbot.verify.project.topics).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Mapping
+
+from docbot.verify.checks.claims import Code, CodeOf
+from docbot.verify.checks.kwargs_reach import NOTHING, Carried, carried_keywords
+from docbot.verify.checks.reach import CodeBase
+from docbot.facts.module import module_tree
+
+__all__ = ["OneFunction", "SourceFunctions", "bare"]
+
+
+def bare(written: str) -> str:
+    """A written name without its call, its ``~`` and its markup: ``~pkg.f(x)`` -> ``pkg.f``."""
+    return re.sub(r"\(.*$", "", written.strip().strip("`").lstrip("~")).strip()
+
+
+class OneFunction:
+    """A page or section about one function: only that function's own names resolve, to ``qualname``."""
+
+    def __init__(self, qualname: str, code: Code) -> None:
+        self.qualname, self.code = qualname, code
+        name = qualname.rsplit(".", 1)[-1]
+        own = {qualname, name} if name != "__init__" else {qualname, qualname.rsplit(".", 1)[0],
+                                                            qualname.rsplit(".", 2)[-2]}
+        self.names = {n for n in own if n}
+
+    def subject(self, written: str) -> str | None:
+        name = bare(written)
+        if name in self.names or any(name.endswith(f".{n}") for n in self.names if "." in n or n != "__init__"):
+            return self.qualname
+        return None
+
+    def missing(self, written: str) -> bool:
+        return False
+
+    def code_of(self, subject: str) -> Code | None:
+        return self.code if subject == self.qualname else None
+
+
+class SourceFunctions:
+    """Pair mode: the public functions of one source file, written bare (``wrap``), as ``Class.method``, as the
+    class for its ``__init__``, or under the module's name (``textwrap.wrap``)."""
+
+    def __init__(self, module: str, source: str, functions: Mapping[str, str], sys_path: tuple[str, ...]) -> None:
+        self.module, self.source, self.functions, self.sys_path = module, source, functions, sys_path
+        self.scopes = _scopes(source)
+        self.base = CodeBase.of(module, source)
+        self.leaves: dict[str, list[str]] = {}
+        for qualname in functions:
+            self.leaves.setdefault(qualname.rsplit(".", 1)[-1], []).append(qualname)
+
+    def _relative(self, written: str) -> str:
+        name = bare(written)
+        for prefix in (self.module, self.module.rsplit(".", 1)[-1]):
+            if name.startswith(prefix + "."):
+                return name[len(prefix) + 1 :]
+        return name
+
+    def subject(self, written: str) -> str | None:
+        name = self._relative(written)
+        if name in self.functions:
+            return name
+        if f"{name}.__init__" in self.functions:
+            return f"{name}.__init__"
+        if "." in name:
+            return None
+        top = [q for q in self.leaves.get(name, []) if "." not in q]
+        found = top or self.leaves.get(name, [])
+        return found[0] if len(found) == 1 else None
+
+    def missing(self, written: str) -> bool:
+        """``module.name`` the module does not bind, ``Class.name`` a closed class of it does not have."""
+        called = "(" in written  # `textwrap.wrapp()`: a call; `pkg.sub` may be a submodule no source binds
+        written = bare(written)
+        name = self._relative(written)
+        if name != written and "." not in name:
+            scope = self.scopes.get("")
+            return called and scope is not None and name not in scope
+        head, _, rest = name.partition(".")
+        scope = self.scopes.get(head)
+        return bool(rest) and "." not in rest and scope is not None and rest not in scope
+
+    def code_of(self, subject: str) -> Code | None:
+        source = self.functions.get(subject)
+        if source is None:
+            return None
+        return Code(self.module, subject, source, self.source, self.base, self.sys_path, _carried(self.source, source))
+
+
+def _scopes(source: str) -> dict[str, set[str]]:
+    """"" -> the module's top-level names, and each closed class (no bases, decorators, metaclass or
+    ``__getattr__``) -> its names, ``self.x`` attributes included; a module with a star import or a
+    ``__getattr__`` has no "" scope (anything may be in it)."""
+    tree = module_tree(source)
+    if tree is None:
+        return {}
+    scopes: dict[str, set[str]] = {}
+    top: set[str] = set()
+    opened = False
+    for node in tree.body:
+        top |= _bound(node)
+        opened |= isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names)
+        if isinstance(node, ast.ClassDef) and not (node.bases or node.keywords or node.decorator_list):
+            names = set().union(*(_bound(n) for n in node.body)) if node.body else set()
+            names |= {t.attr for t in ast.walk(node) if isinstance(t, ast.Attribute) and isinstance(t.ctx, ast.Store)}
+            if "__getattr__" not in names and "__getattribute__" not in names:
+                scopes[node.name] = names | {"__init__", "__class__", "__dict__", "__doc__", "__name__"}
+    if not opened and "__getattr__" not in top:
+        scopes[""] = top
+    return scopes
+
+
+def _bound(node: ast.stmt) -> set[str]:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in node.names}
+    if isinstance(node, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+        inner = [*node.body, *getattr(node, "orelse", []), *getattr(node, "finalbody", []),
+                 *(s for h in getattr(node, "handlers", []) for s in h.body)]
+        return set().union(*(_bound(n) for n in inner)) if inner else set()
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def _carried(module_source: str, source: str) -> Carried:
+    try:
+        return carried_keywords(module_source, source)
+    except (SyntaxError, ValueError):
+        return NOTHING
+
+
+def code_of(resolver: OneFunction | SourceFunctions) -> CodeOf:
+    return resolver.code_of
