@@ -73,8 +73,8 @@ class SourceFunctions:
             return f"{name}.__init__"
         if "." in name:
             return None
-        top = [q for q in self.leaves.get(name, []) if "." not in q]
-        found = top or self.leaves.get(name, [])
+        # a bare name is a top-level function's (or a class's, for its __init__): a method needs its class
+        found = [q for q in self.leaves.get(name, []) if "." not in q]
         return found[0] if len(found) == 1 else None
 
     def missing(self, written: str) -> bool:

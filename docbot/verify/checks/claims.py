@@ -34,7 +34,7 @@ from docbot.verify.read.claim_patterns import WORDS
 from docbot.verify.read.claims import Claim, Kind
 from docbot.verify.read.doc_params import same_default
 
-__all__ = ["Code", "CodeOf", "claim_findings", "merged"]
+__all__ = ["Code", "CodeOf", "claim_findings", "findings_by_subject", "merged"]
 
 
 @dataclass(frozen=True)
@@ -55,18 +55,24 @@ CodeOf = Callable[[str], "Code | None"]  # a claim's subject -> its code; None w
 
 def claim_findings(claims: Sequence[Claim], code_of: CodeOf) -> list[Finding]:
     """The findings of ``claims``: contradictions the code proves, notes where the proof is not complete."""
+    return [finding for findings in findings_by_subject(claims, code_of).values() for finding in findings]
+
+
+def findings_by_subject(claims: Sequence[Claim], code_of: CodeOf) -> dict[str, list[Finding]]:
+    """The findings of ``claims`` by the subject each is about (an unknown name: by the name)."""
     facts: dict[str, tuple[Code, Facts] | None] = {}
-    found: list[Finding] = []
+    found: dict[str, list[Finding]] = {}
     for claim in claims:
         if claim.kind is Kind.EXISTS:
-            found.append(Finding(Check.UNRESOLVED_REFERENCE, f"the doc names `{claim.value}`, which the code does "
-                                 "not have", claim.text, "no such name in the source", line=claim.line))
+            found.setdefault(claim.subject, []).append(Finding(
+                Check.UNRESOLVED_REFERENCE, f"the doc names `{claim.value}`, which the code does not have", claim.text,
+                "no such name in the source", line=claim.line))
             continue
         if claim.subject not in facts:
             facts[claim.subject] = _facts(code_of(claim.subject))
         known = facts[claim.subject]
         if known is not None:
-            found += _CHECKS[claim.kind](claim, *known)
+            found.setdefault(claim.subject, []).extend(_CHECKS[claim.kind](claim, *known))
     return found
 
 

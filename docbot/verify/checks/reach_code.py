@@ -48,9 +48,6 @@ SAFE_DECORATORS = {"property", "staticmethod", "classmethod", "wraps", "lru_cach
                     "dataclass", "abstractmethod", "overload", "total_ordering", "singledispatch", "setter",
                     "getter", "deleter", "contextmanager", "override", "final", "unique", "dataclasses.dataclass"}
 BUDGET = 600  # functions followed at most; past it, the reach is incomplete
-DUNDERS = ("__init__", "__new__", "__post_init__", "__call__", "__enter__", "__exit__", "__iter__", "__next__",
-            "__getitem__", "__setitem__", "__contains__", "__len__", "__eq__", "__hash__", "__getattr__")
-
 
 @dataclass(frozen=True)
 class CodeBase:

@@ -8,7 +8,7 @@ import ast
 import builtins
 import sys
 
-from docbot.verify.checks.reach_code import (BUDGET, CALLING_BUILTINS, DUNDERS, IO_BUILTINS, PURE_METHODS, PURE_OS_PATH,
+from docbot.verify.checks.reach_code import (BUDGET, CALLING_BUILTINS, IO_BUILTINS, PURE_METHODS, PURE_OS_PATH,
                                              PURE_STDLIB, SAFE_DECORATORS, CodeBase, CodeIndex, Effects, code_index)
 
 __all__ = ["effects_of"]
@@ -255,9 +255,11 @@ class _Walk:
 
     def _construct(self, name: str, depth: int = 0) -> None:
         """Calling a class runs its (and its bases') ``__init__``, ``__new__``... ; a base from outside: anything."""
+        # its methods too: what a function builds, its caller uses ("returns an `EventSource`; it raises
+        # `SSEError`" is true of the object handed back)
         for (module, qualname) in [k for k in self.index.classes if k[1].rsplit(".", 1)[-1] == name]:
-            self.found += [(module, f"{qualname}.{d}") for d in DUNDERS
-                           if (module, f"{qualname}.{d}") in self.index.functions]
+            self.found += [key for key in self.index.functions if key[0] == module
+                           and key[1].startswith(qualname + ".") and "." not in key[1][len(qualname) + 1 :]]
         for base in self.index.bases.get(name, ()):
             if base in self.index.bases and depth < 20:
                 self._construct(base, depth + 1)

@@ -27,7 +27,7 @@ from docbot.errors import ConfigError
 from docbot.verify.project.package import Package, find_package, public_api
 from docbot.verify.project.report import DocReport, ProjectReport
 from docbot.verify.project.suggest import fixes_for, patch
-from docbot.verify.project.topics import topic_checks
+from docbot.verify.project.topics import claim_checks, topic_checks
 from docbot.verify.read.examples import extract_steps
 from docbot.verify.read.markdown import code_line_flags
 from docbot.verify.read.references import Reference, code_references, prose_references
@@ -125,6 +125,7 @@ def verify_doc(text: str, relative: str, is_rst: bool, package: Package, index: 
     found = [_unresolved(ref, line_of) for ref in _first_of_each(references)
              if index.resolve(ref.dotted) is Resolution.MISSING]
     checks: list[Finding] = topic_checks(markdown, references, package, index)
+    found += claim_checks(text, is_rst, markdown, references, steps, package, index, checks)
     if context is not None and steps:
         ran = [Step(setup, "none", fatal=False, shown="docs_setup", line=0), *steps] if setup else steps
         checks += check_steps(ran, _BLANK_NAME, context)

@@ -1,5 +1,8 @@
 """The prose checks of a topic passage: a heading's passage that uses exactly one of the package's functions
-gets that function's parameter, default, exception and return checks (docs/design.md#truth-checks).
+gets that function's parameter, default, exception and return checks (docs/design.md#truth-checks); and every
+statement of the doc is read for its claims about the package's functions (docs/design.md#claims), each subject
+resolved in the package (the doc's own imports and qualified names first, then a name only one public function
+of the package has), the passage's function standing for a statement that names none.
 """
 
 from __future__ import annotations
@@ -7,14 +10,23 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from collections.abc import Sequence
+from functools import cached_property
+
+from docbot.sandbox.step import Step
+from docbot.verify.checks.claim_subjects import bare
+from docbot.verify.checks.claims import Code, findings_by_subject, merged
 from docbot.verify.checks.kwargs_reach import carried_keywords
 from docbot.verify.checks.page import check_doc
+from docbot.verify.checks.reach import CodeBase
 from docbot.verify.checks.returns import own_return_prose
-from docbot.verify.findings import Finding, Severity
-from docbot.verify.project.api_index import ApiIndex
+from docbot.verify.findings import DocFinding, Finding, Severity
+from docbot.verify.project.api_index import ApiIndex, Resolution
 from docbot.verify.project.package import Package
+from docbot.verify.read.claim_units import markdown_units, markdown_lines, rst_units
+from docbot.verify.read.claims import read_claims
 from docbot.verify.read.markdown import headings
-from docbot.verify.read.references import Reference
+from docbot.verify.read.references import Reference, code_references
 
 
 def topic_checks(markdown: str, references: list[Reference], package: Package, index: ApiIndex) -> list[Finding]:
@@ -37,7 +49,8 @@ def topic_checks(markdown: str, references: list[Reference], package: Package, i
             text = own_return_prose(text, qualname)  # a topic, not the function's entry
         source = package.source(module)
         for finding in check_doc(text, functions[qualname], qualname, carried=carried_keywords(
-                source, functions[qualname]), module_source=source, sys_path=package.sys_path):
+                source, functions[qualname]), module_source=source, sys_path=package.sys_path, claims=False,
+                module=module):
             if finding.severity is Severity.CONTRADICTION:
                 found.append(replace(finding, message=f"{qualname}: {finding.message}", line=start))
     return found
@@ -69,3 +82,71 @@ def _function_of(dotted: str, package: Package) -> tuple[str, str] | None:
             qualname = ".".join(parts[cut:])
             return (module, qualname) if qualname in package.functions(module) else None
     return None
+
+
+def claim_checks(text: str, is_rst: bool, markdown: str, references: list[Reference], steps: Sequence[Step],
+                 package: Package, index: ApiIndex, said: Sequence[Finding]) -> list[DocFinding]:
+    """The findings of the doc's claims about the package's functions that ``said`` (the passages' checks) does
+    not already hold, each at the doc line a person sees (an RST doc's own)."""
+    resolver = PackageSubjects(package, index, steps)
+    passages = {line: f"{m}:{q}" for (start, end), (m, q) in _passages(markdown, references, package, index)
+                for line in range(start, end)}
+    units = rst_units(text) if is_rst else markdown_units(markdown)
+    to_markdown = markdown_lines(text, markdown) if is_rst else {}
+    claims = read_claims(units, resolver, lambda line: passages.get(to_markdown.get(line, line)))
+    found = [replace(f, message=f"{subject.partition(':')[2]}: {f.message}")
+             for subject, findings in findings_by_subject(claims, resolver.code_of).items() for f in findings]
+    new = [f for f in merged(said, found) if any(f is g for g in found)]
+    return [DocFinding(f, (f.line or 0) + 1) for f in new]
+
+
+class PackageSubjects:
+    """Project mode's subjects: a name the doc imports or qualifies (``pkg.f``, ``p.Client`` after ``import pkg
+    as p``, ``f`` after ``from pkg import f``), else a name only one public function (or class) of the package
+    has. Keys are ``module:qualname``."""
+
+    def __init__(self, package: Package, index: ApiIndex, steps: Sequence[Step]) -> None:
+        self.package, self.index = package, index
+        self.aliases: dict[str, str] = {package.name: package.name}
+        for step in steps:
+            code_references(step.code, step.line, package.name, self.aliases)
+
+    @cached_property
+    def leaves(self) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
+        for module in self.package.modules:
+            for qualname in self.package.functions(module):
+                # `f`, `Class` (its __init__), `Class.method`; a bare method name needs its class
+                found.setdefault(qualname.removesuffix(".__init__"), []).append(f"{module}:{qualname}")
+        return found
+
+    @cached_property
+    def base(self) -> CodeBase:
+        return CodeBase(tuple((m, self.package.source(m)) for m in sorted(self.package.modules)))
+
+    def subject(self, written: str) -> str | None:
+        name = bare(written)
+        head, _, rest = name.partition(".")
+        if head in self.aliases and head != name or head in self.aliases and self.aliases[head] != self.package.name:
+            dotted = f"{self.aliases[head]}.{rest}" if rest else self.aliases[head]
+            if self.index.resolve(dotted) is not Resolution.FOUND:
+                return None
+            found = _function_of(self.index.canonical(dotted), self.package) or _function_of(
+                self.index.canonical(dotted) + ".__init__", self.package)
+            return f"{found[0]}:{found[1]}" if found else None
+        if head == self.package.name:
+            return None
+        keys = set(self.leaves.get(name, []))
+        return keys.pop() if len(keys) == 1 else None
+
+    def missing(self, written: str) -> bool:
+        return False  # project mode names what the package lacks through its references (docbot.verify.project.docs)
+
+    def code_of(self, subject: str) -> Code | None:
+        module, _, qualname = subject.partition(":")
+        source = self.package.functions(module).get(qualname) if module in self.package.modules else None
+        if source is None:
+            return None
+        module_source = self.package.source(module)
+        return Code(module, qualname, source, module_source, self.base, self.package.sys_path,
+                    carried_keywords(module_source, source))

@@ -36,11 +36,16 @@ _DEFAULTS = [re.compile(p) for p in (
     rf"(?i:defaults?\s+(?:to|is)\s+)`(?P<p>{_ID})\s*=\s*(?P<v>[^`]+)`",
 )]
 _SPAN_PATTERNS = 5  # the patterns from here on read `p=v` spans
+# "the `x` argument" names a parameter of *something*: the claim is made only where the syntax says whose (an
+# owner after it, "of `f()`"; or a verb before it whose subject is the statement's own: "it takes a `x` argument")
 _TAKES = [re.compile(p) for p in (
     rf"`(?P<p>{_ID})`\s+(?:keyword\s+)?(?:argument|parameter|kwarg)\b",
     rf"\b(?:argument|parameter|keyword argument|kwarg)\s+`(?P<p>{_ID})`",
     rf"\b(?:pass(?:ing)?|with|using|accepts?|takes?|supports?)\s+(?:the\s+)?`(?P<p>{_ID})\s*=[^`]*`",
 )]
+_TAKING_VERB = re.compile(r"\b(?:takes|accepts|has|supports|expects|requires|take|accept)\s+(?:an?\s+|the\s+|its\s+)?"
+                          r"(?:(?:optional|new|extra|additional|keyword|keyword-only|positional)\s+)*"
+                          r"(?:(?:argument|parameter)s?\s+)?$")
 _TYPES = [re.compile(p) for p in (
     rf"`(?P<p>{_ID})`\s*\((?P<t>[^()]{{1,40}})\)",
     rf"`(?P<p>{_ID})`\s+(?:must|should|has\s+to|needs\s+to)\s+be\s+(?:a|an)\s+(?P<t>[^.,;:()]{{1,40}})",
@@ -210,7 +215,12 @@ def _takes(text: str) -> list[Stated]:
     for pattern in _TAKES:
         for match in pattern.finditer(text):
             owner = _OWNER.match(text, match.end())  # "the `retries` argument of `connect()`"
-            found.append(Stated(Kind.TAKES, match.group("p"), explicit=True, bound=owner.group(1) if owner else ""))
+            verb = _TAKING_VERB.search(text[: match.start()])
+            subject = _verb_subject(text, verb.start()) if verb else None
+            if owner is None and subject is None:
+                continue  # "`retry_state` argument is a `RetryCallState`": whose argument, it does not say
+            found.append(Stated(Kind.TAKES, match.group("p"), explicit=True,
+                                bound=owner.group(1) if owner else subject or ""))
     for match in _CALL_SPAN.finditer(text):
         keywords = re.findall(rf"(?:^|,)\s*({_ID})\s*=(?!=)", match.group(2))
         found += [Stated(Kind.TAKES, k, explicit=True, bound=match.group(1)) for k in keywords]

@@ -22,7 +22,7 @@ from markdown_it.token import Token
 
 from docbot.verify.read.markdown import label_of, tokens
 
-__all__ = ["Form", "Unit", "markdown_units", "rst_units", "sentences"]
+__all__ = ["Form", "Unit", "markdown_lines", "markdown_units", "rst_units", "sentences"]
 
 
 class Form(Enum):
@@ -88,7 +88,8 @@ def signature_lines(code: str, first: int) -> list[tuple[int, str]]:
         return []
     found: list[tuple[int, str]] = []
     pending, start = "", 0
-    for index, line in enumerate(code.splitlines()):
+    lines = code.splitlines()
+    for index, line in enumerate(lines):
         if not pending:
             if _PYDOC_GUTTER.match(line):
                 line = _PYDOC_GUTTER.sub("", line)
@@ -97,9 +98,22 @@ def signature_lines(code: str, first: int) -> list[tuple[int, str]]:
             start = index
         pending = f"{pending} {line.strip()}" if pending else line.strip()
         if pending.count("(") <= pending.count(")") or len(pending) > 2000:
-            found.append((first + start, pending.replace("( ", "(").replace(", )", ")")))
+            if not _defines(pending, lines[index + 1 :]):
+                found.append((first + start, pending.replace("( ", "(").replace(", )", ")")))
             pending = ""
     return found
+
+
+def _defines(signature: str, after: list[str]) -> bool:
+    """Whether a ``def`` line is an example's own definition (``def application(request):`` and a body), not a
+    signature the doc states: one with a body other than ``...`` (or a docstring)."""
+    if not re.search(r"\)\s*(?:->\s*[^:]+)?:\s*\S*\s*$", signature):
+        return False
+    inline = signature.rstrip().rsplit(":", 1)[-1].strip()
+    if inline:
+        return inline != "..."
+    body = next((line.strip() for line in after if line.strip()), "")
+    return body not in ("...", "") and not body.startswith(('"' * 3, "'" * 3))
 
 
 @dataclass
@@ -221,6 +235,22 @@ def rst_units(text: str, first: int = 0, subject: str = "") -> list[Unit]:
     walker = _RstWalk(original, first, subject, units)
     walker.walk(rst_tree(_without_directives(original)), _Context())
     return sorted(units, key=lambda u: u.line)
+
+
+def markdown_lines(rst: str, markdown: str = "") -> dict[int, int]:
+    """RST line (0-based) -> the line of its Markdown reading (docbot.verify.read.rst) that holds it, or the
+    nearest one above (a line docutils drops, a directive's body)."""
+    from docbot.verify.read.rst import rst_to_markdown
+
+    found: dict[int, int] = {}
+    for index, line in enumerate(rst_to_markdown(rst).lines):
+        if line and line - 1 not in found:
+            found[line - 1] = index
+    last, filled = 0, {}
+    for line in range(len(rst.splitlines()) + 1):
+        last = found.get(line, last)
+        filled[line] = last
+    return filled
 
 
 def _directives(lines: list[str]) -> list[tuple[int, str, str]]:
