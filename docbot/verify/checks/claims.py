@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ast
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from docbot.facts.function import Facts, Parameter, extract_facts, is_none, own_nodes
@@ -117,20 +117,21 @@ def _default(claim: Claim, code: Code, facts: Facts) -> list[Finding]:
     shown = f"{param.default} (= {value})" if value is not None else param.default
     found = Finding(Check.WRONG_DEFAULT, f"the doc says `{param.name}` of {facts.name}() defaults to {stated}, the "
                     f"code's default is {shown}", claim.text, param.display(), line=claim.line)
-    if _replaced_in_body(code.source, param):
+    if _replaced_in_body(code.source, param, constants):
         return [lower(found, Severity.NOTE, f"the code replaces the default of `{param.name}` in its body; the "
                       "value it then uses may be the one the doc states")]
     return [found]
 
 
-def _replaced_in_body(source: str, param: Parameter) -> bool:
-    """Whether the function assigns to the parameter (``x = x or 30``, ``if x is None: x = 30``)."""
+def _replaced_in_body(source: str, param: Parameter, constants: Mapping[str, str]) -> bool:
+    """Whether the function assigns to the parameter (``x = x or 30``, ``if x is None: x = 30``), or its default
+    is a sentinel (a name bound to no literal): the value it then uses may be another."""
     try:
         tree = ast.parse(textwrap.dedent(source))
     except SyntaxError:
         return True
     return any(isinstance(n, ast.Name) and n.id == param.name and isinstance(n.ctx, ast.Store)
-               for n in ast.walk(tree)) or not _literal(param.default)
+               for n in ast.walk(tree)) or not _literal(constants.get((param.default or "").strip(), param.default))
 
 
 def _literal(text: str | None) -> bool:

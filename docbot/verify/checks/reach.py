@@ -30,8 +30,9 @@ __all__ = ["CodeBase", "may_raise"]
 
 
 def may_raise(base: CodeBase, module: str, qualname: str, exception: str) -> bool | None:
-    """True: a raise site of the reach raises it (or a class it derives from, or one derived from it); False:
-    nothing the function reaches can raise it and the reach is complete; None: not known."""
+    """True: a raise site of the reach raises it (or a class it derives from, or one derived from it), or the reach
+    does what raises it (I/O for an ``OSError``, a subscript for a ``KeyError``); False: nothing the function
+    reaches can raise it and the reach is complete; None: not known."""
     leaf = exception.rsplit(".", 1)[-1]
     effects = effects_of(base, module, qualname)
     if effects is None:
@@ -46,13 +47,15 @@ def may_raise(base: CodeBase, module: str, qualname: str, exception: str) -> boo
     if not (isinstance(builtin, type) and issubclass(builtin, BaseException)):
         return None if effects.unknown or effects.stdlib else False  # another library's (or the stdlib's), or none
     if issubclass(builtin, OSError):
-        return None if effects.io or effects.unknown else False
+        return True if effects.io else None if effects.unknown else False
     needs = {KeyError: {"subscript"}, IndexError: {"subscript"}, LookupError: {"subscript"},
              StopIteration: {"next"}, ZeroDivisionError: {"divide"}, AssertionError: {"assert"},
              ImportError: {"import"}}
     for kind, operations in needs.items():
         if builtin is kind or issubclass(builtin, kind) and kind is not LookupError:
-            return None if effects.unknown or effects.outside or effects.operations & operations else False
+            if effects.operations & operations:
+                return True
+            return None if effects.unknown or effects.outside else False
     return None
 
 

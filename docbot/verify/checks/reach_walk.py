@@ -114,7 +114,7 @@ class _Walk:
             effects.operations.add("import")
         elif isinstance(node, (ast.With, ast.AsyncWith, ast.AsyncFor)):
             effects.io = True  # a context manager or an async stream: typically a file, a lock, a connection
-        elif isinstance(node, ast.For) and self._from_outside(node.iter):
+        elif isinstance(node, (ast.For, ast.comprehension)) and self._from_outside(node.iter):
             effects.io = True  # iterating over what was handed in: it may be a file
         elif isinstance(node, ast.Call):
             self._call(node)
@@ -244,13 +244,22 @@ class _Walk:
         return False
 
     def _to_dotted(self, dotted: str, follow: bool = True) -> bool:
-        for cut in range(len(dotted.split(".")) - 1, 0, -1):
-            module, name = ".".join(dotted.split(".")[:cut]), ".".join(dotted.split(".")[cut:])
-            if module in self.index.imports:
-                known = (module, name) in self.index.functions or (module, name) in self.index.classes
-                if not known and name in self.index.imports[module]:
-                    return self._to_dotted(self.index.imports[module][name], follow)
-                return known and self._reach(module, name, follow)
+        """Whether ``dotted`` is a function or class of the code base, through its re-exports (which may loop)."""
+        seen: set[str] = set()
+        while dotted not in seen:
+            seen.add(dotted)
+            parts = dotted.split(".")
+            for cut in range(len(parts) - 1, 0, -1):
+                module, name = ".".join(parts[:cut]), ".".join(parts[cut:])
+                if module in self.index.imports:
+                    break
+            else:
+                return False
+            if (module, name) in self.index.functions or (module, name) in self.index.classes:
+                return self._reach(module, name, follow)
+            if name not in self.index.imports[module]:
+                return False
+            dotted = self.index.imports[module][name]
         return False
 
     def _construct(self, name: str, depth: int = 0) -> None:

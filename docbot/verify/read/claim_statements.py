@@ -26,7 +26,8 @@ _PARAM_HEADERS = ("parameter", "parameters", "param", "argument", "arguments", "
 _NAME_HEADERS = _PARAM_HEADERS + ("name", "option", "field")
 _NO_DEFAULT = {"", "-", "—", "–", "n/a", "none", "required", "(required)", "no default", "no", "yes", "optional"}
 _DEFAULTS = [re.compile(p) for p in (
-    rf"`(?P<p>{_ID})`(?:\s+(?:argument|parameter|keyword(?: argument)?|option))?\s*(?:\(\s*|,\s*)?(?:which\s+)?"
+    rf"`(?P<p>{_ID})`(?:\s+(?:argument|parameter|keyword(?: argument)?|option))?(?:\s+of\s+`[^`]+`)?\s*"
+    rf"(?:\(\s*|,\s*)?(?:which\s+)?"
     rf"(?i:defaults?(?:\s+value)?)\s*(?:is\s+|to\s+|of\s+|:\s*|=\s*)?(?P<v>{_V[1:-1]})",
     rf"`(?P<p>{_ID})`\s+(?:is|=)\s+(?:set\s+to\s+)?(?P<v>{_V[1:-1]})\s+(?i:by\s+default)",
     rf"(?i:by\s+default),?\s+`(?P<p>{_ID})`\s+(?:is|=)\s+(?:set\s+to\s+)?(?P<v>{_V[1:-1]})",
@@ -41,7 +42,7 @@ _SPAN_PATTERNS = 5  # the patterns from here on read `p=v` spans
 _TAKES = [re.compile(p) for p in (
     rf"`(?P<p>{_ID})`\s+(?:keyword\s+)?(?:argument|parameter|kwarg)\b",
     rf"\b(?:argument|parameter|keyword argument|kwarg)\s+`(?P<p>{_ID})`",
-    rf"\b(?:pass(?:ing)?|with|using|accepts?|takes?|supports?)\s+(?:the\s+)?`(?P<p>{_ID})\s*=[^`]*`",
+    rf"\b(?i:pass(?:ing)?|with|using|accepts?|takes?|supports?)\s+(?:the\s+)?`(?P<p>{_ID})\s*=[^`]*`",
 )]
 _TAKING_VERB = re.compile(r"\b(?:takes|accepts|has|supports|expects|requires|take|accept)\s+(?:an?\s+|the\s+|its\s+)?"
                           r"(?:(?:optional|new|extra|additional|keyword|keyword-only|positional)\s+)*"
@@ -56,6 +57,7 @@ _OWNER = re.compile(r"\s*(?:of|to|for)\s+`~?([A-Za-z_][\w.]*)(?:\([^`]*\))?`")
 _CALL_SPAN = re.compile(r"`~?([A-Za-z_][\w.]*)\(([^`]*)\)`")
 _EXCEPTION = re.compile(
     r"(?<![\w.])((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Iteration|Failure|Fault|Timeout))\b")
+_RAISED_SPAN = re.compile(r"\s+(?:an?\s+|the\s+)?`~?((?:[A-Za-z_]\w*\.)*[A-Z][A-Za-z0-9]+)`")
 _RAISE_VERB = re.compile(r"\b(?:raise[sd]?|raising|throws?|thrown|threw)\b", re.IGNORECASE)
 _RETURN_VERB = re.compile(r"\b(?:[Rr]eturns?|[Yy]ields?)\b")
 _RETURN_END = re.compile(r"[;.]\s|[;:]|\s(?:if|when|unless|otherwise|or|and)\s")
@@ -251,6 +253,9 @@ def _verb_subject(text: str, start: int) -> str | None:
             last.end():].strip():
         return None  # a relative clause: "a callback that returns a list"
     clause = before[last.end() if last else 0 :]
+    if last is not None and last.group(0).lower() in ("and", "or") and "`" in masked[
+            max((m.end() for m in boundaries[:-1]), default=0) : last.start()]:
+        return None  # "`f()` and `g()` return": a compound subject, not one object
     subject = _AUX.sub("", clause).strip().strip("*_").strip()
     if _OTHERS.search(clause):
         return None
@@ -291,6 +296,8 @@ def _raises(text: str, unit: Unit) -> list[Stated]:
             stop = re.search(r"[;.]\s|\b(?:if|when|unless|whenever|because|on|for|while)\b", after)
             names = [m.group(1) for m in _EXCEPTION.finditer(after[: stop.start() if stop else len(after)])
                      if not _HANDLED.search(after[: m.start()])]
+            named = _RAISED_SPAN.match(after)  # "raises `Broke`": any class the verb names in code
+            names += [named.group(1)] if named and named.group(1) not in names else []
             bound = subject
         found += [Stated(Kind.RAISES, value=name, bound=bound) for name in names]
     return found

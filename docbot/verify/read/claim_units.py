@@ -187,9 +187,12 @@ def _inline(stream: tuple[Token, ...], index: int, units: list[Unit], context: _
                           lead=context.lead))
         return
     term = lead_term(text) if form is Form.BULLET else ""
+    previous = context.lead
     for part, (offset, sentence) in enumerate(sentences(text)):
         units.append(Unit(form, " ".join(sentence.split()), _line_at(text, offset, first), term,
-                          heading=context.heading, label=context.label, lead=context.lead, part=part))
+                          heading=context.heading, label=context.label, lead=previous, part=part))
+        if form is Form.PROSE:
+            previous = " ".join(sentence.split())  # "`f()` is fast. It returns a dict.": the one before
     if form is Form.PROSE:
         context.lead = " ".join(sentences(text)[-1][1].split()) if text.strip() else ""
 
@@ -291,8 +294,9 @@ class _RstWalk:
         block's last line, so the words are looked up from a little before it."""
         words = _plain(" ".join(text.split()[:3]))
         guess = max(0, (_node_line(node) or 1) - 1)
-        found = next((i for i in range(self.cursor, len(self.original)) if words and words in _plain(self.original[i])),
-                     None)
+        pattern = re.compile(rf"(?<!\w){re.escape(words)}(?!\w)") if words else None
+        found = next((i for i in range(self.cursor, len(self.original))
+                      if pattern and pattern.search(_plain(self.original[i]))), None)
         if found is None:
             return self.first + guess
         self.cursor = found  # the units come in the doc's order: the next one is not above this one

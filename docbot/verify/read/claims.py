@@ -15,6 +15,7 @@ library's), makes no claim unless its syntax says which it is about.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -24,6 +25,8 @@ from docbot.verify.read.claim_statements import statements
 from docbot.verify.read.claim_units import Form, Unit, markdown_units, rst_units
 
 __all__ = ["Claim", "Kind", "Passage", "Resolver", "markdown_claims", "read_claims", "rst_claims"]
+
+_EXCEPTION_NAME = re.compile(r"(?:Error|Exception|Warning|Exit|Interrupt|Iteration|Failure|Fault|Timeout)$")
 
 
 class Resolver(Protocol):
@@ -95,9 +98,11 @@ def _callable_looking(text: str) -> list[str]:
 
 
 def _resolved(text: str, resolver: Resolver) -> tuple[set[str], bool]:
-    """(the keys the text's names resolve to, whether it writes a callable that resolves to none)."""
-    keys = {key for name in _names(text) if (key := resolver.subject(name)) is not None}
-    foreign = any(resolver.subject(name) is None for name in _callable_looking(text))
+    """(the keys the text's names resolve to, whether it writes a callable that resolves to none). An exception's
+    name is what a statement says is raised, never what it is about ("raises `ValidationError` on failure")."""
+    names = [n for n in _names(text) if not _EXCEPTION_NAME.search(n)]
+    keys = {key for name in names if (key := resolver.subject(name)) is not None}
+    foreign = any(resolver.subject(name) is None for name in _callable_looking(text) if name in names)
     return keys, foreign
 
 
