@@ -41,7 +41,7 @@ def _plant(cls: str, n: int, package: str, doc: str, text: str, markup: str,
     at = insertion_line(text, c["written"])
     if at is None:
         return None
-    f, params = c["written"], c["parameters"]
+    f = c["written"]
     kind, form = cls.split(".")
     made = _content(cls, kind, form, n, c, markup, text)
     if made is None:
@@ -77,7 +77,8 @@ def _content(cls: str, kind: str, form: str, n: int, c: dict[str, Any], markup: 
         if form == "signature":
             return signature_line(f, _signature_params(params, {param["name"]: value}), "", markup), oracle
         fields = {"f": f, "p": param["name"], "v": value}
-        return (_sentence(cls, n, fields, markup) if form == "prose" else structured(cls, fields, markup, other)), oracle
+        text = _sentence(cls, n, fields, markup) if form == "prose" else structured(cls, fields, markup, other)
+        return text, oracle
     if kind == "parameter":
         if any(p["kind"] == "VAR_KEYWORD" for p in params):
             return None
