@@ -89,7 +89,8 @@ def _content(cls: str, kind: str, form: str, n: int, c: dict[str, Any], markup: 
         fields = {"f": f, "q": q, "v": "None"}
         return (_sentence(cls, n, fields, markup) if form == "prose" else structured(cls, fields, markup, None)), oracle
     if kind == "type":
-        typed = [p for p in params if p["types"] and wrong_type(p["types"])]
+        typed = [p for p in params if p["types"] and wrong_type(p["types"])
+                 and p["kind"] in ("POSITIONAL_OR_KEYWORD", "KEYWORD_ONLY", "POSITIONAL_ONLY")]
         if not typed:
             return None
         param = typed[n % len(typed)]

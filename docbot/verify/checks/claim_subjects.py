@@ -67,6 +67,9 @@ class SourceFunctions:
 
     def subject(self, written: str) -> str | None:
         name = self._relative(written)
+        top = self.module.split(".")[0]
+        if name.startswith(top + ".") and name.count(".") == 1:
+            name = name[len(top) + 1 :]  # `pkg.f` for the `f` of `pkg/core.py`: the doc is checked against it
         if name in self.functions:
             return name
         if f"{name}.__init__" in self.functions:

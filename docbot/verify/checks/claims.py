@@ -110,7 +110,7 @@ def _default(claim: Claim, code: Code, facts: Facts) -> list[Finding]:
             return []
         message = f"the doc says `{param.name}` of {facts.name}() defaults to {stated}, but it is required"
         return [Finding(Check.WRONG_DEFAULT, message, claim.text, param.display(), line=claim.line)]
-    constants = module_constants(code.module_source) if code.module_source else {}
+    constants = _constants(code)
     if same_default(stated, param.default, constants) is not False:
         return []
     value = constants.get(param.default.strip())
@@ -123,15 +123,65 @@ def _default(claim: Claim, code: Code, facts: Facts) -> list[Finding]:
     return [found]
 
 
+def _constants(code: Code) -> Mapping[str, str]:
+    """The module's named literals, and those it imports from its code base (``from .defaults import TIMEOUT``)."""
+    found = dict(module_constants(code.module_source)) if code.module_source else {}
+    tree = ast.parse(code.module_source) if code.module_source else None
+    modules = code.base.modules
+    for node in tree.body if tree else []:
+        if isinstance(node, ast.ImportFrom):
+            source = _imported_module(node, code.module, modules)
+            if source is not None:
+                theirs = module_constants(modules[source])
+                found.update({(a.asname or a.name): theirs[a.name] for a in node.names if a.name in theirs})
+    return found
+
+
+def _imported_module(node: ast.ImportFrom, module: str, modules: Mapping[str, str]) -> str | None:
+    parts = module.split(".")
+    package = any(other.startswith(module + ".") for other in modules)
+    base = parts[: len(parts) - node.level + (1 if package else 0)] if node.level else []
+    dotted = ".".join([*base, *([node.module] if node.module else [])])
+    return dotted if dotted in modules else None
+
+
 def _replaced_in_body(source: str, param: Parameter, constants: Mapping[str, str]) -> bool:
-    """Whether the function assigns to the parameter (``x = x or 30``, ``if x is None: x = 30``), or its default
-    is a sentinel (a name bound to no literal): the value it then uses may be another."""
+    """Whether the doc may state the value the function then uses: its default is a sentinel (a name bound to no
+    literal), or the body replaces what it was given under a test of it (``x = x or 30``, ``if x is None: x =
+    30``, ``x = 30 if x is None else x``); processing it (``x = x.strip()``) is no new default."""
+    if not _literal(constants.get((param.default or "").strip(), param.default)):
+        return True
     try:
         tree = ast.parse(textwrap.dedent(source))
     except SyntaxError:
         return True
-    return any(isinstance(n, ast.Name) and n.id == param.name and isinstance(n.ctx, ast.Store)
-               for n in ast.walk(tree)) or not _literal(constants.get((param.default or "").strip(), param.default))
+    name = param.name
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and _tests(node.test, name) and any(
+                isinstance(t, ast.Name) and t.id == name for s in node.body for a in ast.walk(s)
+                if isinstance(a, ast.Assign) for t in a.targets):
+            return True
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            value = node.value
+            if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) and _names_it(value.values[0], name):
+                return True
+            if isinstance(value, ast.IfExp) and _tests(value.test, name):
+                return True
+    return False
+
+
+def _names_it(node: ast.expr, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _tests(test: ast.expr, name: str) -> bool:
+    """``x is None``, ``not x``, ``x == 0``, ``x is _DEFAULT``: a test of the parameter itself."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _names_it(test.operand, name)
+    if isinstance(test, ast.Compare):
+        return _names_it(test.left, name) and len(test.ops) == 1 and isinstance(
+            test.ops[0], (ast.Is, ast.IsNot, ast.Eq, ast.NotEq))
+    return _names_it(test, name)
 
 
 def _literal(text: str | None) -> bool:
@@ -140,6 +190,26 @@ def _literal(text: str | None) -> bool:
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return False
     return True
+
+
+def _unaliased(node: ast.expr, code: Code) -> ast.expr:
+    """The annotation with the module's type aliases written out (``_Encoding = str``, ``Path: TypeAlias = str``)."""
+    tree = ast.parse(code.module_source) if code.module_source else None
+    aliases: dict[str, ast.expr] = {}
+    for statement in tree.body if tree else []:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0],
+                                                                                              ast.Name):
+            aliases[statement.targets[0].id] = statement.value
+        elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) and statement.value \
+                and "TypeAlias" in ast.unparse(statement.annotation):
+            aliases[statement.target.id] = statement.value
+
+    class Expand(ast.NodeTransformer):
+        def visit_Name(self, name: ast.Name) -> ast.expr:
+            value = aliases.get(name.id)
+            return value if isinstance(value, (ast.Name, ast.Subscript, ast.BinOp, ast.Attribute)) else name
+
+    return Expand().visit(node) if aliases else node
 
 
 def _accepted(types: frozenset[str]) -> frozenset[str]:
@@ -154,7 +224,7 @@ def _type(claim: Claim, code: Code, facts: Facts) -> list[Finding]:
     if param is None or not param.annotation:
         return []
     try:
-        types = annotation_types(ast.parse(param.annotation, mode="eval").body)
+        types = annotation_types(_unaliased(ast.parse(param.annotation, mode="eval").body, code))
     except SyntaxError:
         return []
     words = [w for w in claim.value.split("|") if w]

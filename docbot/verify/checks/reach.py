@@ -28,6 +28,9 @@ from docbot.verify.checks.reach_walk import effects_of
 
 __all__ = ["CodeBase", "may_raise"]
 
+_PATH_ERRORS = (FileNotFoundError, IsADirectoryError, NotADirectoryError, FileExistsError, PermissionError,
+                ConnectionRefusedError)
+
 
 def may_raise(base: CodeBase, module: str, qualname: str, exception: str) -> bool | None:
     """True: a raise site of the reach raises it (or a class it derives from, or one derived from it), or the reach
@@ -47,7 +50,10 @@ def may_raise(base: CodeBase, module: str, qualname: str, exception: str) -> boo
     if not (isinstance(builtin, type) and issubclass(builtin, BaseException)):
         return None if effects.unknown or effects.stdlib else False  # another library's (or the stdlib's), or none
     if issubclass(builtin, OSError):
-        return True if effects.io else None if effects.unknown else False
+        # a path's errors come of opening, listing or connecting; reading an open stream raises the others
+        if effects.io or effects.stream and builtin not in _PATH_ERRORS:
+            return True
+        return None if effects.unknown else False
     needs = {KeyError: {"subscript"}, IndexError: {"subscript"}, LookupError: {"subscript"},
              StopIteration: {"next"}, ZeroDivisionError: {"divide"}, AssertionError: {"assert"},
              ImportError: {"import"}}

@@ -44,6 +44,12 @@ PURE_METHODS = {
     "popleft", "extendleft", "rotate", "isoformat", "strftime", "timestamp", "total_seconds", "pop", "popitem",
     "insert", "copy", "add", "clear",
 }
+# method names that on some object do I/O: a code base's own method of that name is no proof of which one runs
+IO_METHODS = {"read", "write", "readline", "readlines", "writelines", "open", "close", "flush", "seek", "tell",
+              "send", "sendall", "recv", "connect", "request", "get", "post", "put", "delete", "fetch", "urlopen",
+              "execute", "run", "call", "load", "dump", "save", "stat", "unlink", "remove", "rename", "mkdir",
+              "listdir", "iterdir", "exists", "accept", "bind", "listen", "poll", "select", "wait", "communicate",
+              "fileno", "truncate", "upload", "download", "query", "commit", "sync"}
 SAFE_DECORATORS = {"property", "staticmethod", "classmethod", "wraps", "lru_cache", "cache", "cached_property",
                     "dataclass", "abstractmethod", "overload", "total_ordering", "singledispatch", "setter",
                     "getter", "deleter", "contextmanager", "override", "final", "unique", "dataclasses.dataclass"}
@@ -69,7 +75,8 @@ class CodeBase:
 class Effects:
     raised: set[str] = field(default_factory=set)  # exception names (their last part) of the raise sites
     unknown: bool = False  # code outside the base that is not classified: anything may come of it
-    io: bool = False
+    io: bool = False  # a call that does I/O: opens, stats, connects
+    stream: bool = False  # a value from outside iterated or entered (``with``): it may be an open file or socket
     outside: bool = False  # builtins or the standard library called: their own errors may come of them
     stdlib: bool = False  # the standard library called: its modules' own exception classes may come of it
     operations: set[str] = field(default_factory=set)  # "subscript", "divide", "next", "assert", "import"
@@ -93,11 +100,13 @@ class CodeIndex:
         self.classes: dict[tuple[str, str], ast.ClassDef] = {}
         self.bases: dict[str, tuple[str, ...]] = {}
         self.imports: dict[str, dict[str, str]] = {}  # module -> local name -> dotted target
+        self.containers: dict[str, set[str]] = {}  # module -> its top-level names bound to a dict, list, set...
         for module, source in base.modules.items():
             tree = module_tree(source)
             if tree is None:
                 continue
             self.imports[module] = _imports(tree, module, module in _packages(base))
+            self.containers[module] = _containers(tree)
             for node in tree.body:
                 self._add(module, node, "")
 
@@ -114,6 +123,23 @@ class CodeIndex:
         elif isinstance(node, (ast.If, ast.Try)):
             for child in [*node.body, *node.orelse, *getattr(node, "finalbody", [])]:
                 self._add(module, child, prefix)
+
+
+_DISPLAYS = (ast.Dict, ast.List, ast.Set, ast.Tuple, ast.DictComp, ast.ListComp, ast.SetComp, ast.Constant)
+
+
+def _containers(tree: ast.Module) -> set[str]:
+    """Top-level names bound only to a display, a comprehension or ``dict()``/``list()``/``set()``/``frozenset()``:
+    their methods are the builtin types'."""
+    bound: dict[str, list[ast.expr]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            bound.setdefault(node.targets[0].id, []).append(node.value)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+            bound.setdefault(node.target.id, []).append(node.value)
+    return {name for name, values in bound.items() if all(
+        isinstance(v, _DISPLAYS) or isinstance(v, ast.Call) and isinstance(v.func, ast.Name)
+        and v.func.id in ("dict", "list", "set", "frozenset", "tuple") for v in values)}
 
 
 def _packages(base: CodeBase) -> set[str]:

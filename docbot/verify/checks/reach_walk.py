@@ -8,10 +8,23 @@ import ast
 import builtins
 import sys
 
-from docbot.verify.checks.reach_code import (BUDGET, CALLING_BUILTINS, IO_BUILTINS, PURE_METHODS, PURE_OS_PATH,
-                                             PURE_STDLIB, SAFE_DECORATORS, CodeBase, CodeIndex, Effects, code_index)
+from docbot.verify.checks.reach_code import (BUDGET, CALLING_BUILTINS, IO_BUILTINS, IO_METHODS, PURE_METHODS,
+                                             PURE_OS_PATH, PURE_STDLIB, SAFE_DECORATORS, CodeBase, CodeIndex, Effects,
+                                             code_index)
 
 __all__ = ["effects_of"]
+
+_CONTAINERS = {"list", "dict", "tuple", "set", "frozenset", "str", "bytes", "bytearray", "List", "Dict", "Tuple",
+               "Set", "FrozenSet", "Optional"}
+
+
+def _builtin(annotation: ast.expr) -> bool:
+    """Whether an annotation names only builtin containers (``list[str]``, ``Optional[dict]``, ``str | None``)."""
+    names = [n.id for n in ast.walk(annotation) if isinstance(n, ast.Name)]
+    heads = [ast.unparse(n.value) for n in ast.walk(annotation) if isinstance(n, ast.Subscript)]
+    outer = heads[0] if heads else (names[0] if names else "")
+    return outer.removeprefix("typing.") in _CONTAINERS and (outer != "Optional" or len(heads) < 2 or
+                                                               heads[1].removeprefix("typing.") in _CONTAINERS)
 
 
 def effects_of(base: CodeBase, module: str, qualname: str) -> Effects | None:
@@ -42,11 +55,16 @@ class _Walk:
         self.found: list[tuple[str, str]] = []
         self.locals: set[str] = set()
         self.params: set[str] = set()
+        self.contained: set[str] = set()  # parameters annotated as a builtin container: iterating one is no I/O
+        self.referring = False
 
     def run(self, function: ast.AST) -> list[tuple[str, str]]:
         assert isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
         args = function.args
-        self.params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a}
+        every = [a for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg] if a]
+        self.params = {a.arg for a in every}
+        self.contained = {a.arg for a in every if a.annotation is not None and (
+            _builtin(a.annotation) or self._dictlike(a.annotation))}
         self.locals = self.params | {n.id for n in ast.walk(function)
                                      if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
         self.instances = self._instances(function)
@@ -55,9 +73,16 @@ class _Walk:
         self.aliases = self._aliases(function)
         for decorator in function.decorator_list:
             self._decorator(decorator)
+        built = {id(n.exc) for n in ast.walk(function) if isinstance(n, ast.Raise) and n.exc is not None}
         for node in ast.walk(function):
-            self._node(node)
+            if id(node) not in built:  # `raise ValueError(...)`: building the exception is no call out
+                self._node(node)
         return self.found
+
+    def _dictlike(self, annotation: ast.expr) -> bool:
+        """An annotation naming a class of the code base that is a ``TypedDict``, ``NamedTuple`` or ``dict``."""
+        name = ast.unparse(annotation).rsplit(".", 1)[-1].split("[")[0].split(" ")[0]
+        return bool(set(self.index.bases.get(name, ())) & {"TypedDict", "NamedTuple", "dict", "Dict"})
 
     def _instances(self, function: ast.AST) -> set[str]:
         """Locals only ever bound to an instance of a class of the code base (``w = TextWrapper(...)``)."""
@@ -88,7 +113,14 @@ class _Walk:
                     if isinstance(name, ast.Name):
                         bound.setdefault(name.id, []).append(ast.Constant(0))
         return {name: values[0] for name, values in bound.items() if len(values) == 1 and name not in self.params
-                and isinstance(values[0], (ast.Name, ast.Attribute))}
+                and (isinstance(values[0], (ast.Name, ast.Attribute)) or self._made_by_stdlib(values[0]))}
+
+    def _made_by_stdlib(self, value: ast.expr) -> bool:
+        """``codecs.getincrementaldecoder(name)``: what a pure standard-library function hands back."""
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                and isinstance(value.func.value, ast.Name) and value.func.value.id in self.imports):
+            return False
+        return self.imports[value.func.value.id].split(".")[0] in PURE_STDLIB
 
     def _is_class(self, func: ast.expr) -> bool:
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
@@ -113,13 +145,17 @@ class _Walk:
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             effects.operations.add("import")
         elif isinstance(node, (ast.With, ast.AsyncWith, ast.AsyncFor)):
-            effects.io = True  # a context manager or an async stream: typically a file, a lock, a connection
+            effects.stream = True  # a context manager or an async stream: a file, a lock, a connection
         elif isinstance(node, (ast.For, ast.comprehension)) and self._from_outside(node.iter):
-            effects.io = True  # iterating over what was handed in: it may be a file
+            effects.stream = True  # iterating over what was handed in: it may be an open file
         elif isinstance(node, ast.Call):
             self._call(node)
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in self.locals:
-            self._to_base(node)  # a function of the base handed on as a value (a callback) is reached too
+            # a function of the base handed on as a value (a callback) is reached too; a class named (an
+            # annotation, a cast) is not built here, so its bases from outside say nothing
+            self.referring = True
+            self._to_base(node)
+            self.referring = False
 
     def _raised(self, node: ast.Raise) -> set[str]:
         exc = node.exc
@@ -142,7 +178,7 @@ class _Walk:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in PURE_METHODS:
             return False
         if isinstance(node, ast.Name):
-            return node.id in self.params and node.id not in ("self", "cls")
+            return node.id in self.params and node.id not in ("self", "cls", *self.contained)
         if isinstance(node, ast.Attribute):
             root: ast.expr = node
             while isinstance(root, ast.Attribute):
@@ -157,7 +193,11 @@ class _Walk:
     def _call(self, node: ast.Call) -> None:
         func, effects = node.func, self.effects
         if isinstance(func, ast.Name) and func.id in self.aliases:
-            self._call(ast.Call(func=self.aliases.pop(func.id), args=node.args, keywords=node.keywords))
+            alias = self.aliases.pop(func.id)
+            if isinstance(alias, ast.Call):  # calling what a pure standard-library function made: its code
+                self.effects.outside = self.effects.stdlib = True
+            else:
+                self._call(ast.Call(func=alias, args=node.args, keywords=node.keywords))
         elif isinstance(func, ast.Name):
             if func.id in self.nested:
                 pass
@@ -204,12 +244,19 @@ class _Walk:
             self.effects.outside = self.effects.stdlib = True
             self.effects.io |= name not in PURE_OS_PATH
             return
+        if isinstance(receiver, (ast.Dict, ast.List, ast.Set, ast.Tuple, ast.Constant, ast.JoinedStr)) or (
+                isinstance(receiver, ast.Name) and (receiver.id in self.contained or receiver.id not in self.locals
+                                                    and receiver.id in self.index.containers.get(self.module, ()))):
+            self.effects.outside = True  # `{}.get(k)`, `result.get(k)` for `result: dict`: the builtin's method
+            return
         owned = self.index.methods.get(name, [])
         self.found += owned
         mine = isinstance(receiver, ast.Name) and receiver.id in ("self", "cls", *self.instances) or (
             isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Name) and receiver.func.id == "super")
         if mine and owned:
             return  # the code base's own method (the class's bases outside it aside: they would not define it)
+        if owned and name not in IO_METHODS:
+            return  # a method only the code base defines by that name (`result.to_dict()`): its own
         if name in PURE_METHODS:
             self.effects.outside = True
         elif not owned or not mine:
@@ -273,7 +320,7 @@ class _Walk:
             if base in self.index.bases and depth < 20:
                 self._construct(base, depth + 1)
             elif base not in ("object", "Exception", "BaseException") and not hasattr(builtins, base):
-                self.effects.unknown = True
+                self.effects.unknown |= not self.referring
 
     def _reach(self, module: str, name: str, follow: bool) -> bool:
         if follow:

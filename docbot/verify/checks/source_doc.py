@@ -115,8 +115,12 @@ def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tu
     markdown_line = markdown_lines(original) if converted else {}
     claims = read_claims(units, resolver, lambda line: _owner(markdown_line.get(line, line), spans))
     for subject, found in findings_by_subject(claims, resolver.code_of).items():
-        if subject in report:
-            report[subject] = replace(report[subject], findings=merged(report[subject].findings, found))
+        # a name the source lacks is reported with the section it stands in (or with the doc's own findings)
+        owner = subject if subject in functions else _owner(markdown_line.get(found[0].line or 0, found[0].line),
+                                                             spans) or DOC_EXAMPLES
+        if owner in report or owner == DOC_EXAMPLES and subject not in functions:
+            entry = report.setdefault(owner, FunctionFindings(owner))
+            report[owner] = replace(entry, findings=merged(entry.findings, found))
     if run_examples and functions:
         context = ExampleContext(module, sys_path, timeout_s, sandbox=sandbox)
         for finding in check_steps(extract_steps(doc_text), next(iter(functions)).split(".")[0], context):

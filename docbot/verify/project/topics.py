@@ -11,22 +11,20 @@ import re
 from dataclasses import replace
 
 from collections.abc import Sequence
-from functools import cached_property
 
 from docbot.sandbox.step import Step
-from docbot.verify.checks.claim_subjects import bare
-from docbot.verify.checks.claims import Code, findings_by_subject, merged
+from docbot.verify.checks.claims import findings_by_subject, merged
 from docbot.verify.checks.kwargs_reach import carried_keywords
 from docbot.verify.checks.page import check_doc
-from docbot.verify.checks.reach import CodeBase
 from docbot.verify.checks.returns import own_return_prose
 from docbot.verify.findings import DocFinding, Finding, Severity
-from docbot.verify.project.api_index import ApiIndex, Resolution
+from docbot.verify.project.api_index import ApiIndex
 from docbot.verify.project.package import Package
 from docbot.verify.read.claim_units import markdown_units, markdown_lines, rst_units
 from docbot.verify.read.claims import read_claims
 from docbot.verify.read.markdown import headings
-from docbot.verify.read.references import Reference, code_references
+from docbot.verify.project.claim_subjects import PackageSubjects
+from docbot.verify.read.references import Reference
 
 
 def topic_checks(markdown: str, references: list[Reference], package: Package, index: ApiIndex) -> list[Finding]:
@@ -88,7 +86,7 @@ def claim_checks(text: str, is_rst: bool, markdown: str, references: list[Refere
                  package: Package, index: ApiIndex, said: Sequence[Finding]) -> list[DocFinding]:
     """The findings of the doc's claims about the package's functions that ``said`` (the passages' checks) does
     not already hold, each at the doc line a person sees (an RST doc's own)."""
-    resolver = PackageSubjects(package, index, steps)
+    resolver = PackageSubjects(package, index, steps)  # docbot.verify.project.claim_subjects
     passages = {line: f"{m}:{q}" for (start, end), (m, q) in _passages(markdown, references, package, index)
                 for line in range(start, end)}
     units = rst_units(text) if is_rst else markdown_units(markdown)
@@ -98,55 +96,3 @@ def claim_checks(text: str, is_rst: bool, markdown: str, references: list[Refere
              for subject, findings in findings_by_subject(claims, resolver.code_of).items() for f in findings]
     new = [f for f in merged(said, found) if any(f is g for g in found)]
     return [DocFinding(f, (f.line or 0) + 1) for f in new]
-
-
-class PackageSubjects:
-    """Project mode's subjects: a name the doc imports or qualifies (``pkg.f``, ``p.Client`` after ``import pkg
-    as p``, ``f`` after ``from pkg import f``), else a name only one public function (or class) of the package
-    has. Keys are ``module:qualname``."""
-
-    def __init__(self, package: Package, index: ApiIndex, steps: Sequence[Step]) -> None:
-        self.package, self.index = package, index
-        self.aliases: dict[str, str] = {package.name: package.name}
-        for step in steps:
-            code_references(step.code, step.line, package.name, self.aliases)
-
-    @cached_property
-    def leaves(self) -> dict[str, list[str]]:
-        found: dict[str, list[str]] = {}
-        for module in self.package.modules:
-            for qualname in self.package.functions(module):
-                # `f`, `Class` (its __init__), `Class.method`; a bare method name needs its class
-                found.setdefault(qualname.removesuffix(".__init__"), []).append(f"{module}:{qualname}")
-        return found
-
-    @cached_property
-    def base(self) -> CodeBase:
-        return CodeBase(tuple((m, self.package.source(m)) for m in sorted(self.package.modules)))
-
-    def subject(self, written: str) -> str | None:
-        name = bare(written)
-        head, _, rest = name.partition(".")
-        if head in self.aliases and head != name or head in self.aliases and self.aliases[head] != self.package.name:
-            dotted = f"{self.aliases[head]}.{rest}" if rest else self.aliases[head]
-            if self.index.resolve(dotted) is not Resolution.FOUND:
-                return None
-            found = _function_of(self.index.canonical(dotted), self.package) or _function_of(
-                self.index.canonical(dotted) + ".__init__", self.package)
-            return f"{found[0]}:{found[1]}" if found else None
-        if head == self.package.name:
-            return None
-        keys = set(self.leaves.get(name, []))
-        return keys.pop() if len(keys) == 1 else None
-
-    def missing(self, written: str) -> bool:
-        return False  # project mode names what the package lacks through its references (docbot.verify.project.docs)
-
-    def code_of(self, subject: str) -> Code | None:
-        module, _, qualname = subject.partition(":")
-        source = self.package.functions(module).get(qualname) if module in self.package.modules else None
-        if source is None:
-            return None
-        module_source = self.package.source(module)
-        return Code(module, qualname, source, module_source, self.base, self.package.sys_path,
-                    carried_keywords(module_source, source))

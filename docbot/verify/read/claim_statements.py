@@ -12,6 +12,7 @@ should raise") states nothing about the subject; a negated one ("never raises") 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from docbot.verify.read.claim_patterns import (Kind, Stated, default_value, literal_value, parse_signature,
                                                type_words)
@@ -34,9 +35,14 @@ _DEFAULTS = [re.compile(p) for p in (
     rf"(?i:the\s+default(?:\s+value)?\s+(?:of|for)\s+)`(?P<p>{_ID})`\s+is\s+(?P<v>{_V[1:-1]})",
     rf"`(?P<p>{_ID})`'s\s+default(?:\s+value)?\s+is\s+(?P<v>{_V[1:-1]})",
     rf"`(?P<p>{_ID})\s*=\s*(?P<v>[^`]+)`\s+(?i:is\s+the\s+default|by\s+default)",
+    rf"`(?P<p>{_ID})`[^`.;:]{{0,40}}?\b(?i:defaults?|defaulting)\s+(?:to|is)\s+(?P<v>{_V[1:-1]})",
     rf"(?i:defaults?\s+(?:to|is)\s+)`(?P<p>{_ID})\s*=\s*(?P<v>[^`]+)`",
 )]
-_SPAN_PATTERNS = 5  # the patterns from here on read `p=v` spans
+# "If you leave it out, `f()` sets `p` to `V`": a default, when the sentence says it is one
+_SETS = re.compile(rf"\b(?:sets?|uses?)\s+`(?P<p>{_ID})`\s+(?:to|as|=)\s+(?P<v>{_V[1:-1]})")
+_OMITTED = re.compile(r"(?i)\bby default\b|\bleave it out\b|\bomit(?:ted)?\b|\bnot given\b|\bunless\b|"
+                      r"\bleft out\b|\bif not (?:passed|provided|specified)\b|\bwithout it\b")
+_SPAN_PATTERNS = 6  # the patterns from here on read `p=v` spans
 # "the `x` argument" names a parameter of *something*: the claim is made only where the syntax says whose (an
 # owner after it, "of `f()`"; or a verb before it whose subject is the statement's own: "it takes a `x` argument")
 _TAKES = [re.compile(p) for p in (
@@ -47,10 +53,12 @@ _TAKES = [re.compile(p) for p in (
 _TAKING_VERB = re.compile(r"\b(?:takes|accepts|has|supports|expects|requires|take|accept)\s+(?:an?\s+|the\s+|its\s+)?"
                           r"(?:(?:optional|new|extra|additional|keyword|keyword-only|positional)\s+)*"
                           r"(?:(?:argument|parameter)s?\s+)?$")
+_OF = r"(?:\s+(?:argument|parameter|keyword(?: argument)?))?(?:\s+(?:of|to|for)\s+`[^`]+`)?"
 _TYPES = [re.compile(p) for p in (
     rf"`(?P<p>{_ID})`\s*\((?P<t>[^()]{{1,40}})\)",
-    rf"`(?P<p>{_ID})`\s+(?:must|should|has\s+to|needs\s+to)\s+be\s+(?:a|an)\s+(?P<t>[^.,;:()]{{1,40}})",
-    rf"`(?P<p>{_ID})`\s+is\s+(?:a|an)\s+(?P<t>[^.,;:()]{{1,40}})",
+    rf"`(?P<p>{_ID})`{_OF}\s+(?:must|should|has\s+to|needs\s+to)\s+be\s+(?:a|an)\s+(?P<t>[^.,;:()]{{1,40}})",
+    rf"`(?P<p>{_ID})`{_OF}\s+is\s+(?:a|an|always\s+a|always\s+an)\s+(?P<t>[^.,;:()]{{1,40}})",
+    rf"\b(?:expects?|requires?|wants?)\s+`(?P<p>{_ID})`\s+to\s+be\s+(?:a|an)\s+(?P<t>[^.,;:()]{{1,40}})",
 )]
 _TYPED_SPAN = re.compile(rf"`(?P<p>{_ID})\s*:\s*(?P<t>[^`=]+?)(?:\s*=\s*(?P<v>[^`]+))?`")
 _OWNER = re.compile(r"\s*(?:of|to|for)\s+`~?([A-Za-z_][\w.]*)(?:\([^`]*\))?`")
@@ -78,6 +86,8 @@ _OTHERS = re.compile(r"\b(?:should|shall|your|you|user|callback|hook|handler|sub
 
 def statements(unit: Unit) -> list[Stated]:
     """Every claim the unit states; ``bound`` names the subject where the syntax ties one."""
+    if not unit.label and unit.form is not Form.PROSE and unit.lead.rstrip().endswith(":"):
+        unit = replace(unit, label=_introduced(unit.lead))
     if unit.form is Form.SIGNATURE:
         return _signature(unit.text)
     found = _row(unit) if unit.form is Form.TABLE else _item(unit) if unit.term and not unit.part else []
@@ -89,6 +99,15 @@ def statements(unit: Unit) -> list[Stated]:
         found += [Stated(Kind.DEFAULT, owner, value)] if value is not None else []
     found += named + _takes(text) + _types(text) + _raises(text, unit) + _returns(text, unit)
     return found
+
+
+def _introduced(lead: str) -> str:
+    """The part a list's or table's lead sentence opens: "`f()` takes these arguments:" -> "params"."""
+    if re.search(r"(?i)\b(?:arguments|parameters|params|keyword arguments|kwargs)\b", lead):
+        return "params"
+    if _RAISE_VERB.search(lead) or re.search(r"(?i)\b(?:exceptions|errors)\b", lead):
+        return "raises"
+    return "returns" if re.search(r"(?i)\breturns?\b", lead) else ""
 
 
 def _signature(text: str) -> list[Stated]:
@@ -135,7 +154,7 @@ def _identifier(text: str) -> str:
 
 
 def _explicit(unit: Unit) -> bool:
-    if unit.label == "params":
+    if unit.label == "params":  # a Parameters part, or a list "`f()` takes these arguments:" introduces
         return True
     if unit.form is Form.TABLE:
         return any(h in _PARAM_HEADERS for h, _ in unit.cells)
@@ -209,7 +228,10 @@ def _named_defaults(text: str) -> list[Stated]:
     for match in _TYPED_SPAN.finditer(text):
         if match.group("v") and literal_value(f"`{match.group('v')}`") is not None:
             found.append(Stated(Kind.DEFAULT, match.group("p"), match.group("v").strip()))
-    return found
+    if _OMITTED.search(text):
+        found += [Stated(Kind.DEFAULT, m.group("p"), value) for m in _SETS.finditer(text)
+                  if (value := literal_value(m.group("v"))) is not None]
+    return list(dict.fromkeys(found))
 
 
 def _takes(text: str) -> list[Stated]:

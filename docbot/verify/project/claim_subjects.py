@@ -1,0 +1,123 @@
+"""Project mode's subjects for the claim reader (docs/design.md#claims): which of the package's functions a name a
+doc writes is, read from the package's text (nothing imported).
+
+A name the doc imports or qualifies resolves through the API index (``pkg.f``, ``p.Client`` after ``import pkg as
+p``, ``f`` after ``from pkg import f``), and through the package's star imports where the index cannot see
+(``from ._api import *``: ``httpx.get`` is ``httpx._api.get`` when only that star-imported module has a public
+``get``); a bare name resolves when only one public function (or class) of the package has it. Keys are
+``module:qualname``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Sequence
+from functools import cached_property
+
+from docbot.facts.module import module_tree
+from docbot.sandbox.step import Step
+from docbot.verify.checks.claim_subjects import bare
+from docbot.verify.checks.claims import Code
+from docbot.verify.checks.kwargs_reach import carried_keywords
+from docbot.verify.checks.reach import CodeBase
+from docbot.verify.project.api_index import ApiIndex, Resolution
+from docbot.verify.project.package import Package
+from docbot.verify.read.references import code_references
+
+__all__ = ["PackageSubjects"]
+
+
+class PackageSubjects:
+    """Project mode's subjects: a name the doc imports or qualifies (``pkg.f``, ``p.Client`` after ``import pkg
+    as p``, ``f`` after ``from pkg import f``), else a name only one public function (or class) of the package
+    has. Keys are ``module:qualname``."""
+
+    def __init__(self, package: Package, index: ApiIndex, steps: Sequence[Step]) -> None:
+        self.package, self.index = package, index
+        self.aliases: dict[str, str] = {package.name: package.name}
+        for step in steps:
+            code_references(step.code, step.line, package.name, self.aliases)
+
+    @cached_property
+    def leaves(self) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = {}
+        for module in self.package.modules:
+            for qualname in self.package.functions(module):
+                # `f`, `Class` (its __init__), `Class.method`; a bare method name needs its class
+                found.setdefault(qualname.removesuffix(".__init__"), []).append(f"{module}:{qualname}")
+        return found
+
+    @cached_property
+    def base(self) -> CodeBase:
+        return CodeBase(tuple((m, self.package.source(m)) for m in sorted(self.package.modules)))
+
+    def subject(self, written: str) -> str | None:
+        name = bare(written)
+        head, _, rest = name.partition(".")
+        if head in self.aliases and head != name or head in self.aliases and self.aliases[head] != self.package.name:
+            dotted = f"{self.aliases[head]}.{rest}" if rest else self.aliases[head]
+            if self.index.resolve(dotted) is not Resolution.FOUND:
+                return self._starred(dotted)
+            canonical = self.index.canonical(dotted)
+            found = _function_of(canonical, self.package) or _function_of(canonical + ".__init__", self.package)
+            return f"{found[0]}:{found[1]}" if found else None
+        if head == self.package.name:
+            return None
+        keys = set(self.leaves.get(name, []))
+        return keys.pop() if len(keys) == 1 else None
+
+    def missing(self, written: str) -> bool:
+        return False  # project mode names what the package lacks through its references (docbot.verify.project.docs)
+
+    def code_of(self, subject: str) -> Code | None:
+        module, _, qualname = subject.partition(":")
+        source = self.package.functions(module).get(qualname) if module in self.package.modules else None
+        if source is None:
+            return None
+        module_source = self.package.source(module)
+        return Code(module, qualname, source, module_source, self.base, self.package.sys_path,
+                    carried_keywords(module_source, source))
+
+    def _starred(self, dotted: str) -> str | None:
+        """``pkg.name`` that only one module ``pkg`` star-imports defines (as a public function or class)."""
+        module, _, name = dotted.rpartition(".")
+        if module not in self.package.modules:
+            return None
+        found = {key for source in _star_sources(self.package.source(module), module, module == self.package.name
+                                                  or self.package.modules[module].name == "__init__.py")
+                 if source in self.package.modules and _exported(self.package.source(source), name)
+                 for key in (f"{source}:{name}", f"{source}:{name}.__init__")
+                 if key.partition(":")[2] in self.package.functions(source)}
+        return found.pop() if len(found) == 1 else None
+
+
+def _star_sources(source: str, module: str, is_package: bool) -> list[str]:
+    """The modules ``source`` star-imports (``from .x import *``), as dotted names."""
+    tree = module_tree(source)
+    found = []
+    for node in tree.body if tree else []:
+        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            parts = module.split(".")
+            base = parts[: len(parts) - node.level + (1 if is_package else 0)] if node.level else []
+            found.append(".".join([*base, *([node.module] if node.module else [])]))
+    return found
+
+
+def _exported(source: str, name: str) -> bool:
+    """Whether a star import of the module gives ``name``: in its ``__all__`` when it has one, else public."""
+    listed = re.search(r"^__all__\s*=\s*[\[(]([^\])]*)[\])]", source, re.MULTILINE)
+    if listed:
+        return re.search(rf"['\"]{re.escape(name)}['\"]", listed.group(1)) is not None
+    return not name.startswith("_")
+
+
+def _function_of(dotted: str, package: Package) -> tuple[str, str] | None:
+    """``pkg.core.f`` -> ("pkg.core", "f"); ``pkg.core.Class.m`` -> ("pkg.core", "Class.m"); else None."""
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        module = ".".join(parts[:cut])
+        if module in package.modules:
+            qualname = ".".join(parts[cut:])
+            return (module, qualname) if qualname in package.functions(module) else None
+    return None
