@@ -21,6 +21,7 @@ import importlib
 import inspect
 import json
 import tempfile
+import textwrap
 import threading
 from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -33,7 +34,7 @@ HERE = Path(__file__).resolve().parent
 SECTION = "## A perfect writer with planted defects (`python -m bench.claims.loop`)"
 MODULES = ("textwrap", "colorsys", "fnmatch", "string", "html", "heapq", "bisect", "statistics", "difflib",
            "shlex", "calendar", "base64")
-PER_MODULE = 14
+PER_MODULE = 15
 KINDS = ("default_in_description", "default_in_parameter", "raise_in_description", "raise_entry",
          "return_type_in_description", "return_type_in_returns", "invented_parameter")
 _NO_IO = ("textwrap", "colorsys", "fnmatch", "string", "html", "heapq", "bisect", "statistics", "difflib")
@@ -112,7 +113,7 @@ def defects(target: Any, module: str) -> dict[str, dict[str, Any]]:
         param = literal[0]
         found["default_in_description"] = {"sentence": f" `{param.name}` defaults to `{_other(param.default)}`."}
         found["default_in_parameter"] = {"parameter": param.name, "text": f" (default {_other(param.default)})"}
-    if module in _NO_IO:
+    if module in _NO_IO and not _calls_its_parameters(target.source, {p.name for p in facts.parameters}):
         found["raise_in_description"] = {"sentence": " Raises `FileNotFoundError` if the file does not exist."}
         found["raise_entry"] = {"type": "FileNotFoundError", "condition": "the file does not exist"}
     returned = _stub_returns(module, target.qualname) if facts.name != "__init__" else None
@@ -123,6 +124,22 @@ def defects(target: Any, module: str) -> dict[str, dict[str, Any]]:
     if not any(p.kind == "var-keyword" for p in facts.parameters):
         found["invented_parameter"] = {"parameter": "verbose_output"}
     return found
+
+
+def _calls_its_parameters(source: str, params: set[str]) -> bool:
+    """Whether the function calls code it is handed (``key(x)``, ``sorted(..., key=key)``, ``map(func, ...)``): a
+    callback may raise anything, so "raises FileNotFoundError" is not false for it."""
+    tree = ast.parse(textwrap.dedent(source))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Name) and node.func.id in params:
+                return True
+            handed = [*node.args, *(k.value for k in node.keywords)]
+            if any(isinstance(a, ast.Name) and a.id in params and a.id not in ("self", "cls") and (
+                    isinstance(node.func, ast.Name) and node.func.id in ("map", "filter", "sorted", "min", "max")
+                    or any(k.arg == "key" and k.value is a for k in node.keywords)) for a in handed):
+                return True
+    return False
 
 
 def _other(default: str) -> str | None:
@@ -144,7 +161,8 @@ def planted(model: Any, kind: str, change: dict[str, Any]) -> Any:
     from docbot.docmodel import ParameterDoc, RaisesDoc
 
     if kind in ("default_in_description", "raise_in_description", "return_type_in_description"):
-        return model.model_copy(update={"description": (model.description + change["sentence"]).strip()})
+        # a paragraph of its own: a docstring's description often ends in a doctest
+        return model.model_copy(update={"description": (model.description + "\n\n" + change["sentence"]).strip()})
     if kind == "default_in_parameter":
         params = [p for p in model.parameters if p.name != change["parameter"]]
         own = next((p for p in model.parameters if p.name == change["parameter"]),

@@ -15,7 +15,53 @@ from docbot.verify.checks.kwargs_reach import NOTHING, Carried, carried_keywords
 from docbot.verify.checks.reach import CodeBase
 from docbot.facts.module import module_tree
 
-__all__ = ["OneFunction", "SourceFunctions", "bare"]
+__all__ = ["OneFunction", "SourceFunctions", "bare", "every_function", "through_bases"]
+
+
+def every_function(source: str) -> dict[str, str]:
+    """qualname -> text (decorators included, dedented) of every function and method of the module that is not
+    private by name: a doc may state things about one docbot does not document (a class outside ``__all__``)."""
+    tree = module_tree(source)
+    lines = source.split("\n")
+    found: dict[str, str] = {}
+
+    def add(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                add(node.body, f"{prefix}{node.name}.")
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+                    not node.name.startswith("_") or node.name == "__init__"):
+                first = min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1
+                chunk = lines[first : node.end_lineno]
+                indent = chunk[0][: len(chunk[0]) - len(chunk[0].lstrip(" \t"))]
+                found.setdefault(prefix + node.name, "".join(line.removeprefix(indent) + "\n" for line in chunk))
+
+    add(tree.body if tree else [], "")
+    return found
+
+
+def through_bases(source: str, qualname: str, functions: Mapping[str, str]) -> str | None:
+    """``Sub.method`` that ``Sub`` inherits from a class of the same module: that class's ``method``; and a
+    module-level alias of a class (``Str = String``) read as the class."""
+    cls, _, method = qualname.rpartition(".")
+    tree = module_tree(source)
+    if tree is None or not cls:
+        return None
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    aliases = {n.targets[0].id: n.value.id for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
+               and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Name)}
+    todo, seen = [aliases.get(cls, cls)], set[str]()
+    while todo:
+        name = todo.pop(0)
+        if name in seen or len(seen) > 20:
+            continue
+        seen.add(name)
+        if f"{name}.{method}" in functions:
+            return f"{name}.{method}"
+        node = classes.get(name)
+        todo += [ast.unparse(b.value if isinstance(b, ast.Subscript) else b).rsplit(".", 1)[-1]
+                 for b in node.bases] if node else []  # `Field[str]` is `Field`
+    return None
 
 
 def bare(written: str) -> str:
@@ -75,7 +121,8 @@ class SourceFunctions:
         if f"{name}.__init__" in self.functions:
             return f"{name}.__init__"
         if "." in name:
-            return None
+            return through_bases(self.source, name, self.functions) or through_bases(
+                self.source, f"{name}.__init__", self.functions)
         # a bare name is a top-level function's (or a class's, for its __init__): a method needs its class
         found = [q for q in self.leaves.get(name, []) if "." not in q]
         return found[0] if len(found) == 1 else None

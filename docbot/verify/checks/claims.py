@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from docbot.facts.function import Facts, Parameter, extract_facts, is_none, own_nodes
-from docbot.facts.module import module_constants
+from docbot.facts.module import module_constants, module_tree
 from docbot.verify.checks.kwargs_reach import NOTHING, Carried
 from docbot.verify.checks.reach import CodeBase, may_raise
 from docbot.verify.checks.return_types import annotation_types, returned_types
@@ -126,15 +126,30 @@ def _default(claim: Claim, code: Code, facts: Facts) -> list[Finding]:
 def _constants(code: Code) -> Mapping[str, str]:
     """The module's named literals, and those it imports from its code base (``from .defaults import TIMEOUT``)."""
     found = dict(module_constants(code.module_source)) if code.module_source else {}
-    tree = ast.parse(code.module_source) if code.module_source else None
+    tree = module_tree(code.module_source) if code.module_source else None
     modules = code.base.modules
     for node in tree.body if tree else []:
         if isinstance(node, ast.ImportFrom):
-            source = _imported_module(node, code.module, modules)
-            if source is not None:
-                theirs = module_constants(modules[source])
-                found.update({(a.asname or a.name): theirs[a.name] for a in node.names if a.name in theirs})
+            for alias in node.names:
+                value = _imported_constant(_imported_module(node, code.module, modules), alias.name, modules)
+                if value is not None:
+                    found[alias.asname or alias.name] = value
     return found
+
+
+def _imported_constant(module: str | None, name: str, modules: Mapping[str, str], hops: int = 4) -> str | None:
+    """The literal ``name`` has in ``module``, following its re-imports (``_client`` imports it from
+    ``_base_client``, which imports it from ``_constants``)."""
+    if module is None or hops == 0:
+        return None
+    value = module_constants(modules[module]).get(name)
+    if value is not None:
+        return value
+    tree = module_tree(modules[module])
+    for node in tree.body if tree else []:
+        if isinstance(node, ast.ImportFrom) and any(a.name == name and a.asname in (None, name) for a in node.names):
+            return _imported_constant(_imported_module(node, module, modules), name, modules, hops - 1)
+    return None
 
 
 def _imported_module(node: ast.ImportFrom, module: str, modules: Mapping[str, str]) -> str | None:
@@ -194,7 +209,7 @@ def _literal(text: str | None) -> bool:
 
 def _unaliased(node: ast.expr, code: Code) -> ast.expr:
     """The annotation with the module's type aliases written out (``_Encoding = str``, ``Path: TypeAlias = str``)."""
-    tree = ast.parse(code.module_source) if code.module_source else None
+    tree = module_tree(code.module_source) if code.module_source else None
     aliases: dict[str, ast.expr] = {}
     for statement in tree.body if tree else []:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0],

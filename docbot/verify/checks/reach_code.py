@@ -106,7 +106,7 @@ class CodeIndex:
             if tree is None:
                 continue
             self.imports[module] = _imports(tree, module, module in _packages(base))
-            self.containers[module] = _containers(tree)
+            self.containers[module] = _containers(tree) | _stdlib_made(tree, self.imports[module])
             for node in tree.body:
                 self._add(module, node, "")
 
@@ -140,6 +140,21 @@ def _containers(tree: ast.Module) -> set[str]:
     return {name for name, values in bound.items() if all(
         isinstance(v, _DISPLAYS) or isinstance(v, ast.Call) and isinstance(v.func, ast.Name)
         and v.func.id in ("dict", "list", "set", "frozenset", "tuple") for v in values)}
+
+
+def _stdlib_made(tree: ast.Module, imports: Mapping[str, str]) -> set[str]:
+    """Top-level names bound to what a pure standard-library function made (``Match = namedtuple(...)``,
+    ``_RE = re.compile(...)``): their methods are the standard library's."""
+    found = set()
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, ast.Call):
+            func = node.value.func
+            head = func.value.id if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else (
+                func.id if isinstance(func, ast.Name) else "")
+            if imports.get(head, "").split(".")[0] in PURE_STDLIB:
+                found.add(node.targets[0].id)
+    return found
 
 
 def _packages(base: CodeBase) -> set[str]:

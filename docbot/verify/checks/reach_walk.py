@@ -213,7 +213,10 @@ class _Walk:
                 if handed is not None and self._passes_code(handed):
                     effects.unknown = True
             else:
-                self._outside(self.imports.get(func.id, ""))
+                if func.id in self.index.containers.get(self.module, ()):  # `Match(...)`: a namedtuple
+                    effects.outside = effects.stdlib = True
+                else:
+                    self._outside(self.imports.get(func.id, ""))
         elif isinstance(func, ast.Attribute):
             self._method(func)
         else:
@@ -232,7 +235,8 @@ class _Walk:
         base's functions are read; a bound method is followed by name)."""
         if isinstance(node, ast.Attribute):
             self.found += self.index.methods.get(node.attr, [])
-            return node.attr not in self.index.methods and node.attr not in PURE_METHODS
+            made = isinstance(node.value, ast.Name) and node.value.id in self.index.containers.get(self.module, ())
+            return node.attr not in self.index.methods and node.attr not in PURE_METHODS and not made
         return isinstance(node, ast.Name) and node.id in self.locals
 
     def _method(self, func: ast.Attribute) -> None:

@@ -17,7 +17,7 @@ from functools import cached_property
 
 from docbot.facts.module import module_tree
 from docbot.sandbox.step import Step
-from docbot.verify.checks.claim_subjects import bare
+from docbot.verify.checks.claim_subjects import bare, every_function, through_bases
 from docbot.verify.checks.claims import Code
 from docbot.verify.checks.kwargs_reach import carried_keywords
 from docbot.verify.checks.reach import CodeBase
@@ -35,6 +35,7 @@ class PackageSubjects:
 
     def __init__(self, package: Package, index: ApiIndex, steps: Sequence[Step]) -> None:
         self.package, self.index = package, index
+        self._every: dict[str, dict[str, str]] = {}
         self.aliases: dict[str, str] = {package.name: package.name}
         for step in steps:
             code_references(step.code, step.line, package.name, self.aliases)
@@ -52,27 +53,59 @@ class PackageSubjects:
     def base(self) -> CodeBase:
         return CodeBase(tuple((m, self.package.source(m)) for m in sorted(self.package.modules)))
 
+    def functions(self, module: str) -> dict[str, str]:
+        """Every function and method of the module a claim may be about (docbot's public ones first)."""
+        if module not in self._every:
+            self._every[module] = {**every_function(self.package.source(module)), **self.package.functions(module)}
+        return self._every[module]
+
     def subject(self, written: str) -> str | None:
         name = bare(written)
         head, _, rest = name.partition(".")
-        if head in self.aliases and head != name or head in self.aliases and self.aliases[head] != self.package.name:
-            dotted = f"{self.aliases[head]}.{rest}" if rest else self.aliases[head]
-            if self.index.resolve(dotted) is not Resolution.FOUND:
-                return self._starred(dotted)
-            canonical = self.index.canonical(dotted)
-            found = _function_of(canonical, self.package) or _function_of(canonical + ".__init__", self.package)
-            return f"{found[0]}:{found[1]}" if found else None
+        if head in self.aliases and (rest or self.aliases[head] != self.package.name):
+            return self._dotted(f"{self.aliases[head]}.{rest}" if rest else self.aliases[head])
         if head == self.package.name:
             return None
         keys = set(self.leaves.get(name, []))
-        return keys.pop() if len(keys) == 1 else None
+        if len(keys) == 1:
+            return keys.pop()
+        if "." in name and not keys:  # `Sub.method` inherited, `Str.__init__` through `Str = String`
+            found = {k for m in self.package.modules for k in [self._in_module(m, name)] if k}
+            return found.pop() if len(found) == 1 else None
+        return None
+
+    def _dotted(self, dotted: str) -> str | None:
+        """A qualified name: its longest prefix the index knows, made canonical (where it is defined), then the
+        rest of it in that module; else what the package's star imports give."""
+        parts = dotted.split(".")
+        for cut in range(len(parts), 0, -1):
+            prefix = ".".join(parts[:cut])
+            canonical = self.index.canonical(prefix) if self.index.resolve(prefix) is Resolution.FOUND else prefix
+            if prefix not in self.package.modules and canonical == prefix and cut > 1:
+                continue  # `executing.Source.for_frame`: `executing.Source` is where it moves
+            whole = canonical.split(".") + parts[cut:]
+            for split in range(len(whole) - 1, 0, -1):
+                module = ".".join(whole[:split])
+                if module in self.package.modules:
+                    return self._in_module(module, ".".join(whole[split:])) or self._starred(dotted)
+            break
+        return self._starred(dotted)
+
+    def _in_module(self, module: str, qualname: str) -> str | None:
+        functions = self.functions(module)
+        for candidate in (qualname, f"{qualname}.__init__"):
+            found = candidate if candidate in functions else through_bases(self.package.source(module), candidate,
+                                                                            functions)
+            if found:
+                return f"{module}:{found}"
+        return None
 
     def missing(self, written: str) -> bool:
         return False  # project mode names what the package lacks through its references (docbot.verify.project.docs)
 
     def code_of(self, subject: str) -> Code | None:
         module, _, qualname = subject.partition(":")
-        source = self.package.functions(module).get(qualname) if module in self.package.modules else None
+        source = self.functions(module).get(qualname) if module in self.package.modules else None
         if source is None:
             return None
         module_source = self.package.source(module)
@@ -81,14 +114,15 @@ class PackageSubjects:
 
     def _starred(self, dotted: str) -> str | None:
         """``pkg.name`` that only one module ``pkg`` star-imports defines (as a public function or class)."""
-        module, _, name = dotted.rpartition(".")
-        if module not in self.package.modules:
+        parts = dotted.split(".")
+        cut = next((i for i in range(len(parts) - 1, 0, -1) if ".".join(parts[:i]) in self.package.modules), 0)
+        module, name = ".".join(parts[:cut]), ".".join(parts[cut:])
+        if not cut:
             return None
         found = {key for source in _star_sources(self.package.source(module), module, module == self.package.name
                                                   or self.package.modules[module].name == "__init__.py")
-                 if source in self.package.modules and _exported(self.package.source(source), name)
-                 for key in (f"{source}:{name}", f"{source}:{name}.__init__")
-                 if key.partition(":")[2] in self.package.functions(source)}
+                 if source in self.package.modules and _exported(self.package.source(source), name.split(".")[0])
+                 for key in [self._in_module(source, name)] if key}
         return found.pop() if len(found) == 1 else None
 
 
