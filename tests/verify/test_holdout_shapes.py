@@ -51,6 +51,21 @@ def test_a_prints_remark_on_a_call_that_prints(tmp_path: Path, capsys: pytest.Ca
                  "acme_dlp", id="the distribution's own folder comes first"),
     pytest.param({"PKG-INFO": "Name: acme-dlp\n", "acme/__init__.py": "", "acme/dlp/__init__.py": ""},
                  "acme", id="a regular package with a subpackage is the one package, as before"),
+    # setup.py-only sdists of the published list (issue 28: each was exit 2, "no package found")
+    pytest.param({"PKG-INFO": "Name: acme-cloud-os-login\n", "acme/cloud/oslogin/__init__.py": "",
+                  "acme/cloud/oslogin_v1/__init__.py": ""},
+                 "acme.cloud.oslogin", id="namespace words joined, an API version beside it (google-cloud-os-login)"),
+    pytest.param({"PKG-INFO": "Name: acme-ads\n", "acme/ads/acmeads/__init__.py": "",
+                  "acme/ads/acmeads/v24/__init__.py": ""},
+                 "acme.ads.acmeads", id="a package named apart from the words (google-ads)"),
+    pytest.param({"PKG-INFO": "Name: acme-cloud-orchestration-airflow\n",
+                  "acme/cloud/orchestration/airflow/service/__init__.py": "",
+                  "acme/cloud/orchestration/airflow/service_v1/__init__.py": "",
+                  "acme/cloud/orchestration/airflow/service_v1beta1/__init__.py": ""},
+                 "acme.cloud.orchestration.airflow.service", id="the plain one among API versions, deeper"),
+    pytest.param({"PKG-INFO": "Name: acme-cloud-dataproc-metastore\n", "acme/cloud/metastore/__init__.py": "",
+                  "acme/cloud/dataproc/__init__.py": "", "acme/cloud/metastore_v1/__init__.py": ""},
+                 "acme.cloud.metastore", id="several plain ones: the path most like the name"),
 ])
 def test_the_package_of_a_namespace_distribution(tmp_path: Path, files: dict[str, str], found: str) -> None:
     for name, text in files.items():
