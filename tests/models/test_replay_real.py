@@ -34,7 +34,7 @@ def test_recorded_smollm2_run_replays_byte_identical(tmp_path: Path, capsys: pyt
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert output.read_bytes() == (DATA / "compound_interest.smollm2.md").read_bytes()
-    assert "> **Unapproved** (score 0, bar 95):" in output.read_text()  # the reader is told
+    assert "> **Unapproved** (best score 18, bar 95):" in output.read_text()  # the reader is told
     result = json.loads(captured.out)["results"][0]
     # Re-recorded after issues 28-33 landed (the claims, the bounds, the docmodel's lenient JSON): round 2's
     # critique never parsed (score 0), a regression the router sends to the adjudicator; the best draft of an
