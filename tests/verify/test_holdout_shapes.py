@@ -44,6 +44,17 @@ def test_a_prints_remark_on_a_call_that_prints(tmp_path: Path, capsys: pytest.Ca
     assert _project(tmp_path, readme, capsys) == expected
 
 
+def test_a_stub_only_distribution_is_said_to_be_one(tmp_path: Path) -> None:
+    """pandas-stubs ships pandas-stubs/*.pyi: no code to verify against, said so (still exit 2)."""
+    from docbot.errors import ConfigError
+
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "acme-stubs"\n', encoding="utf-8")
+    (tmp_path / "acme-stubs" / "core").mkdir(parents=True)
+    (tmp_path / "acme-stubs" / "core" / "frame.pyi").write_text("def f() -> int: ...\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="acme-stubs holds type stubs only"):
+        find_package(tmp_path)
+
+
 @pytest.mark.parametrize("files, found", [
     pytest.param({"PKG-INFO": "Name: acme-cloud-dlp\n", "acme/cloud/dlp/__init__.py": "def f():\n    return 1\n"},
                  "acme.cloud.dlp", id="a package inside namespace folders (google-cloud-dlp)"),

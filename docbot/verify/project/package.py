@@ -132,6 +132,10 @@ def find_package(root: Path) -> Package:
         or _in_namespace(root, name) or _only_one(bases, name)
     if found is not None:
         return found
+    stubs = sorted(p.name for p in root.glob("*-stubs") if p.is_dir() and any(p.rglob("*.pyi")))
+    if stubs:  # PEP 561's stub-only distribution: types, no code a doc's examples could run against
+        raise ConfigError(f"{root}: {stubs[0]} holds type stubs only (.pyi), no package code to verify docs "
+                          "against; run docbot verify in the project whose code the stubs describe.")
     raise ConfigError(f"{root}: no package found (pyproject.toml's [project].name, or one package under src/); "
                       "run docbot verify from the project root, or pass SOURCE DOC")
 
