@@ -159,6 +159,11 @@ def test_a_reader_s_run_decides(tmp_path: Path, capsys: pytest.CaptureFixture[st
                  [("setup_elided", "example_raises")], id="a NameError inside an ExceptionGroup: setup elided"),
     pytest.param(block("class AppError(Exception):\n    pass\n\nraise AppError('boom')"),
                  [("note", "example_shows_failure")], id="a recipe that raises: a note"),
+    pytest.param(block("raise ValueError('dodgy value').with_traceback(None)"),
+                 [("note", "example_shows_failure")], id="a raise that builds its exception: a note"),
+    pytest.param(block("raise ValueError('dodgy value').with_traceback()"),
+                 [("contradiction", "example_raises")],
+                 id="a raise whose building fails (future's compatible_idioms: a TypeError) is no recipe"),
 ])
 def test_the_kind_docbot_has_for_it(tmp_path: Path, capsys: pytest.CaptureFixture[str], readme: str,
                                     expected: list[tuple[str, str]]) -> None:
