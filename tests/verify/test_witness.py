@@ -106,6 +106,18 @@ def test_the_drift_gate_is_not_blinded_either(tmp_path: Path, capsys: pytest.Cap
                                                                        "example_mismatch")]
 
 
+def test_a_future_import_in_an_earlier_block_goes_first_in_the_witness(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """future's compatible_idioms: a console takes `from __future__ import` at any prompt, a script only first;
+    every witness after such a block was a SyntaxError, and its contradiction a note."""
+    readme = block("from toy_pkg import add\nprint(add(1, 2))  # => 3") + \
+        block("from __future__ import division\nprint(add(2, 2))  # => 5")
+    code, doc = verify(project(tmp_path, "# toy\n\n" + readme), capsys)
+    [found] = [f for f in doc["findings"] if f["kind"] == "contradiction"]
+    assert found["witness"]["script"].startswith("from __future__ import division\n")
+    assert found["witness"]["reproduced"] and code == 1
+
+
 def test_claims_a_killed_block_left_unverified_fail_the_drift_gate(tmp_path: Path,
                                                                   capsys: pytest.CaptureFixture[str],
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:

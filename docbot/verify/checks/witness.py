@@ -174,7 +174,17 @@ def _prefix(steps: Sequence[Step], session: Session, indices: Sequence[int] | ra
             lines += _render(step)[0] if echoed else step.code.rstrip("\n").splitlines()
         elif session.heads.get(i):
             lines += session.heads[i].splitlines()  # the part of a step that ended its session
-    return lines
+    return _futures_first(lines)
+
+
+_FUTURE = re.compile(r"^\s*from\s+__future__\s+import\b")
+
+
+def _futures_first(lines: list[str]) -> list[str]:
+    """A console takes ``from __future__ import ...`` at any prompt; a script only first (future's docs: a later
+    block's import made every witness after it a SyntaxError)."""
+    futures = [line.strip() for line in lines if _FUTURE.match(line)]
+    return [*dict.fromkeys(futures), *(line for line in lines if not _FUTURE.match(line))]
 
 
 def _render(step: Step) -> tuple[list[str], str | None, str, bool]:

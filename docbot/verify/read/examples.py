@@ -227,7 +227,14 @@ def _python_steps(text: str, output: str | None) -> list[Step]:
             echo = isinstance(last, ast.Expr) and not is_print(last)
             return [Step(text, "stdout", output, echo_last=echo, shown=_shown(text, last))]
         return [Step(text, "none", shown=_shown(text, tree.body[0]))]
-    return [_marked_step(text, node, markers.get(index)) for index, node in enumerate(tree.body)]
+    steps = [_marked_step(text, node, markers.get(index)) for index, node in enumerate(tree.body)]
+    final = steps[-1]
+    if output is not None and final.expect == "raises" and final.exc_message is None and \
+            output.strip().startswith(f"{final.exc_type}:"):
+        # `foo = Foo(bar="3")  # raises a TraitError`, then the error's text in the block after (traitlets'
+        # docs): the block states its message
+        steps[-1] = _marked_step(text, tree.body[-1], "!raises " + " ".join(output.split()))
+    return steps
 
 
 def _is_stub(node: ast.stmt) -> bool:
