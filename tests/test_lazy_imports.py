@@ -16,8 +16,7 @@ from tests.support.git_repo import GitRepo
 
 HEAVY = ("libcst", "git", "pydantic", "pydantic_core", "rich", "langchain_core", "langchain_ollama",
          "langchain_openai", "langgraph", "httpx", "llama_cpp", "griffe", "docbot.loop", "docbot.models")
-WITHOUT_SETTINGS = HEAVY
-WITH_SETTINGS = tuple(name for name in HEAVY if not name.startswith("pydantic"))  # --all loads the settings
+PYDANTIC = ("pydantic", "pydantic_core", "docbot.config.settings", "docbot.config.sources")
 
 PROBE = """
 import sys
@@ -77,22 +76,40 @@ def test_a_private_only_commit_range_imports_nothing_heavy(repo: GitRepo) -> Non
 
 
 @pytest.mark.parametrize("argv", [["check", "--all"], ["targets", "--all"]])
-def test_whole_tree_commands_load_the_settings_but_nothing_else_heavy(repo: GitRepo, argv: list[str]) -> None:
-    exit_code, imported = probe(repo.root, "cli", argv, WITH_SETTINGS)
+def test_whole_tree_commands_import_nothing_heavy(repo: GitRepo, argv: list[str]) -> None:
+    exit_code, imported = probe(repo.root, "cli", argv)
     assert imported == [] and exit_code == (1 if argv[0] == "check" else 0)  # check: area has no doc
 
 
-@pytest.mark.parametrize("front, argv, config", [
-    ("hook", ["--check", "pkg/geo.py"], True),  # a config file could set what the check reads
-    ("hook", ["--check", "--base-url", "http://127.0.0.1:9", "pkg/geo.py"], False),  # a flag to validate
-    ("cli", ["check", "--staged"], False),  # `docbot check` always loads the settings for a public edit
+CONFIG = '{"include_dunder": false, "model_registry": {"GENERATOR": "a", "CRITIC": {"model": "b"}, "ADJUDICATOR": "c"}}'
+
+
+# Issue 32: every path that runs no model reads its settings without pydantic, config file, flags and all
+# (docbot.config.plain); each probe's exit code shows the path really ran.
+@pytest.mark.parametrize("front, argv, exit_code", [
+    ("hook", ["--check", "pkg/geo.py"], 1),
+    ("hook", ["--check", "--base-url", "http://127.0.0.1:9", "pkg/geo.py"], 1),
+    ("cli", ["check", "--staged"], 1),
+    ("cli", ["check", "--all"], 1),
+    ("cli", ["targets", "--staged"], 0),
+    ("cli", ["targets", "--all", "--config", "config.json"], 0),
+    ("cli", ["verify", "--no-examples", "pkg/geo.py", "geo.md"], 1),  # 1: no section for f0...f39
+    ("cli", ["verify", "--no-examples", "README.md"], 0),
 ])
-def test_control_a_public_edit_loads_the_settings(repo: GitRepo, front: str, argv: list[str], config: bool) -> None:
-    if config:
-        repo.write("config.json", '{"include_dunder": false}\n')
+def test_no_model_paths_load_the_settings_without_pydantic(repo: GitRepo, front: str, argv: list[str],
+                                                           exit_code: int) -> None:
+    repo.write("config.json", CONFIG).write("geo.md", "# geo\n\n## `area`\n\nThe area.\n")
+    repo.write("README.md", "# pkg\n\n```python\nfrom pkg.geo import area\n```\n")
+    repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).stage("pkg/geo.py")
+    assert probe(repo.root, front, argv, PYDANTIC) == (exit_code, [])
+
+
+@pytest.mark.parametrize("front, argv", [("hook", ["--check", "pkg/geo.py"]), ("cli", ["check", "--staged"])])
+def test_control_a_bad_config_file_is_explained_by_the_model(repo: GitRepo, front: str, argv: list[str]) -> None:
+    repo.write("config.json", '{"include_dunder": 1}\n')  # the model's own message names it (exit 2)
     repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).stage("pkg/geo.py")
     exit_code, imported = probe(repo.root, front, argv)
-    assert exit_code == 1 and "pydantic" in imported  # the probe sees imports: the empty lists above are real
+    assert exit_code == 2 and "pydantic" in imported  # the probe sees imports: the empty lists above are real
 
 
 # The hook's public-edit path (issue 20, docs/design.md#lazy-imports): a commit that changes one public function

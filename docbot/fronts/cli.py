@@ -14,7 +14,8 @@ from typing import Any, Sequence
 
 from docbot import __version__
 from docbot.errors import ConfigError, ExitCode
-from docbot.fronts.common import EXIT_CODES, guarded, has_config_file, json_document, loaded_from, settings_from
+from docbot.fronts.common import (EXIT_CODES, guarded, has_config_file, json_document, loaded_from, plain_settings_from,
+                                  settings_from)
 from docbot.fronts.options import (command, console_sink, diff_options, diff_spec, model_options, output_options,
                                    repo_root_of, say, sink_for)
 from docbot.fronts.cli_files import add_merge, add_verify, drift_gate
@@ -53,12 +54,20 @@ def cmd_run(args: argparse.Namespace) -> int:
     return report.exit_code()
 
 
-def _nothing_public(args: argparse.Namespace, root: Path, spec: Any) -> bool:
+def _nothing_public(args: argparse.Namespace, root: Path, spec: Any, diff: Any = None) -> bool:
     """A diff that gives no target whatever the settings, in a checkout without a config file to
     validate: the command is done before loading the settings (docs/design.md#lazy-imports)."""
     from docbot.scan.repo import touches_nothing_public
 
-    return not has_config_file(args, root) and bool(touches_nothing_public(root, spec, args.paths))
+    return not has_config_file(args, root) and bool(touches_nothing_public(root, spec, args.paths, diff=diff))
+
+
+def _diff_of(root: Path, spec: Any) -> Any:
+    """git's reading of ``spec``'s diff, once per command: the screen and the scan share it (docs/design.md#speed);
+    None for a whole-tree spec."""
+    from docbot.scan.repo import read_diff
+
+    return None if spec.all else read_diff(root, spec)
 
 
 def cmd_targets(args: argparse.Namespace) -> int:
@@ -66,12 +75,13 @@ def cmd_targets(args: argparse.Namespace) -> int:
 
     root = repo_root_of(Path.cwd())
     spec = diff_spec(args)
-    if _nothing_public(args, root, spec):
+    diff = _diff_of(root, spec)
+    if _nothing_public(args, root, spec, diff):
         result = Scan(base="", head="")
     else:
-        settings = settings_from(args, root)
+        settings = plain_settings_from(args, root)
         result = scan(root, spec, args.paths, include_dunder=settings.include_dunder, exclude=settings.exclude,
-                      cache=settings.cache)
+                      cache=settings.cache, diff=diff)
     for error in result.errors:
         print(f"skipped file: {error}", file=sys.stderr)
     # With --all nothing is compared, so a target's kind ("unchanged") would mislead: show the scope.
@@ -105,16 +115,18 @@ def cmd_check(args: argparse.Namespace) -> int:
 def _check_api_docs(args: argparse.Namespace, root: Path, drift: Any) -> int:
     spec = diff_spec(args, default_all=True)
     extra = {"drift": drift.to_json()} if drift is not None else {}
-    if _nothing_public(args, root, spec):  # no model stack, no pydantic: nothing can be stale
+    diff = _diff_of(root, spec)
+    if _nothing_public(args, root, spec, diff):  # no settings to load: nothing can be stale
         if args.json:
             print(json_document("check", stale=[], unapproved=[], index=None, strict=args.strict, **extra))
         say(args, "docbot check: all docs are current.")
         return 0
     from docbot.check import check_report, run_command
 
-    settings = settings_from(args, root)
+    settings = plain_settings_from(args, root)
     docs_dir = settings.docs_dir
-    found = check_report(settings, root, spec, args.paths, emit=console_sink(verbose=False, quiet=args.quiet))
+    found = check_report(settings, root, spec, args.paths, emit=console_sink(verbose=False, quiet=args.quiet),
+                         diff=diff)
     if args.json:
         print(json_document("check", **found.to_json(), strict=args.strict, **extra))
     else:
@@ -218,7 +230,7 @@ def cmd_pages(args: argparse.Namespace) -> int:
     from docbot.git.repo import head_sha, open_repo
 
     root = repo_root_of(Path.cwd())
-    settings = settings_from(args, root)
+    settings = plain_settings_from(args, root)
     done = pages(root, settings.docs_dir, package=args.package or "", out=args.out or "",
                  repo_url=settings.repo_url or "", commit=head_sha(open_repo(root)) or "", mkdocs=args.mkdocs)
     for note in done.notes:
