@@ -20,7 +20,6 @@ from typing import Any
 
 from docbot.config.choices import BACKEND_NAMES
 from docbot.config.pyproject import parse_pyproject
-from docbot.config.schema import FIELDS
 from docbot.errors import ConfigError
 
 SCHEMA_KEY = "$schema"  # editors' pointer to docbot.schema.json; not a setting
@@ -101,6 +100,8 @@ def pyproject_layer(text: str, source: str) -> Layer | None:
 
 def config_layer(text: str, source: str, label: str, *, named: bool) -> tuple[Layer | None, Note | None]:
     """config.json's layer, or (None, an info note) when it is not docbot's and was not named."""
+    from docbot.config.schema import FIELDS  # the settings' names: only a config file asks
+
     data = parse_config(text, source)
     data.pop(SCHEMA_KEY, None)
     if named or any(key in FIELDS for key in data):

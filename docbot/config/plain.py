@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, Literal
 from docbot.config.choices import (DEFAULT_EXAMPLE_MEMORY_MB, DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S,
                                    DEFAULT_EXCLUDE, ExampleSandbox)
 from docbot.config.layers import Layer, Note, in_ci, local_layers, merged
-from docbot.config.rules import conforms
 
 if TYPE_CHECKING:
     from docbot.config.settings import Settings
@@ -73,7 +72,9 @@ def resolve_plain(layers: Sequence[Layer], env: Mapping[str, str], notes: Sequen
     """``sources.resolve`` without pydantic when the schema and the rules accept the merged layers; else the
     model decides, and its ``ConfigError`` (or its settings, where only its lax parts accept a value) stands."""
     data, _owner = merged(layers)
-    if conforms(data):
+    if not data:  # nothing set anywhere: the defaults, with no schema to load
+        settings = PlainSettings()
+    elif _conforms(data):
         settings = PlainSettings.from_values(data)
     else:
         from docbot.config.sources import resolve  # the model: its message, word for word
@@ -84,6 +85,12 @@ def resolve_plain(layers: Sequence[Layer], env: Mapping[str, str], notes: Sequen
         # own explicit value there.
         settings = PlainSettings(**{**{name: getattr(settings, name) for name in NAMES}, "example_sandbox": "os"})
     return PlainLoaded(settings, tuple(notes))
+
+
+def _conforms(data: Mapping[str, Any]) -> bool:
+    from docbot.config.rules import conforms  # the schema: only values to validate load it
+
+    return conforms(data)
 
 
 def load_plain(root: Path, config: Path | None, overrides: Mapping[str, Any], env: Mapping[str, str]) -> PlainLoaded:

@@ -7,7 +7,6 @@ Fronts parse, call, print, and map errors to exit codes. Nothing else lives here
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -15,11 +14,10 @@ from typing import Any, Sequence
 from docbot import __version__
 from docbot.errors import ConfigError, ExitCode
 from docbot.fronts.common import (EXIT_CODES, guarded, has_config_file, json_document, loaded_from, plain_settings_from,
-                                  settings_from)
+                                  raw_formatter, settings_from)
 from docbot.fronts.options import (command, console_sink, diff_options, diff_spec, model_options, output_options,
                                    repo_root_of, say, sink_for)
 from docbot.fronts.cli_files import add_merge, add_verify, drift_gate
-from docbot.fronts.single import DEMO_INPUT, demo_input, reflexion, reflexion_parser, run_demo
 from docbot.results import plural
 
 
@@ -147,7 +145,7 @@ def _check_api_docs(args: argparse.Namespace, root: Path, drift: Any) -> int:
 
 def main_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="docbot", description=DESCRIPTION, epilog=EXIT_CODES,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+                                     formatter_class=raw_formatter)
     parser.add_argument("--version", action="version", version=f"docbot {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     run = command(sub, "run", "document changed public functions into docs/api",
@@ -212,6 +210,8 @@ def _config_parser(sub: Any) -> None:
 
 
 def cmd_config(args: argparse.Namespace) -> int:
+    import json
+
     from docbot.config.show import show_lines, show_json
     from docbot.config.settings import settings_schema
 
@@ -242,6 +242,8 @@ def cmd_pages(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from docbot.fronts.single import DEMO_INPUT, demo_input, run_demo
+
     if not demo_input().is_file():  # installed from a wheel: the sample lives in docbot's checkout only
         raise ConfigError(f"the demo's sample ({DEMO_INPUT}) is not installed with docbot; document a file of "
                           "your own with the same model: `reflexion --backend embedded --input FILE.py`.")
@@ -254,6 +256,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def reflexion_main(argv: Sequence[str] | None = None) -> int:
+    from docbot.fronts.single import reflexion, reflexion_parser
+
     args = reflexion_parser().parse_args(argv)
     return guarded(lambda: reflexion(args))
 

@@ -34,8 +34,17 @@ EXIT_CODES = "exit codes:\n" + "\n".join(f"  {int(code):<4} {text}" for code, te
 def help_formatter(prog: str) -> argparse.HelpFormatter:
     """argparse's formatter at the terminal's width, asked of ``os`` directly. argparse builds a formatter
     for every ``add_argument`` (to check its metavar), and without a width each one imports shutil to ask:
-    ~4 ms of every hook run, which prints no help (docs/design.md#speed). The rule is shutil's:
-    ``COLUMNS`` first, then the terminal, else 80."""
+    ~4 ms of every hook run, which prints no help (docs/design.md#speed)."""
+    return argparse.HelpFormatter(prog, width=_help_width())
+
+
+def raw_formatter(prog: str) -> argparse.HelpFormatter:
+    """``argparse.RawDescriptionHelpFormatter`` at ``help_formatter``'s width (the CLI's, with its exit codes)."""
+    return argparse.RawDescriptionHelpFormatter(prog, width=_help_width())
+
+
+def _help_width() -> int:
+    """shutil's rule, without shutil: ``COLUMNS`` first, then the terminal, else 80; less 2, as argparse takes."""
     try:
         columns = int(os.environ.get("COLUMNS", "0"))
     except ValueError:
@@ -45,7 +54,7 @@ def help_formatter(prog: str) -> argparse.HelpFormatter:
             columns = os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__ else 80
         except (AttributeError, ValueError, OSError):
             columns = 80
-    return argparse.HelpFormatter(prog, width=max(columns - 2, 20))
+    return max(columns - 2, 20)
 
 
 def json_document(command: str, **payload: Any) -> str:
