@@ -8,11 +8,13 @@ import json
 import shutil
 import subprocess
 import sys
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
 from tests.support.git_repo import GitRepo
+from tests.support.loopback import LoopbackServer
 
 HEAVY = ("libcst", "git", "pydantic", "pydantic_core", "rich", "langchain_core", "langchain_ollama",
          "langchain_openai", "langgraph", "httpx", "llama_cpp", "griffe", "docbot.loop", "docbot.models")
@@ -110,6 +112,49 @@ def test_control_a_bad_config_file_is_explained_by_the_model(repo: GitRepo, fron
     repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).stage("pkg/geo.py")
     exit_code, imported = probe(repo.root, front, argv)
     assert exit_code == 2 and "pydantic" in imported  # the probe sees imports: the empty lists above are real
+
+
+# Issue 32: the hook that must document a public edit asks the model server before it imports the loop (langgraph
+# and LangChain took 18 of a loaded machine's 26 s before the "no server" message): with none, it exits 3 first.
+LOOP = ("langchain_core", "langchain_ollama", "langchain_openai", "langgraph", "llama_cpp", "docbot.loop")
+
+
+def test_the_hook_without_a_server_says_so_before_importing_the_loop(repo: GitRepo) -> None:
+    repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).stage("pkg/geo.py")
+    assert probe(repo.root, "hook", ["--base-url", "http://127.0.0.1:9", "pkg/geo.py"], LOOP) == (3, [])
+
+
+class _TagsOnly(BaseHTTPRequestHandler):
+    """An Ollama that lists the default models and serves none of them: the preflight passes, every chat fails."""
+
+    def do_GET(self) -> None:  # noqa: N802 -- http.server's name
+        from docbot.config.settings import DEFAULT_MODELS
+
+        self._send(200, {"models": [{"name": name, "model": name} for name in DEFAULT_MODELS.values()]})
+
+    def do_POST(self) -> None:  # noqa: N802
+        self._send(404, {"error": "model not found"})
+
+    def _send(self, status: int, body: object) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *_args: object) -> None:
+        pass
+
+
+def test_control_the_loop_is_seen_when_a_server_answers(repo: GitRepo) -> None:
+    repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).stage("pkg/geo.py")
+    server = LoopbackServer(_TagsOnly)
+    try:
+        exit_code, imported = probe(repo.root, "hook", ["--base-url", server.start(), "pkg/geo.py"], LOOP)
+    finally:
+        server.stop()
+    assert "langgraph" in imported and "docbot.loop" in imported, exit_code  # the probe sees the loop's imports
 
 
 # The hook's public-edit path (issue 20, docs/design.md#lazy-imports): a commit that changes one public function

@@ -166,9 +166,10 @@ def _document_to(args: argparse.Namespace, root: Path, scope: tuple[DiffSpec, tu
 def _in_hook_terms(message: str, no_server: bool) -> str:
     """An error's fix said in the hook's terms: its install hint for pre-commit's environment, and (no
     model server) how to commit anyway."""
-    from docbot.models.embedded import INSTALL_HINT
+    if "run `pip install" in message:  # the embedded backend's hint: its module imports LangChain (seconds)
+        from docbot.models.embedded import INSTALL_HINT
 
-    message = message.replace(f"run `{INSTALL_HINT}`", HOOK_EMBEDDED_FIX)
+        message = message.replace(f"run `{INSTALL_HINT}`", HOOK_EMBEDDED_FIX)
     return f"{message}\n{NO_SERVER_FIX}" if no_server else message
 
 
