@@ -79,7 +79,7 @@ def plan_modules(found: Scan, settings: PlanSettings, repo_root: Path, spec: Dif
     read = doc_files.read_staged_text if docs_from_index else doc_files.read_text
     code = CodeNow.from_scan(found, include_dunder=settings.include_dunder, every=spec.all)
     by_module = group_by_module(found.targets)
-    names = homes.PageNames(repo_root)  # griffe only for a private module (docs/design.md#lazy-imports)
+    names = homes.PageNames(repo_root, settings.cache)  # griffe only for a private module (docs/design.md#lazy-imports)
     texts: dict[str, str | None] = {}
 
     def read_once(root: Path, rel: str) -> str | None:  # a page shared by modules, and probed, is read once
@@ -94,6 +94,7 @@ def plan_modules(found: Scan, settings: PlanSettings, repo_root: Path, spec: Dif
         home = homes.home_of(repo_root, settings.docs_dir, name, page, read_once)
         modules.append(ModuleDocs(name, targets, code.functions(name, targets), home.rel, home.text,
                                   home.view(name), home, homes.hand_written(home.doc, home.legacy_doc)))
+    names.save()
     return modules
 
 

@@ -65,6 +65,7 @@ def _parse(text: str) -> Any:
     settings.halt_level = 5
     settings.file_insertion_enabled = False  # `.. include::` must not read files from the checker's machine
     settings.raw_enabled = False
+    settings.syntax_highlight = "none"  # docbot reads code blocks, never shows them: no pygments (issue 32)
     document = new_document("<doc>", settings)
     Parser().parse(text, document)
     return document
