@@ -15,7 +15,7 @@ What is in scope, what each module defines now and what its doc file holds come 
 from __future__ import annotations
 
 import shlex
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -25,7 +25,7 @@ from docbot.apidocs import disk
 from docbot.apidocs import pages
 from docbot.apidocs.homes import names_function
 from docbot.plan import ModuleDocs, plan_modules
-from docbot.scan.repo import DiffRead, DiffSpec, scan
+from docbot.scan.repo import DiffRead, DiffSpec, Scan, scan
 from docbot.errors import ExitCode, outcome_code
 from docbot.results import SectionStatus, Target
 
@@ -137,13 +137,9 @@ def check_report(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths:
     """``check_docs``, plus the unapproved sections in the same scope and (with ``index``) the API index,
     read like the doc files: from the index for a staged check. ``diff``: git's reading of ``spec``'s
     diff, when the caller already has it (the hook's screen)."""
-    found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
-                 exclude=settings.exclude, cache=settings.cache, diff=diff)
-    for error in found.errors:
-        emit(_warning().scan(error))
     stale: list[StaleEntry] = []
     unapproved: list[UnapprovedEntry] = []
-    for module in plan_modules(found, settings, repo_root, spec, paths, docs_from_index=spec.staged):
+    for module in _modules(settings, repo_root, spec, paths, diff, emit):
         for notice in disk.duplicate_notices(module.doc_rel, module.existing):
             emit(_warning().about(notice))
         stale += _stale_in_module(module)
@@ -153,6 +149,31 @@ def check_report(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths:
         read = disk.read_staged_text if spec.staged else disk.read_text
         state = api_index.index_state(repo_root, settings.docs_dir, read)
     return CheckReport(stale, unapproved, state if state is not None and state.stale else None)
+
+
+def _modules(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths: Sequence[str], diff: DiffRead | None,
+             emit: EventSink) -> Iterable[ModuleDocs]:
+    """The modules in scope, planned, the scan's errors emitted as warnings. A whole tree is scanned and planned
+    a module at a time, each judged and let go: memory flat in the repository's size (docs/design.md#speed)."""
+    if spec.all:
+        from docbot.plan import plan_tree
+        from docbot.scan.tree import scan_modules
+
+        scans = scan_modules(repo_root, paths, include_dunder=settings.include_dunder, exclude=settings.exclude,
+                             cache=settings.cache)
+        return plan_tree(_warned(scans, emit), settings, repo_root, paths)
+    found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
+                 exclude=settings.exclude, cache=settings.cache, diff=diff)
+    for error in found.errors:
+        emit(_warning().scan(error))
+    return plan_modules(found, settings, repo_root, spec, paths, docs_from_index=spec.staged)
+
+
+def _warned(scans: Iterable[Scan], emit: EventSink) -> Iterator[Scan]:
+    for found in scans:
+        for error in found.errors:
+            emit(_warning().scan(error))
+        yield found
 
 
 def _unapproved_in_module(module: ModuleDocs) -> list[UnapprovedEntry]:
