@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from docbot.config.choices import BACKEND_NAMES
 from docbot.config.pyproject import parse_pyproject
@@ -118,8 +119,6 @@ def env_layers(env: Mapping[str, str]) -> list[Layer]:
     if env.get("DOCBOT_BASE_URL"):
         layers.append(Layer("env DOCBOT_BASE_URL", "DOCBOT_BASE_URL", {"base_url": servers_in(env["DOCBOT_BASE_URL"])}))
     elif env.get("OLLAMA_HOST"):
-        from docbot.config.settings import normalise_host  # the ollama package's parser: only a set OLLAMA_HOST
-
         layers.append(Layer("env OLLAMA_HOST", "OLLAMA_HOST", {"base_url": normalise_host(env["OLLAMA_HOST"])}))
     if env.get("DOCBOT_BACKEND"):
         if env["DOCBOT_BACKEND"] not in BACKEND_NAMES:
@@ -218,3 +217,21 @@ def local_layers(root: Path, config: Path | None, overrides: Mapping[str, Any],
         if (note := secret_note(layer)) and is_tracked(path.parent, path):
             notes.append(note)
     return [*layers, *env_layers(env), Layer("flag", "flags", dict(overrides))], notes
+
+
+def normalise_host(host: str) -> str:
+    """``OLLAMA_HOST`` as the Ollama client itself reads it (``127.0.0.1`` -> ``http://127.0.0.1:11434``,
+    ``:11434`` -> ``http://127.0.0.1:11434``, ``http://h`` -> ``http://h:80``): the ``ollama`` package's own
+    parser, so docbot never reaches a different server than ``ollama`` does for the same variable."""
+    from ollama._client import _parse_host  # imported here: only a set OLLAMA_HOST pays for httpx
+
+    given = host.strip()
+    try:
+        url = _parse_host(given)
+        parts = urlsplit(url)
+    except ValueError:  # a port that is not a number in range
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https"):
+        raise ConfigError(f"OLLAMA_HOST={host!r} is not a host[:port] or http(s) URL; "
+                          "e.g. OLLAMA_HOST=127.0.0.1:11434.")
+    return url

@@ -3,12 +3,11 @@
 The same schema as ``docbot.config.settings.settings_schema()`` and docbot.schema.json (tests/config/
 test_plain_settings.py holds them equal): ``docbot.config.plain`` validates a check's, a screen's or a
 scan's settings by it, so those paths never import pydantic (docs/design.md#lazy-imports). After changing
-``Settings``, regenerate it: ``python -m docbot.config.schema``.
+``Settings``, regenerate it: ``python -m docbot.config.schema_gen``.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 SCHEMA: dict[str, Any] = {
@@ -205,39 +204,3 @@ SCHEMA: dict[str, Any] = {
 
 FIELDS: tuple[str, ...] = tuple(key for key in SCHEMA["properties"] if key != "$schema")  # the settings, in order
 
-
-def literal(value: Any, indent: int = 0, lead: int = 0, width: int = 116) -> str:
-    """``value`` as a Python literal: inline when it fits in ``width`` after ``lead`` characters, else one key
-    or item a line (a long string is split into parts Python joins)."""
-    inline = repr(value)
-    if indent + lead + len(inline) <= width:
-        return inline
-    pad = " " * (indent + 4)
-    if isinstance(value, str):
-        cut = max(width - indent - lead - 2, 20)
-        parts = [value[start:start + cut] for start in range(0, len(value), cut)]
-        return "(" + f"\n{pad}".join(repr(part) for part in parts) + ")"
-    if isinstance(value, dict) and value:
-        items = [f"{pad}{key!r}: {literal(item, indent + 4, len(repr(key)) + 2, width)}" for key, item in value.items()]
-        return "{\n" + ",\n".join(items) + ",\n" + " " * indent + "}"
-    if isinstance(value, list) and value:
-        items = [pad + literal(item, indent + 4, 0, width) for item in value]
-        return "[\n" + ",\n".join(items) + ",\n" + " " * indent + "]"
-    return inline
-
-
-def module_text() -> str:
-    """This module's text for the settings model as it is now."""
-    import json
-
-    from docbot.config.settings import settings_schema
-
-    schema = json.loads(json.dumps(settings_schema()))  # the roles as plain strings, as the JSON file has them
-    text = Path(__file__).read_text(encoding="utf-8")
-    head, _, rest = text.partition("SCHEMA: dict[str, Any] = ")
-    _, _, tail = rest.partition("\n\nFIELDS")
-    return f"{head}SCHEMA: dict[str, Any] = {literal(schema)}\n\nFIELDS{tail}"
-
-
-if __name__ == "__main__":
-    Path(__file__).write_text(module_text(), encoding="utf-8")

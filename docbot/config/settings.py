@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from enum import StrEnum
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -18,8 +17,7 @@ from docbot.config.choices import (DEFAULT_EXAMPLE_MEMORY_MB, DEFAULT_EXAMPLE_SA
                                    ExampleSandbox as ExampleSandbox)
 from docbot.config.choices import DEFAULT_EXCLUDE as DEFAULT_EXCLUDE  # re-exported
 from docbot.config.layers import (in_ci as in_ci, parse_config as parse_config, servers_in as servers_in,  # re-exported
-                                  urls_listed)
-from docbot.errors import ConfigError
+                                  normalise_host as normalise_host, urls_listed)
 
 
 class Role(StrEnum):
@@ -196,24 +194,6 @@ class Settings(BaseModel):
 
     def max_tokens_for(self, role: str) -> int:
         return self.model_registry[role].max_tokens or self.max_tokens
-
-
-def normalise_host(host: str) -> str:
-    """``OLLAMA_HOST`` as the Ollama client itself reads it (``127.0.0.1`` -> ``http://127.0.0.1:11434``,
-    ``:11434`` -> ``http://127.0.0.1:11434``, ``http://h`` -> ``http://h:80``): the ``ollama`` package's own
-    parser, so docbot never reaches a different server than ``ollama`` does for the same variable."""
-    from ollama._client import _parse_host  # imported here: only a set OLLAMA_HOST pays for httpx
-
-    given = host.strip()
-    try:
-        url = _parse_host(given)
-        parts = urlsplit(url)
-    except ValueError:  # a port that is not a number in range
-        parts = None
-    if parts is None or parts.scheme not in ("http", "https"):
-        raise ConfigError(f"OLLAMA_HOST={host!r} is not a host[:port] or http(s) URL; "
-                          "e.g. OLLAMA_HOST=127.0.0.1:11434.")
-    return url
 
 
 def settings_schema() -> dict[str, Any]:

@@ -13,7 +13,8 @@ from hypothesis import given, settings as hypothesis_settings, strategies as st
 
 from docbot.config.plain import NAMES, PlainSettings, load_plain
 from docbot.config.rules import ROLE_NAMES, conforms
-from docbot.config.schema import FIELDS, SCHEMA, module_text
+from docbot.config.schema import FIELDS, SCHEMA
+from docbot.config.schema_gen import module_text
 from docbot.config.settings import ROLES, Settings, settings_schema
 from docbot.config.sources import load_local
 from docbot.errors import ConfigError
@@ -26,7 +27,7 @@ def test_the_schema_module_is_the_models_schema() -> None:
     assert SCHEMA == json.loads(json.dumps(settings_schema())) == json.loads(
         (ROOT / "docbot.schema.json").read_text(encoding="utf-8"))
     assert FIELDS == tuple(Settings.model_fields) and ROLE_NAMES == tuple(ROLES)
-    # regenerating it changes nothing: `python -m docbot.config.schema` after a change to Settings
+    # regenerating it changes nothing: `python -m docbot.config.schema_gen` after a change to Settings
     assert module_text() == (ROOT / "docbot/config/schema.py").read_text(encoding="utf-8")
 
 
