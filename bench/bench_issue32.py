@@ -165,7 +165,8 @@ def all_rows(trees: dict[str, Path], folder: Path, rounds: int) -> list[str]:
     rows = []
     for side in trees:
         rows.append(f"| `check --all`, {len(sources)} stdlib files, {side} | cold "
-                    f"{ratios(seen, f'cold {side}', 'pydoclint')}, warm {ratios(seen, f'warm {side}', 'pydoclint')} pydoclint | cold "
+                    f"{ratios(seen, f'cold {side}', 'pydoclint')}, warm "
+                    f"{ratios(seen, f'warm {side}', 'pydoclint')} pydoclint | cold "
                     f"{ratios(seen, f'cold {side}', 'floor')} the floor |")
     for side in trees:
         rows.append(f"| peak memory of `check --all`, {len(sources)} files, {side} | "
