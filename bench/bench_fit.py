@@ -172,8 +172,8 @@ def report(corpora: dict[str, tuple[int, Tally]], fewest: dict[str, float], sett
              f"{seconds:.0f} s. Defaults: `num_ctx` {settings.num_ctx}, `max_tokens` {settings.max_tokens}, "
              f"`chars_per_token` {settings.chars_per_token}. Two requests per function (the draft, the critique "
              "of the page its docstring renders to).", "",
-             "| corpus | functions measured | prompts | largest prompt (characters) | largest sent | reduced | refused | "
-             "sent over budget by a real tokenizer |", "|---|---|---|---|---|---|---|---|"]
+             "| corpus | functions measured | prompts | largest prompt (characters) | largest sent | reduced | "
+             "refused | sent over budget by a real tokenizer |", "|---|---|---|---|---|---|---|---|"]
     for corpus, (count, t) in corpora.items():
         lines.append(f"| {corpus} | {count} | {t.prompts} | {t.largest_chars[0]:,} (`{t.largest_chars[1]}`) | "
                      f"{t.largest_sent[0]:,} (`{t.largest_sent[1]}`) | {t.reduced} | {t.refused} | "

@@ -73,9 +73,12 @@ def report(role: str, raw: Any, seconds: float) -> None:
 
 def raw_speed(settings: Any) -> None:
     """llama.cpp alone, for the embedded backend: prompt evaluation and generation in tokens/s."""
+    from docbot.models.bindings import Binding
     from docbot.models.embedded import embedded_model_path, load_llama
 
-    llama = load_llama(str(embedded_model_path(settings, "GENERATOR")), settings.num_ctx).llama
+    # llama-cpp-python's low-level eval, which times prompt evaluation apart from generation
+    llama = load_llama(str(embedded_model_path(settings, "GENERATOR")), settings.num_ctx,
+                       binding=Binding.LLAMA_CPP_PYTHON).llama.native
     tokens = llama.tokenize((SAMPLE * 4).encode())[:512]
     llama.reset()
     started = time.perf_counter()

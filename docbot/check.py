@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # the hook's check loads neither the event types (~20 ms) nor
     from docbot.events import Event, EventSink, WarningEvent
     from docbot.plan import PlanSettings
 
-StaleStatus = Literal["missing", "stale", "orphaned"]
+StaleStatus = Literal["missing", "stale", "orphaned", "contradicted", "duplicate"]
 
 
 @dataclass(frozen=True)
@@ -46,12 +46,17 @@ class StaleEntry:
     lineno: int
     status: StaleStatus
     doc_path: str
+    detail: str = ""  # contradicted: what the section states that the code contradicts
 
     def describe(self) -> str:
         """``pkg/mod.py:12: pkg.mod.area: doc is stale (docs/api/pkg.mod.md)``, for humans and CI logs."""
         where = f"{self.path}:{self.lineno}: " if self.lineno else f"{self.path}: " if self.path else ""
         what = {"missing": "has no doc section", "stale": "doc is stale (the code changed since)",
-                "orphaned": "doc section documents a function that no longer exists"}[self.status]
+                "orphaned": "doc section documents a function that no longer exists",
+                "contradicted": "its section (a person's, or one whose verdict docbot did not give) contradicts "
+                                f"the code: {self.detail}",
+                "duplicate": "has more than one section; delete all but one (docbot cannot tell which is its own)",
+                }[self.status]
         return f"{where}{self.module}.{self.qualname}: {what} ({self.doc_path})"
 
     def to_json(self) -> dict[str, Any]:
@@ -68,24 +73,37 @@ class UnapprovedEntry:
     lineno: int
     score: int | None
     doc_path: str
+    why: str = ""  # "": its marker says unapproved; else why its approved marker is not taken (docbot.apidocs.trust)
 
     def describe(self) -> str:
-        score = f" (score {self.score})" if self.score is not None else ""
-        return (f"{self.path}:{self.lineno}: {self.module}.{self.qualname}: doc is current but unapproved{score}; "
-                f"review it in {self.doc_path}, or change the function and run `docbot run` again")
+        score = f" (score {self.score})" if self.score is not None and not self.why else ""
+        why = f" ({self.why})" if self.why else ""
+        return (f"{self.path}:{self.lineno}: {self.module}.{self.qualname}: doc is current but unapproved{score}"
+                f"{why}; review it in {self.doc_path}, or change the function and run `docbot run` again")
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
 
-def run_command(stale: Sequence[StaleEntry]) -> str:
-    """The ``docbot run`` that documents exactly what check reported. A bare ``docbot run`` looks at the
-    staged changes only, while check looks at every function: the hint names the files (any function in a
-    named file is in scope), or ``--all`` when a section's function is gone with its file."""
+def run_command(stale: Sequence[StaleEntry], spec: DiffSpec | None = None, paths: Sequence[str] = ()) -> str:
+    """The ``docbot run`` that documents exactly what check reported. A check of a diff (``--base REV``,
+    ``--staged``) is answered by a run of the same diff, which documents the functions it changed, not
+    every function of their files. A bare ``docbot run`` looks at the staged changes only, while a whole
+    check looks at every function: then the hint names the files (any function in a named file is in
+    scope), or ``--all`` when a section's function is gone with its file."""
+    if spec is not None and not spec.all:
+        return shlex.join(["docbot", "run", *diff_flags(spec), *paths])
     paths = sorted({e.path for e in stale})
     if not paths or "" in paths or any(e.status == "orphaned" for e in stale):
         return "docbot run --all"
     return shlex.join(["docbot", "run", *paths])
+
+
+def diff_flags(spec: DiffSpec) -> list[str]:
+    """The flags that give ``spec`` back on a command line (``--base REV [--head REV]``, ``--staged``, ``--all``)."""
+    if spec.base is not None:
+        return ["--base", spec.base, *(["--head", spec.head] if spec.head is not None else [])]
+    return ["--all"] if spec.all else ["--staged"] if spec.staged else []
 
 
 @dataclass(frozen=True)
@@ -133,17 +151,22 @@ def check_docs(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths: S
 
 
 def check_report(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
-                 emit: EventSink = _discard, index: bool = True, diff: DiffRead | None = None) -> CheckReport:
+                 emit: EventSink = _discard, index: bool = True, diff: DiffRead | None = None,
+                 trusted_base: str | None = None) -> CheckReport:
     """``check_docs``, plus the unapproved sections in the same scope and (with ``index``) the API index,
     read like the doc files: from the index for a staged check. ``diff``: git's reading of ``spec``'s
-    diff, when the caller already has it (the hook's screen)."""
+    diff, when the caller already has it (the hook's screen). ``trusted_base``: a commit whose doc pages
+    are trusted (``check --base``, the Action): the verdict of a section the diff wrote is re-derived
+    against it (docbot.apidocs.trust)."""
     stale: list[StaleEntry] = []
     unapproved: list[UnapprovedEntry] = []
-    for module in _modules(settings, repo_root, spec, paths, diff, emit):
-        for notice in disk.duplicate_notices(module.doc_rel, module.existing):
-            emit(_warning().about(notice))
-        stale += _stale_in_module(module)
+    judge = _Judge(settings, repo_root, trusted_base)
+    for module in _modules(settings, repo_root, spec, paths, diff, emit, trusted_base):
+        stale += _stale_in_module(module) + _duplicates(module)
         unapproved += _unapproved_in_module(module)
+        more_stale, more_unapproved = judge(module)
+        stale, unapproved = stale + more_stale, unapproved + more_unapproved
+    judge.close()
     state = None
     if index:
         read = disk.read_staged_text if spec.staged else disk.read_text
@@ -152,7 +175,7 @@ def check_report(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths:
 
 
 def _modules(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths: Sequence[str], diff: DiffRead | None,
-             emit: EventSink) -> Iterable[ModuleDocs]:
+             emit: EventSink, trusted_base: str | None) -> Iterable[ModuleDocs]:
     """The modules in scope, planned, the scan's errors emitted as warnings. A whole tree is scanned and planned
     a module at a time, each judged and let go: memory flat in the repository's size (docs/design.md#speed)."""
     if spec.all:
@@ -160,10 +183,13 @@ def _modules(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths: Seq
         from docbot.scan.tree import scan_modules
 
         scans = scan_modules(repo_root, paths, include_dunder=settings.include_dunder, exclude=settings.exclude,
-                             cache=settings.cache)
+                             cache=settings.cache, outside_package=settings.scan_outside_package)
         return plan_tree(_warned(scans, emit), settings, repo_root, paths)
     found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
-                 exclude=settings.exclude, cache=settings.cache, diff=diff)
+                 exclude=settings.exclude, cache=settings.cache, diff=diff,
+                 outside_package=settings.scan_outside_package)
+    if trusted_base is not None and spec.base is not None and not paths:
+        _with_changed_pages(found, settings, repo_root, spec)
     for error in found.errors:
         emit(_warning().scan(error))
     return plan_modules(found, settings, repo_root, spec, paths, docs_from_index=spec.staged)
@@ -174,6 +200,85 @@ def _warned(scans: Iterable[Scan], emit: EventSink) -> Iterator[Scan]:
         for error in found.errors:
             emit(_warning().scan(error))
         yield found
+
+
+def _with_changed_pages(found: Scan, settings: PlanSettings, repo_root: Path, spec: DiffSpec) -> None:
+    """Add to ``found`` the functions of the modules whose doc pages the diff edited (docbot.apidocs.trust)."""
+    from docbot.apidocs.trust import sources_of_changed_pages
+
+    assert spec.base is not None
+    extra = sources_of_changed_pages(repo_root, spec.base, spec.head, settings.docs_dir)
+    if not extra:
+        return
+    more = scan(repo_root, DiffSpec(all=True), extra, include_dunder=settings.include_dunder,
+                exclude=settings.exclude)
+    keys = {t.key for t in found.targets}
+    found.targets += [t for t in more.targets if t.key not in keys]
+    found.errors += more.errors
+
+
+class _Judge:
+    """The sections whose marker ``check`` does not take on its word (docbot.apidocs.trust), module by module."""
+
+    def __init__(self, settings: PlanSettings, root: Path, trusted_base: str | None) -> None:
+        from docbot.apidocs.trust import Examples
+
+        self.root, self.base = root, trusted_base
+        self.examples = Examples(settings.run_examples is not False, settings.example_timeout_s,
+                                 settings.example_sandbox)
+        self._reader: Any = None
+
+    def __call__(self, module: ModuleDocs) -> tuple[list[StaleEntry], list[UnapprovedEntry]]:
+        if module.existing is None and not module.hand_written:
+            return [], []  # nothing on the page: no verdict to doubt (and no verify room to load)
+        from docbot.apidocs.trust import REWRITTEN, contradiction, kept_sections, rewritten_approvals
+
+        stale, unapproved = [], []
+        home = module.home
+        texts = [t for t in (home.text, home.legacy_text) if t] if home is not None else []
+        for target, body in kept_sections(module.targets, module.existing, module.hand_written, texts):
+            if found := contradiction(target, body, self.root, self.examples):
+                stale.append(_entry(target, "contradicted", module.doc_rel, found))
+        sections = module.existing.sections if module.existing else {}
+        on_base = self._base_page(module.doc_rel) if self.base else None
+        for target in rewritten_approvals(module.targets, module.existing, on_base) if self.base else []:
+            if found := contradiction(target, sections[target.qualname].body, self.root, self.examples):
+                stale.append(_entry(target, "contradicted", module.doc_rel, found))
+            else:
+                unapproved.append(UnapprovedEntry(target.module, target.qualname, target.path, target.lineno,
+                                                  None, module.doc_rel, REWRITTEN))
+        return stale, unapproved
+
+    def _base_page(self, rel: str) -> pages.DocFile | None:
+        from docbot.apidocs.trust import base_page
+        from docbot.errors import RepoError
+        from docbot.git.blobs import BlobReader
+
+        if self._reader is None:
+            self._reader = BlobReader(self.root)
+
+        def read(path: str) -> str | None:
+            try:
+                data = bytes(self._reader.read(f"{self.base}:{path}"))
+                return data.decode("utf-8", "replace").replace("\r\n", "\n")
+            except RepoError:
+                return None
+        return base_page(read, rel)
+
+    def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+
+
+def _duplicates(module: ModuleDocs) -> list[StaleEntry]:
+    """A function with a second section on its page: which one is docbot's cannot be told, so it fails."""
+    by_name = {t.qualname: t for t in module.targets}
+    found = []
+    for key in dict.fromkeys(module.existing.duplicates if module.existing else []):
+        target = by_name.get(key)
+        found.append(StaleEntry(module.name, key, target.path if target else "", target.lineno if target else 0,
+                                "duplicate", module.doc_rel))
+    return found
 
 
 def _unapproved_in_module(module: ModuleDocs) -> list[UnapprovedEntry]:
@@ -215,5 +320,5 @@ def _stale_in_module(module: ModuleDocs) -> list[StaleEntry]:
     return entries
 
 
-def _entry(target: Target, status: StaleStatus, rel: str) -> StaleEntry:
-    return StaleEntry(target.module, target.qualname, target.path, target.lineno, status, rel)
+def _entry(target: Target, status: StaleStatus, rel: str, detail: str = "") -> StaleEntry:
+    return StaleEntry(target.module, target.qualname, target.path, target.lineno, status, rel, detail)

@@ -113,7 +113,9 @@ class _Part(BaseModel):
 
 # C0 and C1 controls but tab and newline, DEL, and the Unicode line and paragraph separators (which
 # ``str.splitlines`` and some editors take for line ends, so a docstring line would split in two).
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+# and the bidi controls and zero-width characters of "Trojan Source" (docbot.mdtext.INVISIBLE; issue 30)
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+                       "\u2066-\u2069\ufeff]")
 
 
 def without_controls(text: str) -> str:
@@ -250,7 +252,8 @@ def parse_doc_model(text: str) -> DocModel:
     """A model's answer as a ``DocModel``; raises ``DocModelError`` saying what was wrong."""
     body = strip_answer(text)
     try:
-        data = json.loads(body)
+        # strict=False: a raw newline inside a string (SmolLM2 writes them) is no reason to ask again
+        data = json.loads(body, strict=False)
     except json.JSONDecodeError as err:
         raise DocModelError(f"the answer is not JSON ({err.msg} at character {err.pos})") from err
     if not isinstance(data, dict):

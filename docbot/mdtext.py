@@ -28,13 +28,18 @@ CELL_LIMIT = 500  # characters of one table cell
 _CODE_SPAN = re.compile(r"(?<![`\\])(?P<ticks>`+)(?!`)(?P<body>.+?)(?<!`)(?P=ticks)(?!`)")
 _LIST_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])[ \t]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Characters a reader does not see that change what they see: the bidirectional controls of "Trojan Source"
+# (CVE-2021-42574: U+202A-202E, U+2066-2069, the marks U+200E, U+200F, U+061C) and the zero-width ones
+# (U+200B-200D, U+2060-2064, U+FEFF, U+180E). Model text never keeps them (issue 30): not in a page, not in a
+# docstring.
+INVISIBLE = re.compile("[\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 # Characters that start block structure when they open a line (after any list markers).
 _BLOCK_START = set("#>=-*+_|[<!") | {"\t"}
 
 
 def clean(text: str) -> str:
-    """LF newlines, no control characters, no trailing spaces."""
-    text = _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+    """LF newlines, no control characters (nor bidi controls or zero-width characters), no trailing spaces."""
+    text = INVISIBLE.sub("", _CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n")))
     return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
 
 

@@ -22,7 +22,7 @@ from docbot.apidocs.disk import documented_modules
 from docbot.apidocs.homes import Home
 from docbot.apidocs.pages import doc_path
 from docbot.apidocs.pages import DocFile
-from docbot.config.choices import DEFAULT_EXCLUDE
+from docbot.config.choices import DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S, DEFAULT_EXCLUDE
 from docbot.scan.repo import DiffSpec, Scan, WorktreeTexts
 from docbot.results import Target
 from docbot.scan.targets import SourceParseError, module_name, public_functions
@@ -46,6 +46,18 @@ if TYPE_CHECKING:  # a Protocol class costs its import time; only the type check
         @property
         def cache(self) -> bool: ...
 
+        @property
+        def run_examples(self) -> bool | str: ...
+
+        @property
+        def example_timeout_s(self) -> float: ...
+
+        @property
+        def example_sandbox(self) -> str: ...
+
+        @property
+        def scan_outside_package(self) -> bool: ...
+
 
 class PlanDefaults(NamedTuple):
     """``Settings``' defaults for ``PlanSettings``, without pydantic (a test holds them equal). Immutable
@@ -55,6 +67,10 @@ class PlanDefaults(NamedTuple):
     include_dunder: bool = False
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     cache: bool = True
+    run_examples: bool | str = "auto"  # a person's section's examples run on every check (docbot.check_kept)
+    example_timeout_s: float = DEFAULT_EXAMPLE_TIMEOUT_S
+    example_sandbox: str = DEFAULT_EXAMPLE_SANDBOX
+    scan_outside_package: bool = False
 
 
 PLAN_DEFAULTS = PlanDefaults()

@@ -110,7 +110,7 @@ def test_tokens_by_role_adds_up_each_role() -> None:
 
 def test_a_loop_result_comes_from_the_final_state() -> None:
     models = scripted_models([doc("f", "v1")], [critique(96, 96)], [doc("f", "final")])
-    settings = Settings()
+    settings = Settings(adjudicate="always")  # the adjudicator's answer is what ships
     target = Target("m", "f", "m.py", 1, 2, "added", SOURCE)
     result, final = document_target(build_graph(models, settings, lambda *a: []), target, settings,
                                      CollectingSink())

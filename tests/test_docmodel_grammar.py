@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from docbot.docmodel import DocModel, doc_model_schema, parse_doc_model
+from docbot.docmodel import PARAGRAPH_BREAK, SMALL, Bounds, DocModel, doc_model_schema, parse_doc_model
+from docbot.loop.bounds import bounds_for
 from docbot.models.embedded import EmbeddedChatModel
 from tests.support.docmodel_samples import interest
 from tests.support.smol import N_CTX
@@ -27,24 +28,27 @@ def test_llama_cpp_builds_a_grammar_from_the_schema(smollm_path: Path) -> None:
     assert len(bounded) < 100_000  # still a small grammar
 
 
-def _within_bounds(model: DocModel) -> None:
-    schema = doc_model_schema()["properties"]
-    for name in ("summary", "description", "returns", "notes"):
-        assert len(getattr(model, name)) <= schema[name]["maxLength"], name
-    for name in ("parameters", "raises", "examples"):
-        assert len(getattr(model, name)) <= schema[name]["maxItems"], name
+def _within_bounds(model: DocModel, sent: Bounds) -> None:
+    assert len(model.summary) <= sent.summary and len(model.returns) <= sent.returns
+    assert len(model.notes) <= sent.notes
+    paragraphs = model.description.split(PARAGRAPH_BREAK) if model.description else []
+    assert len(paragraphs) <= sent.paragraphs and all(len(p) <= sent.paragraph for p in paragraphs)
+    assert len(model.parameters) <= sent.parameters and len(model.raises) <= sent.raises
+    assert len(model.examples) <= sent.examples
 
 
 @pytest.mark.slow
 def test_smollm2_with_the_grammar_answers_a_complete_doc_model(smollm_path: Path) -> None:
-    """Without the schema's bounds this answer ran out of tokens mid-string (measured); with them it ends."""
+    """Without the schema's bounds this answer ran out of tokens mid-string (measured); with the bounds the loop
+    sends the embedded writer for this function (SMALL's strings, lists as long as the function needs) it ends."""
     writer = EmbeddedChatModel(model_path=str(smollm_path), n_ctx=N_CTX, max_tokens=1200)
     messages = [SystemMessage("You document Python functions. Answer with JSON only."),
                 HumanMessage("Document this function.\n" + interest().to_prompt())]
+    sent = bounds_for(interest(), SMALL, 3)
 
-    answer = writer.bind(format=doc_model_schema()).invoke(messages)
+    answer = writer.bind(format=doc_model_schema(sent)).invoke(messages)
 
     assert answer.response_metadata["finish_reason"] == "stop"
     model = parse_doc_model(answer.text)
     assert model.summary.strip()
-    _within_bounds(model)
+    _within_bounds(model, sent)

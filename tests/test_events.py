@@ -154,3 +154,48 @@ def test_a_single_file_marks_an_unapproved_section_under_its_heading() -> None:
     assert shown[2] == "## `area`" and shown[4].startswith("> **Unapproved** (score 18, bar 95):")
     assert shown[5:] == ["", "Area of a circle."]
     assert with_status(replace(UNAPPROVED, markdown=body, approval=SectionStatus.APPROVED)) == body.strip()
+
+
+@pytest.mark.parametrize(("messages", "noun", "said"), [
+    (["round 1: degenerate feedback replaced by a generic fix", "doc model 1/3 could not be parsed",
+      "round 2: degenerate feedback replaced by a generic fix", "doc model 2/3 could not be parsed"], "loop warning",
+     "4 loop warnings: degenerate feedback replaced by a generic fix ×2, doc model could not be parsed ×2"),
+    (["the adjudicator introduced 4 contradiction(s) (parameter 'x' ...); shipping the best draft instead"],
+     "loop warning", "1 loop warning: the adjudicator introduced contradiction(s)"),
+    (["cleared the raises[0]: raises type 'warning' is not an exception class",
+      "cleared the raises[12]: raises type 'error' is not an exception class",
+      "removed a failing example: example `return x` raises SyntaxError"], "repair",
+     "3 repairs: cleared the raises ×2, removed a failing example"),
+])
+def test_gist(messages: list[str], noun: str, said: str) -> None:
+    from docbot.fronts.console import gist
+
+    assert gist(messages, noun) == said
+
+
+def _quiet_run(quiet: bool, warnings: int, repairs: int) -> list[str]:
+    out = io.StringIO()
+    sink = ConsoleSink(out, quiet=quiet, verbose=False)
+    for n in range(warnings):
+        sink(events.WarningEvent(f"round {n + 1}: degenerate feedback replaced by a generic fix", round=n + 1,
+                                 qualname="area"))
+    sink(events.WarningEvent("docs/api/index.md was edited while docbot ran"))  # not a function's: shown as is
+    result = replace(UNAPPROVED, repairs=tuple(f"cleared the raises[{i}]: not an exception class"
+                                               for i in range(repairs)))
+    sink(events.ResultEvent(result))
+    return out.getvalue().splitlines()
+
+
+@pytest.mark.parametrize(("quiet", "warnings", "repairs", "lines"), [
+    (True, 8, 9, 4),  # one warning line for the function, the other warning, the result, one repair line
+    (True, 1, 2, 5),  # a single warning and up to two repairs are shown as they are
+    (False, 8, 9, 1 + 8 + 1 + 9),  # without -q every line
+])
+def test_quiet_says_a_functions_loop_warnings_and_repairs_in_a_line_each(quiet: bool, warnings: int, repairs: int,
+                                                                         lines: int) -> None:
+    shown = _quiet_run(quiet, warnings, repairs)
+    assert len(shown) == lines, shown
+    if quiet and warnings > 1:
+        assert shown[1].startswith("warning: pkg.geo.area: 8 loop warnings: degenerate feedback") and \
+            "without -q each is shown" in shown[1]
+        assert shown[-1] == "    repaired: 9 repairs: cleared the raises ×9"

@@ -201,8 +201,11 @@ def test_the_hooks_defaults_are_the_settings_defaults() -> None:
     from docbot.plan import PLAN_DEFAULTS
 
     defaults = Settings()
-    assert (PLAN_DEFAULTS.docs_dir, PLAN_DEFAULTS.include_dunder, list(PLAN_DEFAULTS.exclude), PLAN_DEFAULTS.cache) \
-        == (defaults.docs_dir, defaults.include_dunder, defaults.exclude, defaults.cache)
+    assert (PLAN_DEFAULTS.docs_dir, PLAN_DEFAULTS.include_dunder, list(PLAN_DEFAULTS.exclude), PLAN_DEFAULTS.cache,
+            PLAN_DEFAULTS.run_examples, PLAN_DEFAULTS.example_timeout_s, PLAN_DEFAULTS.example_sandbox,
+            PLAN_DEFAULTS.scan_outside_package) \
+        == (defaults.docs_dir, defaults.include_dunder, defaults.exclude, defaults.cache, defaults.run_examples,
+            defaults.example_timeout_s, defaults.example_sandbox, defaults.scan_outside_package)
 
 
 SCREEN = """

@@ -3,8 +3,9 @@
 One ``ApiModule`` per public module path (no part starting with ``_``): ``attr._funcs.asdict`` is
 documented where users import it, ``attr.asdict``, because griffe follows the re-export to its
 definition. Types come from the annotations, or from ``.pyi`` stubs, which griffe merges into the
-source objects. griffe is imported only here, and only when pages are built: the hook's no-op path
-never pays for it (docs/design.md#lazy-imports).
+source objects. Docstrings are read into their sections by griffe's parsers (``doc_sections``). griffe is
+imported only here and there, and only when pages are built: the hook's no-op path never pays for it
+(docs/design.md#lazy-imports).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Any
+
+from docbot.apidocs.doc_sections import DocSection, parse
 
 
 class Kind(Enum):
@@ -45,6 +48,9 @@ class ApiObject:
     names: tuple[str, ...] = ()
     members: tuple[ApiObject, ...] = ()
     bases: tuple[str, ...] = ()  # a class's base expressions as written (``Generic[T_co]``)
+    sections: tuple[DocSection, ...] = ()  # the docstring read into its sections (Parameters, Returns...)
+    value: str = ""  # an attribute's value as written (a module constant's ``3``), as pdoc shows it
+    decorators: tuple[str, ...] = ()  # as written, without the ``@`` (``dataclass(frozen=True)``, ``classmethod``)
 
 
 @dataclass(frozen=True)
@@ -55,6 +61,7 @@ class ApiModule:
     docstring: str
     file: str
     members: tuple[ApiObject, ...]
+    sections: tuple[DocSection, ...] = ()
 
     def walk(self) -> Iterator[ApiObject]:
         """Every object of the page, classes before their members, at any depth: a nested class's methods
@@ -92,7 +99,7 @@ def _relative(path: Any, root: Path) -> str:
 def _module(module: Any, root: Path) -> ApiModule:
     members = tuple(obj for name in _exported(module)
                     if (obj := _object(module[name], f"{module.path}.{name}", root)) is not None)
-    return ApiModule(module.path, _doc(module), _relative(module.filepath, root), members)
+    return ApiModule(module.path, _doc(module), _relative(module.filepath, root), members, parse(module.docstring))
 
 
 def _exported(module: Any) -> list[str]:
@@ -133,9 +140,12 @@ def _object(obj: Any, path: str, root: Path, in_class: bool = False) -> ApiObjec
         annotation = target.returns
     names = _names(target) if kind is not Kind.CLASS else _names_in(target.bases)
     bases = tuple(str(base) for base in target.bases) if kind is Kind.CLASS else ()
+    value = getattr(target, "value", None) if kind is Kind.ATTRIBUTE else None
     return ApiObject(kind, path.rsplit(".", 1)[1], path, target.path, _signature(target, kind), _doc(target),
                      "" if annotation is None else str(annotation), _relative(target.filepath, root),
-                     target.lineno or 0, target.endlineno or target.lineno or 0, names, members, bases)
+                     target.lineno or 0, target.endlineno or target.lineno or 0, names, members, bases,
+                     parse(target.docstring), "" if value is None else str(value),
+                     tuple(str(d.value) for d in getattr(target, "decorators", ()) or ()))
 
 
 def _shown_member(name: str, value: Any) -> bool:

@@ -200,16 +200,35 @@ def merge_module(doc: DocFile | None, page: str, module: str, order: list[str],
 
 
 def hand_written(*docs: DocFile | None) -> frozenset[str]:
-    """The names the headings of a person's text name (outside docbot's sections and code fences):
-    ``## `attr.asdict` `` or ``### asdict(inst)`` is a section a person wrote for that function."""
+    """The names the headings of a person's text name (outside docbot's sections, code fences and HTML
+    comments): ``## `attr.asdict` `` or ``### asdict(inst)`` is a section a person wrote for that function. A
+    heading inside ``<!-- … -->`` is shown to no reader, so it is no section (issue 30: it hid a function)."""
     names: set[str] = set()
     for doc in docs:
         for text in [doc.intro, *doc.notes.values()] if doc else []:
             lines = text.split("\n")
-            fenced = pages.fenced_lines(lines)
+            hidden = pages.fenced_lines(lines) | _commented(lines)
             names.update(found["name"] for i, line in enumerate(lines)
-                         if i not in fenced and (found := _HEADING.match(line)) is not None)
+                         if i not in hidden and (found := _HEADING.match(line)) is not None)
     return frozenset(names)
+
+
+def _commented(lines: list[str]) -> frozenset[int]:
+    """Indexes of the lines inside a multi-line HTML comment, after its opening line up to its closing one (a
+    heading on the opening line itself starts with ``<!--`` and matches no heading; ``<!--`` in a closed code
+    fence opens nothing)."""
+    fenced = pages.fenced_lines(lines)
+    found: set[int] = set()
+    inside = False
+    for index, line in enumerate(lines):
+        if index in fenced:
+            continue
+        if inside:
+            found.add(index)
+            inside = "-->" not in line
+        elif "<!--" in line:
+            inside = "-->" not in line[line.rindex("<!--") + 4:]
+    return frozenset(found)
 
 
 def names_function(names: frozenset[str], qualname: str) -> bool:

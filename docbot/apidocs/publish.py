@@ -27,12 +27,12 @@ _ANCHOR = re.compile(r'^<a id="([A-Za-z_][\w.]*)"></a>$', re.M)
 
 
 MKDOCS_CONFIG = "mkdocs.docbot.yml"  # the README's recipe: builds docs_dir alone, beside Sphinx or any other docs
+# No ``nav``: mkdocs then lists the pages that exist. A nav naming ``index.md`` fails the build until
+# ``docbot run`` writes that file, and ``docbot pages --mkdocs`` comes first in the README's order.
 _MKDOCS = """# {config}
 site_name: {site}
 docs_dir: {docs_dir}
 site_dir: site/api
-nav:
-  - API reference: index.md
 validation:
   omitted_files: info
   absolute_links: warn
@@ -56,13 +56,39 @@ class Published:
 
 
 def repository_url(pyproject: Pyproject) -> str:
-    """The repository ``[project.urls]`` declares (a GitHub or GitLab address), or ""."""
+    """The repository ``[project.urls]`` declares (a GitHub or GitLab address), rebuilt by ``repository_home``,
+    or ""."""
     by_key = {key.strip().lower(): url for key, url in pyproject.urls.items()}
     for key in URL_KEYS:
-        url = by_key.get(key, "")
-        if "github.com/" in url or "gitlab.com/" in url:
-            return url.removesuffix(".git").rstrip("/")
+        home = repository_home(by_key.get(key, ""), hosts=("github.com", "gitlab.com"))
+        if home:
+            return home
     return ""
+
+
+_SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+_HOST = re.compile(rf"{_LABEL}(?:\.{_LABEL})+(?::\d{{1,5}})?")
+
+
+def repository_home(url: str, hosts: tuple[str, ...] = ()) -> str:
+    """``url`` as a repository address docbot builds itself: ``https://HOST/OWNER/NAME`` from the parts it
+    parses (an http(s) scheme, a plain host name, path segments of letters, digits, ``_.-``), or "" when it
+    is no such address. Nothing of the text is copied unchecked, so ``javascript:``, a ``)`` that would end the
+    Markdown link, or a query cannot reach a page (issue 30). ``hosts``: the only hosts taken, when given."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return ""
+    host = (parts.netloc or "").lower().removeprefix("www.")
+    segments = [s for s in parts.path.strip("/").removesuffix(".git").split("/") if s]
+    if parts.scheme not in ("https", "http") or not _HOST.fullmatch(host) or (hosts and host not in hosts):
+        return ""
+    if len(segments) < 2 or not all(_SEGMENT.fullmatch(s) for s in segments) or any(s == ".." for s in segments):
+        return ""
+    return f"{parts.scheme}://{host}/{'/'.join(segments)}"
 
 
 def render_index(modules: list[ApiModule]) -> str:
@@ -132,8 +158,12 @@ def pages(root: Path, docs_dir: str, *, package: str = "", out: str = "", repo_u
     name = package or pyproject.name.replace("-", "_")
     if not name:
         raise ConfigError("no package to document: pass --package NAME (pyproject.toml names no project).")
-    done = publish(root, name, root / (out or f"{docs_dir}/reference"), repo_url=repo_url or repository_url(pyproject),
-                   commit=commit, docs_dir=root / docs_dir)
+    if repo_url and not repository_home(repo_url):
+        raise ConfigError(f"repo_url {repo_url!r} is no repository address docbot can link: give an http(s) URL "
+                          "of the form https://HOST/OWNER/NAME.")
+    home = repository_home(repo_url) if repo_url else repository_url(pyproject)
+    done = publish(root, name, root / (out or f"{docs_dir}/reference"), repo_url=home, commit=commit,
+                   docs_dir=root / docs_dir)
     notes: list[str] = []
     written = list(done.written)
     if mkdocs:

@@ -3,7 +3,8 @@ GitHub Markdown that ``mkdocs build --strict`` also takes.
 
 A page holds the module's own docstring, then each public object: classes with their public
 attributes and properties in a table and their methods under them, functions with the signature (types
-from annotations or stubs), the docstring as written (long is fine: it is the author's), a source link
+from annotations or stubs), module constants with their value, the docstring read into its sections and
+rendered as docbot renders its own (``sections_md``; long is fine: it is the author's), a source link
 pinned to a commit, and links to the other documented objects its signature or text names. The same
 inputs give the same bytes.
 """
@@ -15,9 +16,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from docbot.apidocs.api_model import ApiModule, ApiObject, Kind
-from docbot.mdtext import cell, fence, literal_code, prose
+from docbot.apidocs.doc_sections import DocSection
+from docbot.apidocs.sections_md import render_sections, text_md
+from docbot.mdtext import cell, fence, literal_code
 
-DOC_LIMIT = 100_000  # the author's own docstring: shown whole, however long the code needs it
+VALUE_LIMIT = 300  # a constant's value shown; a longer one (a big table) is cut with an ellipsis
 _NAMED = re.compile(r"`{1,2}~?\.?([A-Za-z_][\w.]*)(?:\(\))?`{1,2}|\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)\b")
 
 
@@ -48,9 +51,13 @@ def page_name(module: str) -> str:
 
 
 def source_url(repo_url: str, commit: str, obj: ApiObject) -> str:
-    """A GitHub-style link to the object's lines at ``commit`` (a tag or branch would move)."""
+    """A GitHub-style link to the object's lines at ``commit`` (a tag or branch would move). ``repo_url`` is one
+    docbot built (docbot.apidocs.publish.repository_home); the commit and the file path are quoted, so no
+    character of either can end the Markdown link or start another."""
+    from urllib.parse import quote
+
     lines = f"#L{obj.lineno}-L{obj.endlineno}" if obj.lineno else ""
-    return f"{repo_url.rstrip('/')}/blob/{commit}/{obj.file}{lines}"
+    return f"{repo_url.rstrip('/')}/blob/{quote(commit, safe='')}/{quote(obj.file)}{lines}"
 
 
 @dataclass(frozen=True)
@@ -65,7 +72,7 @@ class Links:
 
 def render_page(module: ApiModule, targets: Targets, links: Links = Links()) -> str:
     here = page_name(module.path)
-    blocks = [f'<a id="{module.path}"></a>', f"# `{module.path}`", docstring(module.docstring)]
+    blocks = [f'<a id="{module.path}"></a>', f"# `{module.path}`", _doc(module.sections, module.docstring)]
     for obj in module.members:
         blocks += _object(obj, targets, here, links, level=2)
     return "\n\n".join(block for block in blocks if block) + "\n"
@@ -74,13 +81,13 @@ def render_page(module: ApiModule, targets: Targets, links: Links = Links()) -> 
 def _object(obj: ApiObject, targets: Targets, here: str, links: Links, level: int) -> list[str]:
     title = obj.path.removeprefix(here.removesuffix(".md") + ".")  # ``PMap.set`` under ``PMap``
     blocks = [f'<a id="{obj.path}"></a>', f"{'#' * level} `{title}`"]
-    if obj.signature:
-        blocks.append(fence(obj.signature, "python"))
+    if obj.signature:  # decorators above it, as in the code (pdoc shows them; mkdocstrings as labels)
+        blocks.append(fence("".join(f"@{d}\n" for d in obj.decorators) + obj.signature, "python"))
     if obj.bases:  # what a reader needs to know which methods it inherits (mkdocstrings shows it too)
         blocks.append("**Bases:** " + ", ".join(literal_code(base) for base in obj.bases))
-    if not obj.signature and obj.annotation:
-        blocks.append(fence(f"{obj.name}: {obj.annotation}", "python"))
-    blocks.append(docstring(obj.docstring))
+    if not obj.signature and (obj.annotation or obj.value):
+        blocks.append(fence(_declaration(obj), "python"))
+    blocks.append(_doc(obj.sections, obj.docstring))
     blocks.append(_see(obj, targets, here))
     if obj.canonical in links.sections:
         blocks.append(f"docbot's checked documentation: [{obj.name}]({links.sections[obj.canonical]})")
@@ -95,12 +102,20 @@ def _object(obj: ApiObject, targets: Targets, here: str, links: Links, level: in
 
 
 def _attributes(cls: ApiObject, targets: Targets, here: str) -> str:
-    rows = [f'| <a id="{m.path}"></a>`{m.name}` | {m.kind.value} | {cell(m.annotation) if m.annotation else ""} '
-            f"| {cell(_first_paragraph(m.docstring))} |"
-            for m in cls.members if m.kind in (Kind.ATTRIBUTE, Kind.PROPERTY)]
-    if not rows:
+    members = [m for m in cls.members if m.kind in (Kind.ATTRIBUTE, Kind.PROPERTY)]
+    if not members:
         return ""
-    return "**Attributes**\n\n| Name | Kind | Type | Description |\n| --- | --- | --- | --- |\n" + "\n".join(rows)
+    valued = any(m.value for m in members)  # an enum's members, a class constant: their value, as pdoc shows it
+    rows = [f'| <a id="{m.path}"></a>`{m.name}` | {m.kind.value} | {cell(m.annotation) if m.annotation else ""} '
+            + (f"| {literal_code(_short_value(m.value)) if m.value else ''} " if valued else "")
+            + f"| {cell(_first_paragraph(m.docstring))} |" for m in members]
+    head = "| Name | Kind | Type | " + ("Value | " if valued else "") + "Description |"
+    rule = "| --- | --- | --- | " + ("--- | " if valued else "") + "--- |"
+    return f"**Attributes**\n\n{head}\n{rule}\n" + "\n".join(rows)
+
+
+def _short_value(value: str) -> str:
+    return value if len(value) <= VALUE_LIMIT else value[:VALUE_LIMIT].rstrip() + " …"
 
 
 def _first_paragraph(text: str) -> str:
@@ -122,30 +137,18 @@ def _see(obj: ApiObject, targets: Targets, here: str) -> str:
     return "**See also:** " + ", ".join(links) if links else ""
 
 
-def _paragraphs(text: str) -> str:
-    # ``coll[i0][i1]`` would be a reference link to Markdown (mkdocs' autorefs warns on it under --strict).
-    return prose(text, DOC_LIMIT).replace("][", "]&#91;")
+def _declaration(obj: ApiObject) -> str:
+    """``NAME: type = value`` as the code has it (pdoc shows a constant's value, and so does docbot)."""
+    value = _short_value(obj.value)
+    return obj.name + (f": {obj.annotation}" if obj.annotation else "") + (f" = {value}" if value else "")
+
+
+def _doc(sections: tuple[DocSection, ...], text: str) -> str:
+    """The docstring's sections, or its text where it has none (an object built without griffe's parse)."""
+    return render_sections(sections) if sections else docstring(text)
 
 
 def docstring(text: str) -> str:
-    """A docstring as Markdown: doctest sessions fenced as ``pycon``, the rest as escaped paragraphs."""
-    if not text.strip():
-        return ""
-    blocks: list[str] = []
-    prose_lines: list[str] = []
-    session: list[str] = []
-    for line in text.strip("\n").split("\n"):
-        stripped = line.strip()
-        if stripped.startswith(">>>") or (session and stripped):
-            session.append(stripped)
-            continue
-        if session:
-            blocks.append(_paragraphs("\n".join(prose_lines)) if prose_lines else "")
-            blocks.append(fence("\n".join(session), "pycon"))
-            prose_lines, session = [], []
-        prose_lines.append(line)
-    if session:
-        blocks += [_paragraphs("\n".join(prose_lines)) if prose_lines else "", fence("\n".join(session), "pycon")]
-    elif prose_lines:
-        blocks.append(_paragraphs("\n".join(prose_lines)))
-    return "\n\n".join(block for block in blocks if block)
+    """A docstring's text as Markdown, unparsed: doctest sessions fenced as ``pycon``, the rest as paragraphs."""
+    return text_md(text)
+

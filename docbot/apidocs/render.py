@@ -128,7 +128,7 @@ def _raise_item(entry: RaisesDoc, facts: Facts) -> str:
     """``- <code>ValueError</code>: <code>message</code> — when ...``; the code's words where it agrees."""
     site = agreeing_site(entry, facts)
     type_text = site.exception if site is not None else clean(entry.type)
-    message = site.message if site is not None and site.message is not None else clean(entry.message)
+    message = site.shown if site is not None and site.shown is not None else clean(entry.message)
     if not type_text.strip():
         return ""
     line = f"- {literal_code(type_text)}"

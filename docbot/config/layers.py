@@ -223,13 +223,15 @@ def normalise_host(host: str) -> str:
     """``OLLAMA_HOST`` as the Ollama client itself reads it (``127.0.0.1`` -> ``http://127.0.0.1:11434``,
     ``:11434`` -> ``http://127.0.0.1:11434``, ``http://h`` -> ``http://h:80``): the ``ollama`` package's own
     parser, so docbot never reaches a different server than ``ollama`` does for the same variable."""
-    from ollama._client import _parse_host  # imported here: only a set OLLAMA_HOST pays for httpx
-
     given = host.strip()
     try:
+        # imported here: only a set OLLAMA_HOST pays for httpx. Importing `ollama` builds its default client,
+        # which parses OLLAMA_HOST itself: a bad value fails the import, and must say so, not end in a traceback.
+        from ollama._client import _parse_host
+
         url = _parse_host(given)
         parts = urlsplit(url)
-    except ValueError:  # a port that is not a number in range
+    except ValueError:  # a port that is not a number in range (raised by the parse or by the import)
         parts = None
     if parts is None or parts.scheme not in ("http", "https"):
         raise ConfigError(f"OLLAMA_HOST={host!r} is not a host[:port] or http(s) URL; "

@@ -39,6 +39,7 @@ class PlainSettings:
     example_memory_mb: int = DEFAULT_EXAMPLE_MEMORY_MB
     example_sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX
     repo_url: str | None = None
+    scan_outside_package: bool = False
 
     @classmethod
     def of(cls, settings: Settings) -> PlainSettings:

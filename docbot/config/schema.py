@@ -162,10 +162,12 @@ SCHEMA: dict[str, Any] = {
         },
         'docs_globs': {'items': {'type': 'string'}, 'title': 'Docs Globs', 'type': 'array'},
         'docs_setup': {'additionalProperties': {'type': 'string'}, 'title': 'Docs Setup', 'type': 'object'},
+        'drift_gate': {'default': True, 'title': 'Drift Gate', 'type': 'boolean'},
         'docs_dir': {'default': 'docs/api', 'title': 'Docs Dir', 'type': 'string'},
         'repo_url': {'anyOf': [{'type': 'string'}, {'type': 'null'}], 'default': None, 'title': 'Repo Url'},
         'include_dunder': {'default': False, 'title': 'Include Dunder', 'type': 'boolean'},
         'exclude': {'items': {'type': 'string'}, 'title': 'Exclude', 'type': 'array'},
+        'scan_outside_package': {'default': False, 'title': 'Scan Outside Package', 'type': 'boolean'},
         'time_budget_s': {
             'anyOf': [{'exclusiveMinimum': 0, 'maximum': 604800, 'type': 'number'}, {'type': 'null'}],
             'default': None,

@@ -110,6 +110,9 @@ class Settings(BaseModel):
     # states that its examples need (doc glob -> Python run before the doc's first example).
     docs_globs: list[str] = Field(default_factory=lambda: ["README.*", "docs/**/*.md", "docs/**/*.rst"])
     docs_setup: dict[str, str] = Field(default_factory=dict)
+    # The drift gate of `check --base` and the Action's check mode; only the base's settings can turn it off
+    # there (docs/design.md#drift-gate): a gate that cannot run fails, it is never skipped.
+    drift_gate: bool = True
 
     # Where functions come from and where docs go.
     docs_dir: str = "docs/api"
@@ -119,6 +122,8 @@ class Settings(BaseModel):
     include_dunder: bool = False
     # Files whose functions are not API (fnmatch globs on repo-relative paths; * also spans folders).
     exclude: list[str] = Field(default_factory=lambda: list(DEFAULT_EXCLUDE))
+    # Scan the whole repository, not only the packages pyproject.toml declares (docbot/scan/scope.py).
+    scan_outside_package: bool = False
     time_budget_s: float | None = Field(None, gt=0, le=7 * 24 * 3600)
     when_no_server: Literal["fail", "skip"] = "fail"  # the hook without a model server: fail, or pass the commit
     # Write each updated function's docstring into its source (docs/design.md#docstrings); the Action

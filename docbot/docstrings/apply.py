@@ -20,7 +20,7 @@ A docstring is part of the function's source, so the section markers then get th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -107,6 +107,12 @@ def apply_docstrings(repo_root: Path, settings: Settings, results: Sequence[Func
     return report
 
 
+def decided(repo_root: Path, docs_dir: str) -> Callable[[str], bool]:
+    """Whether docbot already decided a function's docstring: wrote it, or kept a person's (the record)."""
+    _, entries = record.read_record(repo_root, docs_dir)
+    return lambda key: key in entries
+
+
 @dataclass(frozen=True)
 class _Context:
     settings: Settings
@@ -118,7 +124,12 @@ class _Context:
 def _apply_file(repo_root: Path, rel: str, todo: list[FunctionResult], report: DocstringReport,
                 context: _Context) -> None:
     file = paths.inside_repo(repo_root, rel)
-    data = paths.read_bytes_no_follow(file, rel)
+    try:
+        data = paths.read_bytes_no_follow(file, rel)
+    except PermissionError as err:
+        report.kept += [f"{rel}: {r.qualname}: the file cannot be read ({err.strerror}); docbot leaves it alone"
+                        for r in todo]
+        return
     if data is None:
         report.kept += [f"{rel}: {r.qualname}: the file is gone" for r in todo]
         return
@@ -133,6 +144,8 @@ def _apply_file(repo_root: Path, rel: str, todo: list[FunctionResult], report: D
         if isinstance(changed, _Kept):
             report.kept += [f"{rel}: {result.qualname}: {changed.why}"] if changed.why else []
             report.suggested += [Suggested(rel, result.qualname, changed.text)] if changed.text else []
+            if changed.decided is not None:  # a person's docstring kept, or docbot's already there: decided
+                context.fresh[result.key] = changed.decided
         else:
             source.text, done = changed[0], [*done, (result, changed[1])]
     if source.text == decoded.text:
@@ -142,13 +155,28 @@ def _apply_file(repo_root: Path, rel: str, todo: list[FunctionResult], report: D
         report.kept += [f"{rel}: {r.qualname}: the edited file would not compile to the same code; nothing "
                         "was written (please report this)" for r, _ in done]
         return
-    if not paths.write_atomic(file, new, unchanged=lambda: paths.read_bytes_no_follow(file, rel) == data):
-        report.kept += [f"{rel}: {r.qualname}: the file was edited while docbot ran; run docbot again"
-                        for r, _ in done]
+    if not _write(file, rel, data, new, [r for r, _ in done], report):
         return
     report.written.append(rel)
     context.fresh.update({r.key: record.digest(text) for r, text in done})
     _remark(repo_root, rel, source.text, [r for r, _ in done], report)
+
+
+def _write(file: Path, rel: str, data: bytes, new: bytes, done: list[FunctionResult],
+           report: DocstringReport) -> bool:
+    """Replace the source's ``data`` with ``new``; False, with why in ``report.kept``, when it may not be."""
+    try:
+        if not file.stat().st_mode & 0o222:  # read-only by its mode: the rename would replace it anyway
+            raise PermissionError(13, "the file is read-only", str(file))
+        wrote = paths.write_atomic(file, new, unchanged=lambda: paths.read_bytes_no_follow(file, rel) == data)
+    except PermissionError as err:  # a read-only source, or a folder docbot may not write in
+        report.kept += [f"{rel}: {r.qualname}: the file cannot be written ({err.strerror}); docbot leaves it "
+                        "alone: make it writable and run docbot again" for r in done]
+        return False
+    if not wrote:
+        report.kept += [f"{rel}: {r.qualname}: the file was edited while docbot ran; run docbot again"
+                        for r in done]
+    return wrote
 
 
 @dataclass(frozen=True)
@@ -157,6 +185,7 @@ class _Kept:
 
     why: str
     text: str = ""
+    decided: str | None = None  # the record's entry for a decision that stands (docbot.run.owed)
 
 
 def _one(file: _File, result: FunctionResult, repo_root: Path, context: _Context) -> tuple[str, str] | _Kept:
@@ -174,10 +203,11 @@ def _one(file: _File, result: FunctionResult, repo_root: Path, context: _Context
     text = render_docstring(result.doc_model, extract_facts(current, result.qualname), context.style,
                             directives(before))
     if before is not None and before.strip() == text.strip():
-        return _Kept("")  # already there, word for word
+        return _Kept("", decided=record.digest(before))  # already there, word for word
     persons = before is not None and not record.is_docbots(context.entries, result.key, before)
     if persons and result.approval is not SectionStatus.APPROVED:
-        return _Kept("", text)
+        assert before is not None
+        return _Kept("", text, decided=record.KEPT + record.digest(before))
     limit = context.settings.max_docstring_chars
     if len(text) > limit:
         return _Kept(f"the docstring would be {len(text)} characters, over max_docstring_chars ({limit})")

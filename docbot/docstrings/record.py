@@ -18,6 +18,9 @@ from pathlib import Path
 from docbot.apidocs import disk
 
 RECORD_NAME = ".docstrings.json"
+# The entry of a docstring docbot decided to keep (a person's, under an unapproved doc): never "docbot's", so
+# is_docbots stays false for it, but a decision that stands (docbot.run.owed owes it nothing).
+KEPT = "kept:"
 _DIGEST = 16
 
 

@@ -14,7 +14,7 @@ from enum import Enum
 
 from docbot.docmodel import DocModel, Example, RaisesDoc, param_key, when_clause
 from docbot.facts.function import Facts
-from docbot.mdtext import clean
+from docbot.mdtext import INVISIBLE, clean
 from docbot.verify.checks.model import agreeing_site
 
 __all__ = ["DocstringStyle", "doctest_lines", "render_docstring"]
@@ -33,13 +33,14 @@ def render_docstring(model: DocModel, facts: Facts, style: DocstringStyle, keep:
         DocstringStyle.GOOGLE: _google, DocstringStyle.NUMPY: _numpy, DocstringStyle.REST: _rest,
     }
     head = [part for part in (_one_line(model.summary), clean(model.description)) if part]
-    blocks = head + [block for block in builders[style](model, facts) if block]
+    # no bidi control or zero-width character from the model reaches a source, whatever field held it
+    blocks = [INVISIBLE.sub("", block) for block in head + builders[style](model, facts) if block]
     blocks += [block for block in keep if block not in blocks]
     return "\n\n".join(blocks) or facts.name
 
 
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    return " ".join(clean(text).split())
 
 
 def _indented(text: str, prefix: str = "    ") -> str:

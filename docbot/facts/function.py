@@ -138,7 +138,8 @@ def extract_facts(source: str, qualname: str) -> Facts:
 
     Raises ``ValueError`` when ``source`` holds no function definition: the caller passed the wrong text.
     """
-    tree = ast.parse(textwrap.dedent(source))
+    text = textwrap.dedent(source)
+    tree = ast.parse(text)
     node = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
     if node is None:
         raise ValueError(f"no function definition found in the source given for {qualname}")
@@ -158,7 +159,7 @@ def extract_facts(source: str, qualname: str) -> Facts:
         parameters=parameters,
         return_annotation=ast.unparse(node.returns) if node.returns else None,
         returns_value=returns_value,
-        raises=tuple(collect_raises(node, {p.name for p in parameters})),
+        raises=tuple(collect_raises(node, {p.name for p in parameters}, text)),
         decorators=decorators,
     )
 

@@ -24,6 +24,7 @@ class Raise:
     exception: str  # as written: "ValueError", "errors.ConfigError"; "" when not knowable
     message: str | None = None  # literal text; for a template the text with {placeholders}
     parts: tuple[str, ...] = ()  # a template's constant parts, in order (placeholders between them)
+    written: str | None = None  # a template as the code writes it: `"n must be > 0: %r" % n`, `f"got {x!r}"`
     line: int = 0  # 1-based, in the source given to extract_facts
     condition: str | None = None  # e.g. "principal < 0"
     depends_on: tuple[str, ...] = ()  # parameters named in the condition or the message
@@ -58,15 +59,28 @@ class Raise:
         return re.compile(".*?".join(re.escape(p) for p in parts), re.DOTALL)
 
     def matches_message(self, text: str) -> bool:
+        """Whether ``text`` is a message this raise produces, or its template as the code writes it."""
         pattern = self.message_pattern()
-        return bool(pattern and pattern.fullmatch(text.strip()))
+        flat = " ".join(text.split())
+        written = self.written is not None and flat in {" ".join(w.split()) for w in _spellings(self.written)}
+        return written or bool(pattern and pattern.fullmatch(text.strip()))
+
+    @property
+    def shown(self) -> str | None:
+        """The message as a reader is shown it: the literal text, or a template as the code writes it.
+
+        A template's ``message`` (``n must be > 0: {n}``) is docbot's reading of it, not a message the code
+        produces: shown to a writer as if it were, it reads as a placeholder to fill (and ``%r`` as ``str``)."""
+        return self.written if self.is_template and self.written else self.message
 
     def describe(self) -> str:
         """One prompt line: ``ValueError("rate must be positive") when rate <= 0``."""
         if self.is_reraise:
             return f"re-raises {self.exception or 'the caught exception'} (propagates it unchanged)"
         text = self.exception or "an exception (type decided at run time)"
-        if self.message is not None:
+        if self.is_template and self.written:
+            text += f"({self.written})"  # as the code writes it: the writer copies a message the code produces
+        elif self.message is not None:
             quoted = self.message.replace('"', '\\"')
             text += f'("{quoted}")' if not self.is_template else f'(f"{quoted}")'
         if self.condition:
@@ -85,14 +99,17 @@ class _Context:
     handler_type: str | None = None  # inside `except <type> as <name>:`
     handler_name: str | None = None
     params: frozenset[str] = field(default_factory=frozenset)
+    source: str = ""  # the text the nodes were parsed from (for a template's own spelling)
 
     def under(self, condition: str) -> _Context:
         return replace(self, conditions=(*self.conditions, condition))
 
 
-def collect_raises(function: ast.FunctionDef | ast.AsyncFunctionDef, params: set[str]) -> list[Raise]:
+def collect_raises(function: ast.FunctionDef | ast.AsyncFunctionDef, params: set[str],
+                   source: str = "") -> list[Raise]:
+    """Every raise of ``function``; ``source``: the text it was parsed from, so a template keeps its spelling."""
     found: list[Raise] = []
-    _walk(function.body, _Context(params=frozenset(params)), found)
+    _walk(function.body, _Context(params=frozenset(params), source=source), found)
     return found
 
 
@@ -155,6 +172,7 @@ def _raise_fact(stmt: ast.Raise, ctx: _Context) -> Raise:
         return Raise(exception=ctx.handler_type or "", line=stmt.lineno, condition=condition, is_reraise=True)
     exception, message_node = _split_exception(stmt.exc)
     message, parts = _message(message_node)
+    written = _written(message_node, ctx.source) if len(parts) > 1 and message_node is not None else None
     names = {n.id for n in ast.walk(stmt.exc) if isinstance(n, ast.Name)}
     for text in ctx.conditions:
         names |= set(re.findall(r"[A-Za-z_]\w*", text))
@@ -164,12 +182,36 @@ def _raise_fact(stmt: ast.Raise, ctx: _Context) -> Raise:
         exception=exception,
         message=message,
         parts=parts,
+        written=written,
         line=stmt.lineno,
         condition=condition,
         depends_on=tuple(sorted(names & ctx.params)),
         caught_locally=bool(exception) and caught,
         cause=ast.unparse(stmt.cause) if stmt.cause else None,
     )
+
+
+def _spellings(written: str) -> tuple[str, ...]:
+    """A template as the code writes it, and its template string alone as written between the quotes
+    (``"n must be > 0: %r" % n`` -> ``n must be > 0: %r``; ``f"got {x!r}"`` -> ``got {x!r}``)."""
+    try:
+        node = ast.parse(written, mode="eval").body
+    except SyntaxError:
+        return (written,)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        node = node.left
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+        node = node.func.value
+    segment = ast.get_source_segment(written, node) or ""
+    body = re.fullmatch(r"""[rRbBuUfF]*("{3}|'{3}|"|')(.*)\1""", segment, re.DOTALL)
+    is_template = isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)
+    return (written, body.group(2)) if body and is_template else (written,)
+
+
+def _written(node: ast.expr, source: str) -> str:
+    """The message expression as the code spells it; one line (``ast.unparse``) when it spans several."""
+    segment = ast.get_source_segment(source, node) if source else None
+    return segment if segment and "\n" not in segment else ast.unparse(node)
 
 
 def _split_exception(exc: ast.expr) -> tuple[str, ast.expr | None]:

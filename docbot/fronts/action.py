@@ -98,19 +98,28 @@ def _action(env: Mapping[str, str], argv: Sequence[str] | None, run_pr: RunPr, o
 
 
 def drift_step(inputs: ActionInputs, settings: Settings, out: TextIO) -> DriftReport | None:
-    """Check mode's drift gate: the hand-written docs this PR made false (run step: it runs their examples)."""
+    """Check mode's drift gate: the hand-written docs this PR made false (run step: it runs their examples).
+
+    Everything it judges by comes from the base commit (``settings``, and the package the base names). A
+    fork's PR gets the checks that run nothing (parameters, defaults, raises, names); a gate that cannot run
+    (no package the base names, no history to diff, a doc docbot cannot read) fails the check, it is never
+    skipped: only the base's ``drift_gate: false`` turns it off (docs/design.md#drift-gate)."""
     from docbot.verify.project.docs import DocsOptions
     from docbot.verify.project.drift import drift_gate
+    from docbot.verify.project.report import DriftReport
 
+    if not settings.drift_gate:
+        print("docbot: the drift gate is off (drift_gate: false in the base's configuration)", file=out)
+        return None
     if not settings.run_examples:  # a fork's PR, by default: nothing of it runs (docs/design.md#trust)
-        print("docbot: the drift gate is skipped: it runs the docs' examples, and run_examples is off", file=out)
-        return None
+        print("docbot: the drift gate runs no example of this PR (run_examples is off): it checks parameters, "
+              "defaults, raises and names only", file=out)
     try:
-        return drift_gate(inputs.workspace, inputs.base, DocsOptions.of(settings))
-    except (ConfigError, RepoError) as err:  # no package to verify the docs against, or no history to diff:
-        # the docs/api check still stands, and says what is wrong with the checkout if anything is
-        print(escape_data(f"docbot: the drift gate is skipped: {err}"), file=out)
-        return None
+        return drift_gate(inputs.workspace, inputs.base, DocsOptions.of(settings),
+                          run_examples=bool(settings.run_examples))
+    except (ConfigError, RepoError) as err:
+        print(annotation("error", f"docbot: the drift gate cannot judge this PR: {err}"), file=out)
+        return DriftReport((), (), (), ran_examples=bool(settings.run_examples), error=str(err))
 
 
 def _run(inputs: ActionInputs, env: Mapping[str, str], run_pr: RunPr, out: TextIO,
@@ -210,7 +219,8 @@ def default_run_pr(settings: Settings, repo_root: Path, base: str, head: str, mo
 
         # The gate's verdict depends on no cache at all: a pull request fills the workspace.
         settings = settings.model_copy(update={"cache": False})
-        found = check_report(settings, repo_root, spec, (), emit=log_sink(sys.stdout), index=False)
+        # A section's status= from the PR is re-derived against the base, never read (docbot.check_kept).
+        found = check_report(settings, repo_root, spec, (), emit=log_sink(sys.stdout), index=False, trusted_base=base)
         report = stale_report(found.stale, base, head, in_scope(settings, repo_root, spec))
         return with_unapproved(report, found.unapproved, _lines_to(sys.stdout))
     from docbot.run.pipeline import run_docs
@@ -247,7 +257,8 @@ def in_scope(settings: Settings, repo_root: Path, spec: DiffSpec) -> list[Target
     from docbot.plan import plan_modules
     from docbot.scan.repo import scan
 
-    found = scan(repo_root, spec, (), include_dunder=settings.include_dunder, exclude=settings.exclude)
+    found = scan(repo_root, spec, (), include_dunder=settings.include_dunder, exclude=settings.exclude,
+                 outside_package=settings.scan_outside_package)
     return [t for module in plan_modules(found, settings, repo_root, spec, ()) for t in module.targets
             if t.kind != "deleted"]
 

@@ -9,16 +9,19 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from docbot import __version__
 from docbot.errors import ConfigError, ExitCode
 from docbot.fronts.common import (EXIT_CODES, guarded, has_config_file, json_document, loaded_from, plain_settings_from,
-                                  raw_formatter, settings_from)
+                                  raw_help_formatter, settings_from)
 from docbot.fronts.options import (command, console_sink, diff_options, diff_spec, model_options, output_options,
                                    repo_root_of, say, sink_for)
 from docbot.fronts.cli_files import add_merge, add_verify, drift_gate
 from docbot.results import plural
+
+if TYPE_CHECKING:
+    from docbot.scan.repo import DiffSpec
 
 
 DESCRIPTION = ("Write the API docs of a Python code base into docs/api with a loop of local models, and keep "
@@ -68,6 +71,17 @@ def _diff_of(root: Path, spec: Any) -> Any:
     return None if spec.all else read_diff(root, spec)
 
 
+def _pages_edited(args: argparse.Namespace, root: Path) -> bool:
+    """``check --base`` on a diff that edits docs/api (the default folder: no config file names another): the
+    verdicts it wrote are re-derived, so the check must run (docbot.apidocs.trust)."""
+    if not args.base:
+        return False
+    from docbot.apidocs.trust import sources_of_changed_pages
+    from docbot.plan import PLAN_DEFAULTS
+
+    return bool(sources_of_changed_pages(root, args.base, getattr(args, "head", None), PLAN_DEFAULTS.docs_dir))
+
+
 def cmd_targets(args: argparse.Namespace) -> int:
     from docbot.scan.repo import Scan, scan
 
@@ -79,7 +93,7 @@ def cmd_targets(args: argparse.Namespace) -> int:
     else:
         settings = plain_settings_from(args, root)
         result = scan(root, spec, args.paths, include_dunder=settings.include_dunder, exclude=settings.exclude,
-                      cache=settings.cache, diff=diff)
+                      cache=settings.cache, diff=diff, outside_package=settings.scan_outside_package)
     for error in result.errors:
         print(f"skipped file: {error}", file=sys.stderr)
     # With --all nothing is compared, so a target's kind ("unchanged") would mislead: show the scope.
@@ -92,8 +106,23 @@ def cmd_targets(args: argparse.Namespace) -> int:
     else:
         for t in result.targets:
             print(f"{label(t):9} {t.path}:{t.lineno}-{t.end_lineno} {t.module}.{t.qualname}")
-    say(args, f"docbot targets: {plural(len(result.targets), 'function')}.")
+    say(args, f"docbot targets: {plural(len(result.targets), 'function')} {scope_words(spec, args.paths)}"
+              + ("; run `docbot targets --all` to list every public function." if not result.targets and not spec.all
+                 else "."))
     return 0
+
+
+def scope_words(spec: DiffSpec, paths: Sequence[str]) -> str:
+    """Where a scan looked, in a reader's words: "in the staged changes", "changed in v1.0...HEAD"."""
+    if spec.all:
+        return f"under {', '.join(paths)}" if paths else "in the whole tree"
+    if spec.base is not None:
+        where = f"changed in {spec.base}...{spec.head or 'HEAD'}"
+    elif spec.staged:
+        where = "in the staged changes"
+    else:
+        where = "changed in the working tree"
+    return where + (f" under {', '.join(paths)}" if paths else "")
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -114,7 +143,7 @@ def _check_api_docs(args: argparse.Namespace, root: Path, drift: Any) -> int:
     spec = diff_spec(args, default_all=True)
     extra = {"drift": drift.to_json()} if drift is not None else {}
     diff = _diff_of(root, spec)
-    if _nothing_public(args, root, spec, diff):  # no settings to load: nothing can be stale
+    if _nothing_public(args, root, spec, diff) and not _pages_edited(args, root):  # no settings: nothing stale
         if args.json:
             print(json_document("check", stale=[], unapproved=[], index=None, strict=args.strict, **extra))
         say(args, "docbot check: all docs are current.")
@@ -124,17 +153,21 @@ def _check_api_docs(args: argparse.Namespace, root: Path, drift: Any) -> int:
     settings = plain_settings_from(args, root)
     docs_dir = settings.docs_dir
     found = check_report(settings, root, spec, args.paths, emit=console_sink(verbose=False, quiet=args.quiet),
-                         diff=diff)
+                         diff=diff, trusted_base=args.base or None)
     if args.json:
         print(json_document("check", **found.to_json(), strict=args.strict, **extra))
     else:
         lines = [e.describe() for e in found.stale] + [e.describe() for e in found.unapproved]
         for line in lines + ([found.index.describe()] if found.index else []):
             print(line)
-    if found.stale:
-        verb = "needs" if len(found.stale) == 1 else "need"
-        print(f"docbot check: {plural(len(found.stale), 'function')} {verb} docs; "
-              f"run `{run_command(found.stale)}` and commit {docs_dir}.", file=sys.stderr)
+    needs_run = [e for e in found.stale if e.status in ("missing", "stale", "orphaned")]
+    if needs_run:
+        verb = "needs" if len(needs_run) == 1 else "need"
+        print(f"docbot check: {plural(len(needs_run), 'function')} {verb} docs; "
+              f"run `{run_command(needs_run, spec, args.paths)}` and commit {docs_dir}.", file=sys.stderr)
+    if len(needs_run) < len(found.stale):  # a person's section, or two of one: docbot writes over neither
+        print(f"docbot check: {plural(len(found.stale) - len(needs_run), 'section')} to fix by hand in {docs_dir} "
+              "(docbot keeps a person's words, and cannot tell which of two sections is its own).", file=sys.stderr)
     if found.unapproved:
         print(f"docbot check: {plural(len(found.unapproved), 'section')} unapproved"
               + ("." if args.strict else " (not a failure without --strict)."), file=sys.stderr)
@@ -145,7 +178,7 @@ def _check_api_docs(args: argparse.Namespace, root: Path, drift: Any) -> int:
 
 def main_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="docbot", description=DESCRIPTION, epilog=EXIT_CODES,
-                                     formatter_class=raw_formatter)
+                                     formatter_class=raw_help_formatter)
     parser.add_argument("--version", action="version", version=f"docbot {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     run = command(sub, "run", "document changed public functions into docs/api",
@@ -194,6 +227,10 @@ def main_parser() -> argparse.ArgumentParser:
     demo = command(sub, "demo", "document a sample with the embedded model (no server needed)",
                     "Runs a 135M model in-process on the bundled sample; takes a couple of minutes on a CPU.")
     demo.add_argument("-o", "--output", default="output/demo.md", help="where to write (default: output/demo.md)")
+    demo.add_argument("--json", action="store_true", help="one JSON object on stdout, events as JSON lines on stderr")
+    loudness = demo.add_mutually_exclusive_group()
+    loudness.add_argument("-q", "--quiet", action="store_true", help="only warnings, failures and the result")
+    loudness.add_argument("-v", "--verbose", action="store_true", help="also what the code checks found per draft")
     demo.set_defaults(func=cmd_demo)
     return parser
 
@@ -247,7 +284,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not demo_input().is_file():  # installed from a wheel: the sample lives in docbot's checkout only
         raise ConfigError(f"the demo's sample ({DEMO_INPUT}) is not installed with docbot; document a file of "
                           "your own with the same model: `reflexion --backend embedded --input FILE.py`.")
-    return run_demo(args.output)
+    flags = ("--json",) * args.json + ("-q",) * args.quiet + ("-v",) * args.verbose
+    return run_demo(args.output, flags)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -87,7 +87,9 @@ def drift_gate(args: argparse.Namespace, root: Path, base: str) -> DriftReport:
     from docbot.verify.project.docs import DocsOptions
     from docbot.verify.project.drift import drift_gate as gate
 
-    drift = gate(root, base, DocsOptions.of(plain_settings_from(args, root)))
+    settings = plain_settings_from(args, root)
+    drift = gate(root, base, DocsOptions.of(settings), run_examples=settings.run_examples is not False,
+                 cache=settings.cache)
     if not args.json:
         for line in drift.lines(base):
             print(line)

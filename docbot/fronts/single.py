@@ -71,9 +71,10 @@ def demo_input() -> Path:
     return here if here.is_file() else Path(__file__).resolve().parents[2] / DEMO_INPUT
 
 
-def run_demo(output: str) -> int:
+def run_demo(output: str, loudness: tuple[str, ...] = ()) -> int:
+    """The quick start; ``loudness`` is the user's ``-q``/``-v``/``--json``, passed on as reflexion takes them."""
     demo_args = reflexion_parser().parse_args(["--input", str(demo_input()), "--output", output,
-                                               "--backend", "embedded"])
+                                               "--backend", "embedded", *loudness])
     from docbot.fronts.console import for_demo
 
     # A 135M model on a laptop CPU: fewer, shorter rounds keep the demo to a couple of minutes.

@@ -37,7 +37,11 @@ def drift_annotations(drift: DriftReport, redact: Callable[[str], str] = str,
                       cap: int = ANNOTATION_CAP) -> list[str]:
     """One ``::error file=DOC,line=N`` per contradiction the PR introduced (redacted before escaped), up to
     ``cap``; then one notice saying how many more the job summary lists."""
-    found = []
+    found = [f"::error title=docbot::{escape_data(redact(f'the drift gate could not judge this PR: {drift.error}'))}"
+             ] if drift.error else []
+    found += [annotation_line(redact(path), TITLE, redact(
+        f"{count} claim(s) of this doc were left unverified (a block timed out or ended the session), and the doc "
+        "uses the code this PR changes: the gate cannot pass it."), None) for path, count in drift.unverified]
     for item in drift.introduced[:cap]:
         lines = (item.line, item.line) if item.line else None
         found.append(annotation_line(redact(item.path), TITLE, redact(

@@ -10,7 +10,8 @@ every one of them (docs/design.md#trust):
   sandbox must not carry it into a comment. The value is also found base64-encoded (at any of the three
   alignments inside longer base64 text, standard or URL-safe alphabet), hex-encoded, percent-encoded,
   split across lines (a newline, an escaped ``\n``, ``%0A`` or ``<br>`` between any two of its
-  characters) and with ``_`` written ``&#95;`` (the comment's Markdown escape). Redaction runs last, on
+  characters) and with ``_`` written ``&#95;`` (the comment's Markdown escape) or ``%5F``; a token's shape
+  (``ghp_…``) is found split across lines too. Redaction runs last, on
   the final text of every channel, so no later escape can hide a token from it.
 - **No workflow commands from model text.** The runner treats any log line whose trimmed text starts
   with ``::`` as a command (``::add-mask::``, ``::stop-commands::``, ``::error ...``). Text that is not
@@ -33,14 +34,19 @@ MASK = "***"
 # text escaped before it is redacted puts word characters in front of the token.
 # A JSON string escape (``\n``, ``\u00a0``) puts one too: the run report keeps text JSON-encoded.
 _START = r"(?:(?<![A-Za-z0-9])|(?<=%[0-9A-Fa-f]{2})|(?<=\\[nrtbf])|(?<=\\u[0-9A-Fa-f]{4}))"
-_U = "(?:_|&#95;)"  # an underscore, or the comment's Markdown escape of it
-_TAIL = rf"(?:[A-Za-z0-9]|{_U}){{8,}}"
-SECRET_SHAPES = re.compile(rf"{_START}gh[pousr]{_U}{_TAIL}|{_START}github{_U}pat{_U}{_TAIL}|"
+_U = "(?:_|&#95;|%5[Ff])"  # an underscore, the comment's Markdown escape of it, or it percent-encoded alone
+# A newline (raw, JSON-escaped, workflow-escaped or an HTML break) with the indentation or quote marks around it.
+_NEWLINE = r"[ \t]*(?:\r?\n|(?:\\r)?\\n|%0D%0A|%0A|<br\s*/?>)[ \t>|]*"
+# A token shape's tail, each character maybe followed by a newline (a wrapped token: issue 30), as long as
+# GitHub's longest token and no longer, so a wrapped shape masks little beyond itself.
+_TAIL = rf"(?:(?:[A-Za-z0-9]|{_U})(?:{_NEWLINE})?){{7,90}}(?:[A-Za-z0-9]|{_U})"
+_W = f"(?:{_NEWLINE})?"  # a newline that may wrap a token's prefix too
+SECRET_SHAPES = re.compile(rf"{_START}g{_W}h{_W}[pousr]{_W}{_U}{_W}{_TAIL}|"
+                           rf"{_START}{_W.join('github')}{_W}{_U}{_W}p{_W}a{_W}t{_W}{_U}{_W}{_TAIL}|"
                            r"(?<=Bearer )[A-Za-z0-9._~+/=-]{8,}", re.IGNORECASE)
-# What may stand between two characters of a secret that was wrapped: a newline (raw, JSON-escaped,
-# workflow-escaped or an HTML break) with the indentation or quote marks around it, or the spaces a
-# table cell turns a newline into.
-_BREAK = r"(?:[ \t]*(?:\r?\n|\\r?\\n|%0D%0A|%0A|<br\s*/?>)[ \t>|]*|[ \t]+)?"  # (a table cell: a space)
+# What may stand between two characters of a secret that was wrapped: a newline, or the spaces a table cell
+# turns a newline into.
+_BREAK = rf"(?:{_NEWLINE}|[ \t]+)?"  # (a table cell: a space)
 _URLSAFE = str.maketrans("+/", "-_")
 NEUTRAL_PREFIX = "| "  # shown in front of a line of model text that would otherwise be a command
 

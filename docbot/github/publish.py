@@ -35,7 +35,10 @@ LogLine = Callable[[str], None]
 MODES: tuple[Mode, ...] = ("comment", "commit", "check")
 
 STALE_REASONS = {"missing": "no doc section yet", "stale": "doc is stale: the code changed since",
-                 "orphaned": "doc section of a function that no longer exists"}
+                 "orphaned": "doc section of a function that no longer exists",
+                 "contradicted": "its section (a person's, or one whose verdict docbot did not give) contradicts "
+                                 "the code",
+                 "duplicate": "more than one section: which is docbot's cannot be told"}
 TITLES: dict[Mode, str] = {"comment": "docbot: API docs", "commit": "docbot: API docs",
                            "check": "docbot check: stale API docs"}
 

@@ -63,9 +63,12 @@ def estimate(messages: list[BaseMessage], chars_per_token: float) -> int:
 def counter_for(model: Any, settings: Settings) -> Callable[[list[BaseMessage]], int]:
     """The model's own token count where it has one, else the characters bound."""
     exact = getattr(model, "count_prompt_tokens", None)
-    if callable(exact):
-        return exact  # type: ignore[no-any-return]
-    return lambda messages: estimate(messages, settings.chars_per_token)
+
+    def count(messages: list[BaseMessage]) -> int:
+        # A model may have a counter that cannot answer (an embedded binding without a tokenizer call).
+        counted = exact(messages) if callable(exact) else None
+        return counted if isinstance(counted, int) else estimate(messages, settings.chars_per_token)
+    return count
 
 
 @dataclass(frozen=True)

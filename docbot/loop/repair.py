@@ -103,7 +103,8 @@ def _cleared(model: DocModel, facts: Facts, outcomes: Sequence[ExampleOutcome], 
              on_page: Sequence[Finding] = ()) -> tuple[DocModel, list[ExampleOutcome]]:
     """The model without the text the text rules reject (and what the page showed false), and the outcomes
     of the examples it keeps."""
-    found = text_findings(model, ECHO_SENTENCES) + not_exceptions(model, facts, None) + invented_return(model, facts)
+    found = text_findings(model, ECHO_SENTENCES, facts) + not_exceptions(model, facts, None)
+    found += invented_return(model, facts)
     gone = {f.where for f in on_page if f.check is Check.INVENTED_PARAMETER and f.where}
     found += [f for f in on_page if f.where and f.where not in gone]
     bad = {f.where: f.message for f in found}
@@ -130,7 +131,8 @@ def _repaired_raises(entries: Sequence[RaisesDoc], facts: Facts, changes: list[R
         if site is None:
             kept.append(entry)
             continue
-        after = RaisesDoc(type=site.exception, message=site.message or "",
+        # the message as the code writes it: a template's `{n}` reading would render a message the code never gives
+        after = RaisesDoc(type=site.exception, message=site.shown or "",
                           condition=site.condition or entry.condition)
         changes.append(ReplacedRaise(entry, after))
         if after in kept:

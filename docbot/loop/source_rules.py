@@ -25,6 +25,7 @@ from docbot.verify.checks.examples import ExampleContext
 from docbot.verify.checks.page import check_doc
 from docbot.verify.findings import Finding, Check
 from docbot.verify.checks.kwargs_reach import carried_keywords
+from docbot.verify.checks.text_rules import Author
 
 __all__ = ["CodeContext", "PAGE_KINDS", "page_contradictions"]
 
@@ -52,7 +53,7 @@ def page_contradictions(model: DocModel, facts: Facts, code: CodeContext) -> lis
     page = render_section(model, facts, code.module)
     sys_path = code.examples.sys_path if code.examples else ()
     found = check_doc(page, code.source, facts.qualname, carried=carried_keywords(code.module_source, code.source),
-                      module_source=code.module_source, sys_path=sys_path)
+                      module_source=code.module_source, sys_path=sys_path, author=Author.MODEL)
     return [replace(f, where=field_of(f, model)) for f in found if f.fatal and f.check in PAGE_KINDS]
 
 

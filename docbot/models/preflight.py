@@ -32,7 +32,8 @@ def preflight(settings: Settings) -> list[str]:
             if check is not None:
                 problems += check(client, server, wanted, settings)
     if problems:
-        raise ModelServerError("docbot cannot start; nothing was sent to a model:\n"
+        # No "docbot" here: every front prints an error as "docbot: <message>" already.
+        raise ModelServerError("cannot start; nothing was sent to a model:\n"
                                + "\n".join(f"  - {p}" for p in problems))
     return same_model_warnings(role_identities(settings))
 

@@ -62,16 +62,29 @@ class Recorder(BaseCallbackHandler):
             return
         generation = response.generations[0][0]
         message = getattr(generation, "message", None)
+        metadata = _jsonable(getattr(message, "response_metadata", {}) or {})
+        # "model" is the role's configured name, what a replay matches on; the embedded backend answers with
+        # its GGUF whatever that name says, so the line also names the model that really answered.
+        entry = {"role": entry["role"], "model": entry["model"], "round": entry["round"],
+                 "answered_by": answered_by(metadata, entry["model"]), "messages": entry["messages"]}
         entry["answer"] = {
             "content": generation.text,
             "usage": dict(getattr(message, "usage_metadata", None) or {}),
-            "response_metadata": _jsonable(getattr(message, "response_metadata", {}) or {}),
+            "response_metadata": metadata,
         }
         with self._lock, self.path.open("a", encoding="utf-8") as out:
             out.write(json.dumps(entry, ensure_ascii=False) + "\n")
 
     def on_llm_error(self, error: BaseException, *, run_id: UUID, **_: Any) -> None:
         self._pending.pop(run_id, None)
+
+
+def answered_by(metadata: dict[str, Any], configured: str) -> str:
+    """The model that answered, as its response names it ("SmolLM2-135M-Instruct.Q4_1.gguf (llama.cpp,
+    xllamacpp)", "qwen3.5:9b (ollama)"); the configured name when the response names none."""
+    name = str(metadata.get("model_name") or metadata.get("model") or configured)
+    how = [str(metadata[key]) for key in ("model_provider", "llama_binding") if metadata.get(key)]
+    return name + (f" ({', '.join(how)})" if how else "")
 
 
 def _jsonable(value: dict[str, Any]) -> dict[str, Any]:

@@ -48,7 +48,11 @@ FORMAT = 1  # of an entry; raised when its layout changes (old entries then miss
 NOT_SHAPING = frozenset({"base_url", "api_key", "request_timeout_s", "connect_timeout_s", "call_retries",
                          "keep_alive", "record", "replay", "docs_dir", "include_dunder", "exclude",
                          "time_budget_s", "when_no_server", "jobs", "jobs_per_server", "cache",
-                         "embedded_extra_buffers", "example_sandbox", "example_timeout_s", "example_memory_mb"})
+                         "embedded_extra_buffers", "example_sandbox", "example_timeout_s", "example_memory_mb",
+                         # the docstring phase renders the doc model after the loop: it shapes no doc model, so
+                         # turning it on finds the models of the runs before (docbot.run.owed)
+                         "write_docstrings", "docstring_style", "max_docstring_chars", "drift_gate",
+                         "docs_globs", "docs_setup"})
 _PROMPTS = Path(__file__).parent / "loop" / "prompts.py"
 
 

@@ -78,7 +78,7 @@ def run_docs(settings: Settings, repo_root: Path, spec: DiffSpec, paths: Sequenc
     """
     deadline = Deadline(clock(), settings.time_budget_s, clock) if settings.time_budget_s else None
     found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
-                 exclude=settings.exclude, cache=settings.cache)
+                 exclude=settings.exclude, cache=settings.cache, outside_package=settings.scan_outside_package)
     report = RunReport(scan_errors=list(found.errors), base=found.base, head=found.head,
                        shard=(shard.index, shard.count) if shard else None)  # merge checks none is missing
     for path in found.skipped:  # said once per run, never a failure (docs/design.md#scanner)

@@ -34,7 +34,12 @@ _SYSTEM_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d")
 # Files every reader's machine has and examples read (tzlocal, zoneinfo, distro, platform.freedesktop_os_release):
 # public, read-only, nothing of the user's. A symlink stays a symlink (tzlocal reads the zone's name from
 # /etc/localtime's target) when its target is inside the bound system folders; otherwise the file is bound.
-MACHINE_FILES = ("/etc/localtime", "/etc/timezone", "/etc/os-release")
+MACHINE_FILES = ("/etc/localtime", "/etc/timezone", "/etc/os-release", "/etc/mime.types", "/etc/services",
+                 "/etc/protocols")
+# The user database every reader's machine has: docbot's own two lines (the sandbox's `nobody`), never the host's,
+# so getpass.getuser() and pwd answer as they do for a reader, and no host account name is shown.
+OWN_FILES = {"/etc/passwd": _DOCBOT_DIR / "sandbox" / "etc" / "passwd",
+             "/etc/group": _DOCBOT_DIR / "sandbox" / "etc" / "group"}
 _NOT_BOUND = ("/proc", "/dev", "/sys")
 WORKDIR = "/tmp/docbot-example-sandbox"  # the child's working folder, inside the sandbox's own /tmp
 
@@ -89,8 +94,14 @@ def set_aside(bwrap: str, problem: str) -> None:
     _SET_ASIDE[bwrap] = problem
 
 
-def bwrap_command(bwrap: str, sys_path: tuple[str, ...], env: dict[str, str] | None = None) -> list[str]:
-    """The words before the child's command line: namespaces, binds, environment, working folder."""
+def bwrap_command(bwrap: str, sys_path: tuple[str, ...], env: dict[str, str] | None = None,
+                  root: str | None = None) -> list[str]:
+    """The words before the child's command line: namespaces, binds, environment, working folder.
+
+    ``root`` is the project whose files the examples read as a reader's do (from its root): bound read-only, with
+    its hidden entries (``.git``, whose config may hold a CI token; ``.env``) masked. Last, the sandbox's own root
+    is made read-only: bubblewrap builds it as an uncapped tmpfs, and only the capped ``/tmp`` may be written.
+    """
     words = [bwrap, "--unshare-all", "--unshare-user", "--uid", _NOBODY, "--gid", _NOBODY, "--die-with-parent",
              "--new-session", "--clearenv", "--cap-drop", "ALL", "--hostname", "sandbox"]
     words += _system_binds()
@@ -99,11 +110,27 @@ def bwrap_command(bwrap: str, sys_path: tuple[str, ...], env: dict[str, str] | N
     # Without --size (bubblewrap < 0.10) /dev/shm cannot be capped: it is mounted read-only instead.
     shm = [*sized, "--tmpfs", "/dev/shm"] + ([] if sized else ["--remount-ro", "/dev/shm"])
     words += ["--proc", "/proc", "--dev", "/dev", *shm, *sized, "--tmpfs", "/tmp", "--dir", WORKDIR]
-    for path in read_only_paths(sys_path):
+    for path in read_only_paths((*sys_path, *([root] if root else []))):
         words += ["--ro-bind", path, path]
+    words += _masks(root, sized) if root else []
     for key, value in (env or {}).items():
         words += ["--setenv", key, value]
-    return [*words, "--chdir", WORKDIR, "--"]
+    return [*words, "--remount-ro", "/", "--chdir", WORKDIR, "--"]
+
+
+def _masks(root: str, sized: list[str]) -> list[str]:
+    """Hide the root's hidden entries: an empty read-only folder over each folder, /dev/null over each file."""
+    words: list[str] = []
+    with os.scandir(root) as entries:
+        for entry in sorted(entries, key=lambda e: e.name):
+            if not entry.name.startswith(".") or entry.is_symlink():
+                continue  # a symlink shows its target, which is hidden, or visible under its own name
+            path = os.path.join(os.path.abspath(root), entry.name)
+            if entry.is_dir(follow_symlinks=False):
+                words += [*(["--size", "4096"] if sized else []), "--tmpfs", path, "--remount-ro", path]
+            else:
+                words += ["--ro-bind", os.devnull, path]
+    return words
 
 
 @functools.lru_cache(maxsize=8)
@@ -131,6 +158,8 @@ def _system_binds() -> list[str]:
             words += ["--symlink", os.readlink(path), path]
         elif os.path.isfile(path):
             words += ["--ro-bind", path, path]
+    for path, own in OWN_FILES.items():
+        words += ["--ro-bind", str(own), path]
     return words
 
 

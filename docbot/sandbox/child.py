@@ -10,23 +10,29 @@ syscalls; the OS boundary around this process (docbot/sandbox/boundary.py) is wh
 from __future__ import annotations
 
 import ast
+import builtins
 import contextlib
 import importlib
-import io
 import json
 import linecache
 import os
 import resource
 import sys
-import traceback
+import types
 from _socket import AF_UNIX  # the constant alone: the socket module's enums cost every child ~3 ms of CPU
 
-from docbot.sandbox.compare import output_matches, value_matches
+from docbot.sandbox.judge import after_exception as _after_exception
+from docbot.sandbox.judge import judge as _judge
+from docbot.sandbox.judge import last_line as _last_line
+from docbot.sandbox.judge import repr_of as _repr
+from docbot.sandbox.judge import same_message as _same_message  # noqa: F401 - the rule's tests read it here
+from docbot.sandbox.script import run_code, run_script, show_root
+from docbot.sandbox.streams import Capture
 from docbot.sandbox.witness import Witness, install, missing_paths
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (~2 ms of CPU per child); mypy reads it as True
 if TYPE_CHECKING:
-    from typing import Any, TextIO
+    from typing import Any, Callable, TextIO
 
 _REFUSED = {"os.system", "os.exec", "os.fork", "os.forkpty", "os.posix_spawn", "os.spawn", "subprocess.Popen",
             "os.kill", "os.killpg", "os.startfile", "resource.setrlimit", "resource.prlimit", "pty.spawn"}
@@ -34,8 +40,6 @@ _PATH_EVENTS = {"os.remove": (0,), "os.rename": (0, 1), "os.replace": (0, 1), "o
                 "os.chmod": (0,), "os.chown": (0,), "os.symlink": (1,), "os.link": (1,), "os.truncate": (0,),
                 "os.utime": (0,), "shutil.rmtree": (0,), "os.chflags": (0,), "os.mkfifo": (0,)}
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
-_MAX_SHOWN = 2000
-_CO_COROUTINE = 0x80  # inspect.CO_COROUTINE, without importing inspect (slow) in every child
 
 
 def main() -> None:
@@ -46,9 +50,17 @@ def main() -> None:
     _emit(results, plan["nonce"], {"started": True})
     _limit(plan["memory_mb"], plan["cpu_s"], plan["nproc"])
     sys.path[:0] = plan["sys_path"]
+    if plan.get("root"):
+        show_root(plan["root"])  # the project's files, read-only, as a reader at its root sees them
     witness = Witness()
     _install_guard(os.getcwd(), witness)
     install(witness)
+    capture = Capture()
+    capture.install()  # before the module's import: a logging handler made then keeps its stream
+    if plan.get("script") is not None:  # a witness: the doc's lines as one plain script (docbot.sandbox.script)
+        _emit(results, plan["nonce"], {"ready": True})
+        _emit(results, plan["nonce"], {"index": 0, **run_script(plan["script"], capture, witness)})
+        return
     try:
         module = importlib.import_module(plan["module"])
         namespace = _namespace(module, plan["module"], plan["name"])
@@ -57,9 +69,12 @@ def main() -> None:
         return
     _emit(results, plan["nonce"], {"ready": True})
     documented = namespace[plan["name"]]
+    def started(statement: int) -> None:  # which statement of a step runs: a step killed in it ends only there
+        _emit(results, plan["nonce"], {"progress": statement})
+
     for index, step in enumerate(plan["steps"]):
         witness.start_step()
-        result = _run_step(step, namespace, f"<doc example {index}>")
+        result = _run_step(step, namespace, f"<doc example {index}>", capture, started)
         result.update(witness.seen())
         if _rebound(plan["name"], documented, namespace, module):
             # Whatever it prints now, it is not the documented object's: report it, trust nothing after.
@@ -98,11 +113,14 @@ def _namespace(module: Any, dotted: str, name: str) -> dict[str, Any]:
     its own name and its top package (``mod.f(...)``, ``pkg.mod.f(...)``), unless the module defines
     that name itself (``slugify.slugify`` stays the function).
     """
-    namespace = dict(vars(module))
-    namespace["__name__"] = "__main__"  # a reader's snippet runs as a script; dataclasses look it up
+    main = types.ModuleType("__main__")  # a reader's snippet runs as a script: pickle, typing and pydantic find
+    namespace = main.__dict__  # its classes through sys.modules["__main__"], which must hold them
+    namespace.update(vars(module))
+    namespace["__name__"] = "__main__"
     namespace[name] = getattr(module, name)
     namespace.setdefault(dotted.rsplit(".", 1)[-1], module)
     namespace.setdefault(dotted.split(".")[0], sys.modules[dotted.split(".")[0]])
+    sys.modules["__main__"] = main
     return namespace
 
 
@@ -150,121 +168,52 @@ def _install_guard(folder: str, witness: Witness) -> None:
     sys.addaudithook(guard)
 
 
-def _run_step(step: dict[str, Any], namespace: dict[str, Any], filename: str) -> dict[str, Any]:
-    printed = io.StringIO()
+def _run_step(step: dict[str, Any], namespace: dict[str, Any], filename: str, capture: Capture,
+              started: Callable[[int], None] | None = None) -> dict[str, Any]:
     echoed: list[tuple[Any, int]] = []  # (value, length of the printed text before its echo)
     # The step's source under its own name in linecache (as doctest registers `<doctest ...>`): tracebacks,
     # inspect.getsource and stack_data then show the example's lines, as they would from a reader's file.
     linecache.cache[filename] = (len(step["code"]), None, step["code"].splitlines(keepends=True), filename)
+    capture.start()
     try:
-        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(io.StringIO()):
-            value = _execute(step, namespace, echoed, filename)
+        value = _execute(step, namespace, echoed, filename, capture, started)
     except BaseException as error:  # noqa: BLE001 - SystemExit etc. from an example are results too
+        capture.stop()
         result = _after_exception(step, error)
         paths = missing_paths(step["code"], error) if result["status"] == "raised" else []
         return {**result, "missing_paths": paths} if paths else result
-    return _judge(step, value, printed.getvalue(), echoed, namespace)
+    capture.stop()
+    return _judge(step, value, capture.printed(), echoed, namespace,
+                  capture.shown() if capture.stderr_written else None)
 
 
-def _execute(step: dict[str, Any], namespace: dict[str, Any], echoed: list[tuple[Any, int]], filename: str) -> Any:
+def _execute(step: dict[str, Any], namespace: dict[str, Any], echoed: list[tuple[Any, int]], filename: str,
+             capture: Capture, started: Callable[[int], None] | None) -> Any:
     code = step["code"]
     if step["expect"] == "value" and not step["target"]:
-        return _run(compile(code.strip(), filename, "eval", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
-                            dont_inherit=True), namespace)
+        return run_code(compile(code.strip(), filename, "eval", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
+                                dont_inherit=True), namespace)
     tree = ast.parse(code, mode="exec")
     # Like the interactive prompt, doctests echo a bare expression's value (None is not echoed); a block
     # followed by an output block may echo its last expression, as a notebook cell would.
     echo_all = step["expect"] in ("output", "raises")
     for index, node in enumerate(tree.body):
+        if started is not None and len(tree.body) > 1:
+            started(index)
         echo = isinstance(node, ast.Expr) and (echo_all or (step["echo_last"] and index == len(tree.body) - 1))
         source: Any = ast.Interactive([node]) if echo else ast.Module([node], [])
         # dont_inherit: this file's `from __future__ import annotations` must not reach the example
         compiled = compile(source, filename, "single" if echo else "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,
                            dont_inherit=True)
-        _run(compiled, namespace, echo=echoed if echo else None)
+        run_code(compiled, namespace, (lambda value: _echo(value, echoed, capture)) if echo else None)
     return namespace.get(step["target"]) if step["target"] else None
 
 
-def _run(code: Any, namespace: dict[str, Any], echo: list[tuple[Any, int]] | None = None) -> Any:
-    old_hook = sys.displayhook
-    if echo is not None:
-        sys.displayhook = lambda value: _echo(value, echo)
-    try:
-        result = eval(code, namespace)  # this process is the sandbox
-        if code.co_flags & _CO_COROUTINE:
-            import asyncio  # only now: importing it costs more than most examples take
-
-            result = asyncio.run(result)  # a top-level `await` in the example
-    finally:
-        sys.displayhook = old_hook
-    return result
-
-
-def _echo(value: Any, echoed: list[tuple[Any, int]]) -> None:
+def _echo(value: Any, echoed: list[tuple[Any, int]], capture: Capture) -> None:
     if value is not None:
-        stream = sys.stdout
-        echoed.append((value, len(stream.getvalue()) if isinstance(stream, io.StringIO) else 0))
+        echoed.append((value, len(capture.printed())))
+        builtins._ = value  # type: ignore[attr-defined]  # as the console's displayhook: the next line may read the last value as `_`
         print(_repr(value))
-
-
-def _judge(step: dict[str, Any], value: Any, printed: str, echoed: list[tuple[Any, int]],
-           namespace: dict[str, Any]) -> dict[str, Any]:
-    expect, want = step["expect"], step["want"]
-    if expect == "raises":
-        shown = _repr(echoed[-1][0]) if echoed else printed.strip() or "None"
-        return {"status": "no_exception", "got": _clip(shown)}
-    if expect == "none":
-        return {"status": "ok"}
-    if expect == "value":
-        ok = value_matches(value, want, namespace)
-        return {"status": "ok" if ok else "mismatch", "got": _clip(_repr(value))}
-    ok = output_matches(want, printed) or (bool(step.get("loose_space")) and want.split() == printed.split())
-    if not ok and echoed:
-        last, before = echoed[-1]
-        prints_only = printed[:before]
-        # The echo of a single value is compared as a value (0.50 vs 0.5, dict order, floats).
-        ok = (not prints_only.strip() and value_matches(last, want, namespace)) or (
-            step["echo_last"] and output_matches(want, prints_only))
-    if expect == "output" and not want.strip():
-        ok = True  # the doc shows no output: a value it does not show is not a contradiction
-    return {"status": "ok" if ok else "mismatch", "got": _clip(printed.rstrip("\n"))}
-
-
-def _after_exception(step: dict[str, Any], error: BaseException) -> dict[str, Any]:
-    line = _last_line(error)
-    if step["expect"] != "raises":
-        return {"status": "raised", "error": line}
-    stated = step["exc_type"].rsplit(".", 1)[-1]
-    names = {cls.__name__ for cls in type(error).__mro__}
-    if stated not in names:
-        return {"status": "wrong_exception", "error": line}
-    message = step["exc_message"]
-    if message is not None and not _same_message(message, str(error)):
-        return {"status": "wrong_exception", "error": line}
-    return {"status": "ok", "error": line}
-
-
-def _same_message(stated: str, actual: str) -> bool:
-    def bare(text: str) -> str:
-        text = " ".join(text.split())
-        return text[1:-1] if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'" else text
-
-    return bare(stated) == bare(actual) or output_matches(bare(stated), bare(actual))
-
-
-def _last_line(error: BaseException) -> str:
-    return _clip(traceback.format_exception_only(type(error), error)[-1].strip())
-
-
-def _repr(value: Any) -> str:
-    try:
-        return repr(value)
-    except Exception as error:  # noqa: BLE001 - a broken __repr__ is the example's business
-        return f"<unprintable {type(value).__name__}: {error}>"
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 1] + "…"
 
 
 def _emit(stream: TextIO, nonce: str, result: dict[str, Any]) -> None:

@@ -4,8 +4,12 @@ The rules follow doctest's by default, and every relaxation is listed here (test
 
 1. **Text.** The stated and the real output match when they are the same text once trailing whitespace
    is taken off every line and leading/trailing blank lines are dropped. Whitespace *inside* a line
-   and the line structure of a multi-line output are significant (a misaligned table is different).
-2. **Ellipsis.** ``...`` in the stated output stands for any text, as with doctest's ELLIPSIS.
+   and the line structure of a multi-line output are significant (a misaligned table is different),
+   with what a reader's terminal and doctest make of it: a tab is the spaces to the next 8-column stop, a
+   ``<BLANKLINE>`` line is a blank line, and an indentation every line of one side shares (an output block
+   indented in a list) is layout, not output.
+2. **Ellipsis.** ``...`` in the stated output stands for any text, as with doctest's ELLIPSIS; in a stated
+   value too (``# -> [1, 2, ...]``), where it is not Python's ``Ellipsis``.
 3. **Values.** When both sides parse as Python literals they match when the values are equal: dict
    keys and set members in any order, ``frozenset({3, 1})`` equal to ``frozenset({1, 3})``, ``0.1+0.2``
    equal to ``0.30000000000000004``. Literals here are ``ast.literal_eval``'s plus ``set(...)``,
@@ -44,6 +48,7 @@ _PIECES = re.compile(rf"""(?P<str>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|(?P<n
 _TOLERANCE = 1e-9
 _ARITHMETIC = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
 _SETS = {"set": set, "frozenset": frozenset}
+_BLANKLINE = re.compile(r"^<BLANKLINE>[ \t]*$", re.MULTILINE)  # doctest's marker for a blank output line
 
 
 def literal(text: str) -> tuple[Any, bool]:
@@ -117,8 +122,9 @@ def values_equal(actual: Any, stated: Any, shown: str | None = None) -> bool:
 
 def output_matches(want: str, got: str) -> bool:
     """Whether printed output ``got`` is what the doc states as ``want`` (rules 1-6)."""
+    want = _BLANKLINE.sub("", want)
     want_lines, got_lines = _lines(want), _lines(got)
-    if want_lines == got_lines:
+    if want_lines == got_lines or _dedented(want_lines) == _dedented(got_lines):
         return True
     if "..." in want and _ellipsis_match(want_lines, got_lines):
         return True
@@ -168,6 +174,8 @@ def value_matches(actual: Any, want: str, namespace: dict[str, Any] | None = Non
     text = want.strip()
     shown = [_safe(repr, actual), _safe(str, actual)]
     stated, ok = literal(text)
+    if ok and "..." in text and any(s is not None and output_matches(text, s) for s in shown):
+        return True  # `[1, 2, ...]`: doctest's ellipsis, not a list holding Ellipsis
     if ok:
         return values_equal(actual, stated, text) or any(s is not None and _lines(s) == _lines(text) for s in shown)
     if any(s is not None and output_matches(text, s) for s in shown):
@@ -188,7 +196,14 @@ def _safe(render: Any, value: Any) -> str | None:
 
 
 def _lines(text: str) -> list[str]:
-    return [line.rstrip() for line in text.strip("\n").splitlines()]
+    return [line.expandtabs().rstrip() for line in text.strip("\n").splitlines()]
+
+
+def _dedented(lines: list[str]) -> list[str]:
+    """The lines without the indentation all their non-blank lines share."""
+    indents = [len(line) - len(line.lstrip()) for line in lines if line.strip()]
+    cut = min(indents, default=0)
+    return [line[cut:] for line in lines]
 
 
 def _ellipsis_match(want_lines: list[str], got_lines: list[str]) -> bool:

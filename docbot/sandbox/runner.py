@@ -56,44 +56,74 @@ class SandboxRun:
     not_run: str | None = None  # the examples were not run at all, and why
     overflow: str | None = None  # the cap the child went past before docbot stopped it
     untrusted: str | None = None  # something other than docbot's runner wrote to the result channel
+    progress: dict[int, int] = field(default_factory=dict)  # step -> the last of its statements that started
 
 
 def run_steps(steps: list[Step], module: str, name: str, sys_path: tuple[str, ...],
               timeout_s: float = DEFAULT_EXAMPLE_TIMEOUT_S, memory_mb: int = DEFAULT_EXAMPLE_MEMORY_MB,
-              sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX, bwrap: str | None = None) -> SandboxRun:
+              sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX, bwrap: str | None = None,
+              root: str | None = None) -> SandboxRun:
     """Import ``name`` from ``module`` in a sandboxed child and run ``steps`` there, in order.
 
     ``sandbox`` says whether the in-process guard alone is allowed where no OS boundary can be made;
-    ``bwrap`` names the bubblewrap executable instead of looking for one.
+    ``bwrap`` names the bubblewrap executable instead of looking for one; ``root`` is the project whose files the
+    child's working folder shows, read-only (docbot.sandbox.script.show_root). Each step has ``timeout_s``.
     """
+    job = _Job({"module": module, "name": name, "steps": [s.to_json() for s in steps]}, len(steps), sys_path,
+               timeout_s, memory_mb, root)
+    return _run_job(job, sandbox, bwrap)
+
+
+def run_script(script: dict[str, Any], sys_path: tuple[str, ...], timeout_s: float = DEFAULT_EXAMPLE_TIMEOUT_S,
+               memory_mb: int = DEFAULT_EXAMPLE_MEMORY_MB, sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX,
+               root: str | None = None) -> SandboxRun:
+    """Run one witness script (docbot.sandbox.script) in a fresh sandboxed child, behind the same boundary, limits
+    and result channel as a doc's session; its one result is ``results[0]``."""
+    return _run_job(_Job({"script": script}, 1, sys_path, timeout_s, memory_mb, root), sandbox, None)
+
+
+@dataclass(frozen=True)
+class _Job:
+    """What one child is asked: its plan's own part, how many results it owes, and its limits."""
+
+    plan: dict[str, Any]
+    results: int
+    sys_path: tuple[str, ...]
+    timeout_s: float
+    memory_mb: int
+    root: str | None
+
+
+def _run_job(job: _Job, sandbox: ExampleSandbox, bwrap: str | None) -> SandboxRun:
     while True:  # each bwrap that cannot start the child is set aside; at worst the fallback decides
         boundary = boundary_for(sandbox, bwrap)
         if boundary.not_run is not None:
             return SandboxRun(not_run=boundary.not_run)
-        run = _run_behind(boundary, steps, module, name, sys_path, timeout_s, memory_mb)
+        run = _run_behind(boundary, job)
         if boundary.bwrap is None or run.started:
             return run
         set_aside(boundary.bwrap, _why_not_started(run))
 
 
-def _run_behind(boundary: Boundary, steps: list[Step], module: str, name: str, sys_path: tuple[str, ...],
-                timeout_s: float, memory_mb: int) -> SandboxRun:
+def _run_behind(boundary: Boundary, job: _Job) -> SandboxRun:
     """One run of the child behind ``boundary``; a bwrap that cannot be started is a run not started."""
     # What secrets.token_hex(8) returns (os.urandom, hex), without importing secrets: its hmac and hashlib
     # (OpenSSL) imports cost verify more than the nonce itself.
     nonce = f"@@docbot-{os.urandom(8).hex()}@@"
-    paths = tuple(os.path.abspath(p) for p in sys_path)
-    plan = {"nonce": nonce, "module": module, "name": name, "sys_path": list(paths),
-            "steps": [s.to_json() for s in steps], "memory_mb": memory_mb, "cpu_s": math.ceil(timeout_s) + 1,
-            "nproc": _process_budget(), "parent_pid": None if boundary.bwrap else os.getpid()}
+    paths = tuple(os.path.abspath(p) for p in job.sys_path)
+    root = os.path.abspath(job.root) if job.root else None
+    total_s = job.timeout_s * (job.results + 2)  # each step its own time, the import too, and a little more
+    plan = {**job.plan, "nonce": nonce, "sys_path": list(paths), "root": root, "memory_mb": job.memory_mb,
+            "cpu_s": math.ceil(total_s) + 1, "nproc": _process_budget(),
+            "parent_pid": None if boundary.bwrap else os.getpid()}
     with sigterm_unwinds(), _folder(boundary) as folder:
         command = [sys.executable, "-s", "-B", "-P", "-c", _BOOTSTRAP]
         env = _scrubbed_env(folder)
         if boundary.bwrap is not None:  # bwrap itself gets nothing: it is PID 1 inside, /proc/1/environ
-            command, env = bwrap_command(boundary.bwrap, paths, env) + command, {}
+            command, env = bwrap_command(boundary.bwrap, paths, env, root) + command, {}
         try:
-            transcript = supervise(command, env, "/" if boundary.bwrap else folder, plan, timeout_s,
-                                   (len(steps) + 3) * _RESULT_LINE_BYTES)
+            transcript = supervise(command, env, "/" if boundary.bwrap else folder, plan, job.timeout_s,
+                                   (job.results + 3) * _RESULT_LINE_BYTES, total_s)
         except OSError as error:
             if boundary.bwrap is None:
                 raise
@@ -101,7 +131,7 @@ def _run_behind(boundary: Boundary, steps: list[Step], module: str, name: str, s
     run = SandboxRun(timed_out=transcript.timed_out, overflow=transcript.overflow,
                      exit_code=_as_signal(transcript.exit_code, boundary),
                      stderr_tail=transcript.output_tail.decode("utf-8", "replace").strip()[-500:])
-    _read_results(transcript.results, nonce, len(steps), run)
+    _read_results(transcript.results, nonce, job.results, run)
     return run
 
 
@@ -182,6 +212,9 @@ def _accept(line: str, nonce: str, step_count: int, run: SandboxRun) -> str | No
             run.ready = True
         else:
             return "a result before the module was imported"
+        return None
+    if set(payload) == {"progress"} and isinstance(payload["progress"], int) and len(run.results) < step_count:
+        run.progress[len(run.results)] = payload["progress"]
         return None
     if payload.get("index") != len(run.results) or len(run.results) >= step_count or "status" not in payload:
         return "a result out of order"

@@ -4,6 +4,10 @@ The child is untrusted: it may write gigabytes to its stdout, flood the result p
 plan. docbot reads at most ``OUTPUT_CAP`` bytes of its stdout+stderr (keeping a short tail for
 messages) and a bounded result channel, and kills the child's whole process group past a cap, at the
 deadline, and on every way out of here, Ctrl-C and SIGTERM included.
+
+The time limit is each example's, not the doc's: the deadline moves to ``timeout_s`` after each result line
+(one per step), within a hard ``total_s`` for the whole run, so a slow first example does not leave the next one
+a sliver of time and a child that writes newlines to the result pipe cannot keep itself alive.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import signal
 import subprocess
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 OUTPUT_CAP = 1024 * 1024  # bytes of the child's own stdout+stderr read before it is stopped
@@ -36,8 +40,9 @@ class Transcript:
 
 
 def supervise(command: list[str], env: dict[str, str], cwd: str, plan: dict[str, Any], timeout_s: float,
-              result_cap: int) -> Transcript:
-    """Run ``command`` with ``plan`` (plus ``result_fd``, the result pipe's end) on stdin, within caps."""
+              result_cap: int, total_s: float | None = None) -> Transcript:
+    """Run ``command`` with ``plan`` (plus ``result_fd``, the result pipe's end) on stdin, within caps: ``timeout_s``
+    from the start and from each result line, ``total_s`` (default ``timeout_s``) in all."""
     read_end, write_end = os.pipe()
     try:
         process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -50,8 +55,9 @@ def supervise(command: list[str], env: dict[str, str], cwd: str, plan: dict[str,
     transcript = Transcript()
     try:
         stdin = json.dumps({**plan, "result_fd": write_end}).encode()
-        _read(process, read_end, stdin, time.monotonic() + timeout_s, result_cap, transcript)
-        _wait_exited(process, time.monotonic() + timeout_s, transcript)
+        clock = _Deadline(timeout_s, time.monotonic() + max(timeout_s, total_s or timeout_s))
+        _read(process, read_end, stdin, clock, result_cap, transcript)
+        _wait_exited(process, clock.extended(), transcript)
     finally:
         os.close(read_end)
         kill_group(process)
@@ -64,7 +70,24 @@ def supervise(command: list[str], env: dict[str, str], cwd: str, plan: dict[str,
     return transcript
 
 
-def _read(process: subprocess.Popen[bytes], results: int, pending: bytes, deadline: float, result_cap: int,
+@dataclass
+class _Deadline:
+    """``step_s`` after the last progress, never past ``end``."""
+
+    step_s: float
+    end: float
+    last: float = field(default_factory=time.monotonic)
+
+    @property
+    def at(self) -> float:
+        return min(self.last + self.step_s, self.end)
+
+    def extended(self) -> float:
+        self.last = time.monotonic()
+        return self.at
+
+
+def _read(process: subprocess.Popen[bytes], results: int, pending: bytes, deadline: _Deadline, result_cap: int,
           transcript: Transcript) -> None:
     assert process.stdin is not None and process.stdout is not None
     os.set_blocking(process.stdin.fileno(), False)
@@ -74,7 +97,7 @@ def _read(process: subprocess.Popen[bytes], results: int, pending: bytes, deadli
         selector.register(process.stdout, selectors.EVENT_READ)
         selector.register(results, selectors.EVENT_READ)
         while reading:
-            left = deadline - time.monotonic()
+            left = deadline.at - time.monotonic()
             if left <= 0:
                 transcript.timed_out = True
                 return
@@ -87,6 +110,8 @@ def _read(process: subprocess.Popen[bytes], results: int, pending: bytes, deadli
                     selector.unregister(key.fileobj)
                     reading -= 1
                 elif key.fileobj is results:
+                    if b"\n" in data:
+                        deadline.extended()  # a step finished: the next one gets its own time
                     transcript.results += data
                     if len(transcript.results) > result_cap:
                         transcript.overflow = f"wrote more than {result_cap} bytes of results"

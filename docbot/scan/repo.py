@@ -16,6 +16,7 @@ from fnmatch import fnmatch
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from docbot.scan.scope import in_scope, package_scope
 from docbot.scan.publicity import in_api, merge_moves
 from docbot.errors import ConfigError, RepoError
 from docbot.git.blobs import BlobReader
@@ -88,14 +89,16 @@ def few_collections() -> Iterator[None]:
 
 def scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
          include_dunder: bool = False, exclude: Sequence[str] = (), cache: bool = False,
-         diff: DiffRead | None = None) -> Scan:
+         diff: DiffRead | None = None, outside_package: bool = False) -> Scan:
     """The targets of ``spec`` in the repository at ``repo_root``, limited to files under ``paths``
-    (absolute, or relative to ``repo_root``) and not matching an ``exclude`` glob. Files that cannot be
+    (absolute, or relative to ``repo_root``), not matching an ``exclude`` glob, and inside the packages
+    ``pyproject.toml`` declares unless ``outside_package`` (docbot.scan.scope). Files that cannot be
     read or parsed go to ``errors``. With ``cache``, a whole-tree scan parses only the files whose blob
     ``.docbot/cache/scan.json`` does not know (docbot.scan.cache). ``diff``, git's answers for ``spec``
     already read (by the hook's screen), is used instead of asking git again."""
     with few_collections():
-        return _scan(repo_root, spec, paths, include_dunder, exclude, cache, first_only=False, diff=diff)
+        return _scan(repo_root, spec, paths, include_dunder, exclude, cache, first_only=False, diff=diff,
+                     outside_package=outside_package)
 
 
 def touches_nothing_public(repo_root: Path, spec: DiffSpec, paths: Sequence[str] = (), *,
@@ -107,15 +110,15 @@ def touches_nothing_public(repo_root: Path, spec: DiffSpec, paths: Sequence[str]
     if spec.all:
         return False
     with few_collections():
-        found = _scan(repo_root, spec, paths, True, (), False, first_only=True, diff=diff)
+        found = _scan(repo_root, spec, paths, True, (), False, first_only=True, diff=diff, outside_package=True)
     return not found.targets and not found.errors
 
 
 def _scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str], include_dunder: bool, exclude: Sequence[str],
-          cache: bool, *, first_only: bool, diff: DiffRead | None = None) -> Scan:
+          cache: bool, *, first_only: bool, diff: DiffRead | None = None, outside_package: bool = False) -> Scan:
     skipped: dict[str, None] = {}
     repo = open_repo(repo_root)
-    wanted = _wanted(repo, repo_root, paths, exclude, skipped)
+    wanted = _wanted(repo, repo_root, paths, exclude, skipped, outside_package)
     if spec.all:
         found = _scan_tree(repo, repo_root, paths, include_dunder, cache, wanted)
     else:
@@ -126,10 +129,13 @@ def _scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str], include_dunder:
 
 
 def _wanted(repo: Git, repo_root: Path, paths: Sequence[str], exclude: Sequence[str],
-            skipped: dict[str, None]) -> Callable[[str | None], bool]:
-    """The predicate of the files a scan reads: under ``paths``, not excluded, importable (the others go to
-    ``skipped``); shared by ``scan`` and the module-by-module tree scan (docbot.scan.tree)."""
-    return _importable_only(_excluding(_path_filter(repo.top, Path(repo_root), paths), exclude), skipped)
+            skipped: dict[str, None], outside_package: bool) -> Callable[[str | None], bool]:
+    """The predicate of the files a scan reads: under ``paths``, inside the declared packages unless
+    ``outside_package``, not excluded, importable (the others go to ``skipped``); shared by ``scan`` and the
+    module-by-module tree scan (docbot.scan.tree)."""
+    scope = () if outside_package else package_scope(repo.top)
+    under = _path_filter(repo.top, Path(repo_root), paths)
+    return _importable_only(_excluding(lambda path: under(path) and in_scope(path or "", scope), exclude), skipped)
 
 
 def check_paths(repo: Git, repo_root: Path, paths: Sequence[str]) -> None:

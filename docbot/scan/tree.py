@@ -26,12 +26,13 @@ if TYPE_CHECKING:
 
 
 def scan_modules(repo_root: Path, paths: Sequence[str] = (), *, include_dunder: bool = False,
-                 exclude: Sequence[str] = (), cache: bool = False) -> Iterator[Scan]:
-    """The scan ``scan(repo_root, DiffSpec(all=True), paths, ...)`` gives, as one ``Scan`` per module: its
-    targets, its files' errors, and its files' texts (read again on demand, never kept)."""
+                 exclude: Sequence[str] = (), cache: bool = False,
+                 outside_package: bool = False) -> Iterator[Scan]:
+    """The scan ``scan(repo_root, DiffSpec(all=True), paths, ...)`` gives for the same arguments, as one ``Scan``
+    per module: its targets, its files' errors, and its files' texts (read again on demand, never kept)."""
     repo = open_repo(repo_root)
     check_paths(repo, repo_root, paths)
-    wanted = _wanted(repo, repo_root, paths, exclude, {})
+    wanted = _wanted(repo, repo_root, paths, exclude, {}, outside_package)
     from docbot.scan.cache import ScanCache
 
     known = ScanCache.in_repo(repo.top) if cache else None

@@ -128,6 +128,23 @@ CHECKS: Mapping[Check, Rule] = MappingProxyType({
 
 
 @dataclass(frozen=True)
+class Witness:
+    """The smallest run a reader can repeat to see a contradiction (docs/design.md#witness): ``script`` run as
+    ``python witness.py`` at the project's root with the package importable, what the doc states, what that run
+    showed, and whether it showed the contradiction again (when it did not, the finding is only a note)."""
+
+    script: str
+    stated: str
+    shown: str
+    reproduced: bool
+    claim_line: int = 1  # the script's 1-based line where the claim starts (the lines before it are the doc's setup)
+
+    def to_json(self) -> dict[str, object]:
+        return {"script": self.script, "claim_line": self.claim_line, "stated": self.stated, "shown": self.shown,
+                "reproduced": self.reproduced}
+
+
+@dataclass(frozen=True)
 class Finding:
     """One thing a check found about a doc, with its evidence. Its severity is the table's, or what ``lower``
     set with a reason; there is no other way to give it one."""
@@ -140,6 +157,7 @@ class Finding:
     where: str = ""  # for a doc model: the field, e.g. "parameters[2]", "raises[0]", "examples[1]", "returns"
     reason: str = ""  # why it weighs less than its check's default (set by ``lower``)
     lowered: Severity | None = None  # set by ``lower`` only
+    witness: Witness | None = None  # project mode: the run a reader repeats (docbot.verify.checks.witness)
 
     @property
     def severity(self) -> Severity:
@@ -159,8 +177,9 @@ class Finding:
         return self.code_fact
 
     def to_json(self) -> dict[str, object]:
-        return {"kind": self.check.value, "severity": self.severity.value, "fatal": self.fatal,
-                "message": self.message, "doc_text": self.doc_text, "code_fact": self.code_fact}
+        found: dict[str, object] = {"kind": self.check.value, "severity": self.severity.value, "fatal": self.fatal,
+                                    "message": self.message, "doc_text": self.doc_text, "code_fact": self.code_fact}
+        return {**found, "witness": self.witness.to_json()} if self.witness is not None else found
 
 
 def lower(finding: Finding, to: Severity, reason: str) -> Finding:
@@ -197,6 +216,9 @@ class DocFinding:
         return self.finding.reason
 
     def to_json(self) -> dict[str, object]:
-        return {"kind": self.severity.value, "check": self.check, "line": self.line, "reason": self.reason,
-                "message": self.finding.message, "doc_text": self.finding.doc_text,
-                "code_fact": self.finding.code_fact, "fails": self.severity.fatal}
+        found: dict[str, object] = {
+            "kind": self.severity.value, "check": self.check, "line": self.line, "reason": self.reason,
+            "message": self.finding.message, "doc_text": self.finding.doc_text,
+            "code_fact": self.finding.code_fact, "fails": self.severity.fatal}
+        witness = self.finding.witness
+        return {**found, "witness": witness.to_json()} if witness is not None else found

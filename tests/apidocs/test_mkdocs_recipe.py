@@ -87,7 +87,7 @@ def test_control_a_recipe_over_the_whole_docs_folder_fails_on_the_sphinx_pages(t
     """Why the recipe is its own file: mkdocs over ``docs/`` meets the Sphinx project's pages and fails."""
     repo = _site(tmp_path)
     repo.write("mkdocs.yml", recipe().replace("docs_dir: docs/api", "docs_dir: docs")
-               .replace("- API reference: index.md", "- API reference: api/index.md\n  - Home: index.md"))
+               .replace("validation:", "nav:\n  - API reference: api/index.md\n  - Home: index.md\nvalidation:"))
     done = _build(repo, "mkdocs.yml")
     assert done.returncode != 0 and "index.md" in done.stderr
 
@@ -116,3 +116,38 @@ def test_docbot_pages_mkdocs_writes_the_readme_recipe_and_keeps_a_persons_file(t
     repo.write(CONFIG, "# mine\n")
     assert main(["pages", "--package", "pkg", "--mkdocs"]) == 0
     assert repo.read(CONFIG) == "# mine\n"
+
+
+def test_the_readme_order_builds_before_any_docbot_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's order on a fresh project: `docbot pages --mkdocs`, then `mkdocs build --strict`, with no
+    docs/api/index.md yet (only `docbot run` writes it); then `docbot run`, and the same build again."""
+    from docbot.fronts.cli import main
+
+    repo = GitRepo(tmp_path / "repo").write("pkg/__init__.py", "").write("pkg/geo.py", GEO)
+    for path, text in SPHINX.items():
+        repo.write(path, text)
+    repo.commit("code and Sphinx docs")
+    monkeypatch.chdir(repo.root)
+    assert main(["pages", "--package", "pkg", "--mkdocs"]) == 0
+    assert not (repo.root / "docs/api/index.md").exists()
+    first = _build(repo)
+    assert first.returncode == 0 and "WARNING" not in first.stderr, first.stderr
+    assert (repo.root / "site" / "reference" / "pkg.geo" / "index.html").is_file()
+    run_docs(Settings(), repo.root, DiffSpec(all=True), (), CollectingSink(),
+             documenter_factory=Scripted({"perimeter": 62}).factory)
+    second = _build(repo)
+    assert second.returncode == 0 and "WARNING" not in second.stderr, second.stderr
+    assert 'href="pkg.geo/#pkg.geo.area"' in (repo.root / "site" / "index.html").read_text()
+
+
+def test_control_a_nav_naming_the_index_fails_before_docbot_run(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Why the recipe has no nav: the old one, naming index.md, fails `--strict` until `docbot run`."""
+    from docbot.fronts.cli import main
+
+    repo = GitRepo(tmp_path / "repo").write("pkg/__init__.py", "").write("pkg/geo.py", GEO).commit("code")
+    monkeypatch.chdir(repo.root)
+    assert main(["pages", "--package", "pkg", "--mkdocs"]) == 0
+    repo.write(CONFIG, repo.read(CONFIG).replace("validation:", "nav:\n  - API reference: index.md\nvalidation:"))
+    done = _build(repo)
+    assert done.returncode != 0 and "index.md" in done.stderr

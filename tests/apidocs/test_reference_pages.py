@@ -120,6 +120,13 @@ def test_beside_sphinx_docs_the_api_folder_builds_on_its_own(
     ('[project.urls]\nDocumentation = "https://github.com/o/r/wiki"\n', ""),  # not the code's home
     ('[project.urls]\nHomepage = "https://o.dev"\n', ""),  # no code host: no link
     ("[project\n", ""),
+    # issue 30: the text of [project.urls] is never copied into a link; docbot builds the address itself
+    ('[project.urls]\nSource = "javascript:alert(1)//github.com/o/r"\n', ""),
+    ('[project.urls]\nSource = "https://github.com/o/r)](javascript:alert(1)"\n', ""),
+    ('[project.urls]\nSource = "https://github.com/o/r?x=1#frag"\n', "https://github.com/o/r"),
+    ('[project.urls]\nSource = "https://evil.example/github.com/o/r"\n', ""),
+    ('[project.urls]\nSource = "https://user:pw@github.com/o/r"\n', ""),
+    ('[project.urls]\nSource = "HTTPS://GitHub.com/o/r.git/"\n', "https://github.com/o/r"),
 ])
 def test_the_repository_url_comes_from_project_urls(text: str, url: str) -> None:
     full = "[project]\nname = 'x'\n" + text if text.startswith("[project.") else text
@@ -167,3 +174,23 @@ def test_an_object_docbot_documented_links_to_its_checked_section(tmp_path: Path
     page = (docs / "reference" / "pkg.md").read_text()
     assert "docbot's checked documentation: [f](../pkg._impl.md#pkg._impl.f)" in page
     assert "notes.md" not in page
+
+
+@pytest.mark.parametrize("repo_url", ["javascript:alert(1)", "https://github.com/o/r)x", "data:text/html,x"])
+def test_a_repo_url_setting_docbot_cannot_link_is_a_config_error(tmp_path: Path, repo_url: str) -> None:
+    from docbot.apidocs.publish import pages
+    from docbot.errors import ConfigError
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg/__init__.py").write_text("def f():\n    pass\n")
+    with pytest.raises(ConfigError, match="no repository address docbot can link"):
+        pages(tmp_path, "docs/api", package="pkg", repo_url=repo_url, commit="abc")
+
+
+def test_a_file_path_cannot_end_the_source_link(tmp_path: Path) -> None:
+    from docbot.apidocs.api_model import ApiObject
+    from docbot.apidocs.reference import source_url
+
+    obj = ApiObject("function", "f", "pkg.f", "pkg.f", "def f()", "", "", "pkg/a) [x](javascript:y.py", 3, 4)
+    url = source_url("https://github.com/o/r", "abc)", obj)
+    assert ")" not in url and " " not in url and url.startswith("https://github.com/o/r/blob/abc%29/pkg/a%29")

@@ -132,3 +132,14 @@ def test_the_base_url_flag_lists_several_servers_with_commas(tmp_path: Path) -> 
     done = docbot(repo, "config", "--show", "--json", "--base-url", "http://gpu-a:11434, http://gpu-b:11434")
     shown = json.loads(done.stdout)
     assert shown["base_url"] == {"value": ["http://gpu-a:11434", "http://gpu-b:11434"], "source": "flag"}
+
+
+@pytest.mark.parametrize("argv", [["run", "--all"], ["check", "--all"], ["verify"], ["targets", "--all"],
+                                  ["config", "--show"]])
+@pytest.mark.parametrize("host", ["garbage:notaport", "h:99999", "ftp://h:1"])
+def test_an_ollama_host_no_client_can_parse_exits_2_naming_it(tmp_path: Path, argv: list[str], host: str) -> None:
+    """Issue 30 item 8: importing the `ollama` package parses OLLAMA_HOST, so a bad value ended in a ValueError
+    traceback before docbot could say which variable is wrong."""
+    done = docbot(project(tmp_path), *argv, OLLAMA_HOST=host)
+    assert (done.returncode, "Traceback" in done.stderr) == (2, False), done.stderr
+    assert f"OLLAMA_HOST={host!r} is not a host[:port] or http(s) URL" in done.stderr

@@ -193,3 +193,28 @@ def test_a_worktree_puts_its_temp_files_in_its_own_git_dir(tmp_path: Path) -> No
     assert paths.temp_folder(tmp_path) == tmp_path  # outside any repository: beside the file, as before
     assert paths.write_atomic(folder / "m.py", b"x = 2\n") and (folder / "m.py").read_bytes() == b"x = 2\n"
     assert not list(temp.iterdir())
+
+
+TROJAN = "\u202e\u2066\u2067\u2068\u2069\u200b\ufeff\u200d\u2060"
+
+
+@pytest.mark.parametrize("bypass", [False, True], ids=["validated", "constructed unvalidated"])
+def test_bidi_and_zero_width_characters_from_a_model_reach_no_source_and_no_page(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], bypass: bool) -> None:
+    """Issue 30 item 7: U+202E, U+2066-2069, U+200B and U+FEFF from a model were written into docstrings and
+    docs/api, the "Trojan Source" characters. Every field carries them; neither file keeps one. ``bypass``: the
+    doc model built without its validator, so the renderers' own cleaning is what is tested."""
+    fields = {"summary": f"Add{TROJAN} one.", "description": f"Then{TROJAN} more.",
+              "parameters": [{"name": "x", "description": f"the{TROJAN} value"}],
+              "returns": f"x{TROJAN} itself", "notes": f"n{TROJAN}b",
+              "examples": [{"code": f"f(1){TROJAN}", "output": f"1{TROJAN}"}]}
+    if bypass:
+        monkeypatch.setattr(DocModel, "model_validate", classmethod(lambda cls, data: cls.model_construct(
+            **{**data, "parameters": [ParameterDoc.model_construct(**p) for p in data["parameters"]],
+               "examples": [__import__("docbot.docmodel").docmodel.Example.model_construct(**e)
+                            for e in data["examples"]]})))
+    repo, report = _run(tmp_path, monkeypatch, capsys, SIMPLE, fields)
+    source = (repo.root / "pkg/m.py").read_text(encoding="utf-8")
+    page = (repo.root / "docs/api/pkg.m.md").read_text(encoding="utf-8")
+    assert report["written"] == ["pkg/m.py"] and "Add one." in source and "Add one." in page
+    assert [c for c in TROJAN if c in source or c in page] == []

@@ -64,7 +64,7 @@ def test_targets_all_shows_the_scope_not_unchanged(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     labels = {line.split()[0] for line in done.stdout.splitlines()}
     assert labels == {"all"}, done.stdout
-    assert "docbot targets: 3 functions." in done.stderr
+    assert "docbot targets: 3 functions in the whole tree." in done.stderr
     document = json.loads(docbot(repo, "targets", "--all", "--json").stdout)
     assert document["scope"] == "all" and {t["kind"] for t in document["targets"]} == {"all"}
 

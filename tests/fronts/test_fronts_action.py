@@ -54,7 +54,8 @@ def test_flags_override_the_environment_when_run_by_hand(tmp_path: Path, gh: Fak
     run = FakeRun(stale_report([], BASE, HEAD))
     code = run_action(runner_env(tmp_path, gh), ["--mode", "check", "--base", "v1.0", "--head", "topic"],
                       run_pr=run, out=io.StringIO())
-    assert code == 0 and run.calls[0][2:] == ("v1.0", "topic", "check")
+    # 1: this workspace is no repository, so the drift gate cannot run, and a gate that cannot run fails
+    assert code == 1 and run.calls[0][2:] == ("v1.0", "topic", "check")
 
 
 def test_main_reads_the_given_environment(capsys: pytest.CaptureFixture[str]) -> None:

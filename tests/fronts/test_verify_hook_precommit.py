@@ -22,7 +22,8 @@ REPO = Path(__file__).parents[2]
 PRE_COMMIT = [sys.executable, "-m", "pre_commit"]
 
 PYPROJECT = '[project]\nname = "toy"\nversion = "1"\n'
-CORE = "def add(a, b=2):\n    return a + b\n\n\ndef shout(s):\n    return s.upper()\n"
+CORE = ("STEP = 0\n\n\ndef add(a, b=2):\n    return _plus(a, b)\n\n\ndef _plus(a, b):\n    return a + b + STEP\n\n\n"
+        "def shout(s):\n    return s.upper()\n")
 README = "# toy\n\n```pycon\n>>> from toy import add\n>>> add(1)\n3\n```\n"
 
 
@@ -70,9 +71,12 @@ def test_the_manifest_entry_is_valid_and_watches_docs_and_python() -> None:
 
 
 @pytest.mark.parametrize("files, code, shown", [
-    pytest.param({"toy/core.py": CORE.replace("a + b", "a + b + 1")}, 1,
+    pytest.param({"toy/core.py": CORE.replace("a + b + STEP", "a + b + 1 + STEP")}, 1,
                  "README.md:6: CONTRADICTION [example_mismatch] example `add(1)` returns 4, the doc says 3",
-                 id="add changed: the README example it makes false refuses the commit, on the stated line"),
+                 id="add's private helper changed: the README example it makes false refuses the commit"),
+    pytest.param({"toy/core.py": CORE.replace("STEP = 0", "STEP = 1")}, 1,
+                 "README.md:6: CONTRADICTION [example_mismatch] example `add(1)` returns 4, the doc says 3",
+                 id="a module constant add reaches changed: refused too"),
     pytest.param({"toy/core.py": CORE.replace("s.upper()", "s.lower()")}, 0, None,
                  id="shout changed: no doc mentions it"),
     pytest.param({"README.md": README + "\n```pycon\n>>> add(2)\n4\n```\n"}, 0, "README.md: no contradiction",
@@ -96,6 +100,33 @@ def test_the_docbot_verify_hook_under_real_pre_commit(user: tuple[GitRepo, dict[
     else:
         assert shown in output, output
     assert (repo.git("log", "--format=%s").splitlines()[0] == "change") is (code == 0)
+    if code:
+        assert "SKIP=docbot-verify git commit" in output, output  # the one docbot hook this config has
+
+
+FALSE_ON_HEAD = README + "\nShouting:\n\n```pycon\n>>> from toy import shout\n>>> shout('a')\n'B'\n```\n"
+
+
+@pytest.mark.parametrize("change, code, shown", [
+    pytest.param({"toy/core.py": CORE.replace("s.upper()", "s.upper().strip()")}, 0,
+                 "README.md:14: pre-existing [example_mismatch]", id="shout changed; its example was false on HEAD"),
+    pytest.param({"README.md": FALSE_ON_HEAD.replace("# toy", "# toy, the adder")}, 0,
+                 "README.md:14: pre-existing [example_mismatch]", id="the doc edited elsewhere: HEAD's claim, listed"),
+    pytest.param({"README.md": FALSE_ON_HEAD.replace(">>> add(1)\n3", ">>> add(1)\n5")}, 1,
+                 "README.md:6: CONTRADICTION [example_mismatch] example `add(1)` returns 3, the doc says 5",
+                 id="what the commit made false still fails beside it"),
+])
+def test_the_hook_judges_against_head_only_what_the_commit_made_false_fails(
+        user: tuple[GitRepo, dict[str, str]], change: dict[str, str], code: int, shown: str) -> None:
+    repo, env = user
+    repo.write("README.md", FALSE_ON_HEAD)
+    subprocess.run(["git", "commit", "-q", "--no-verify", "-am", "shout's example, false already"], cwd=repo.root,
+                   env=env, check=True)
+    for path, text in change.items():
+        repo.write(path, text).stage(path)
+    got, output = _commit(repo, env)
+    assert (got, shown in output) == (code, True), output
+    assert "pre-existing" in output, output  # HEAD's false claim is listed, never the reason for a refusal
 
 
 @pytest.mark.slow

@@ -122,7 +122,10 @@ def test_check_mode_fails_on_stale_docs_and_says_which(tmp_path: Path, gh: FakeG
         in comment
     assert "<code>pkg.geometry.perimeter</code> (<code>pkg/geometry.py</code>): no doc section yet" in comment
     assert outputs(env["GITHUB_OUTPUT"])["failed"] == "2"
-    assert act(runner_env(tmp_path, gh, DOCBOT_MODE="check"), FakeRun(stale_report([], BASE, HEAD)))[0] == 0
+    # docs/api current, but this workspace holds no base commit: the drift gate cannot run, and that fails
+    # the check too (issue 30: a gate that cannot run is never skipped)
+    code, log = act(runner_env(tmp_path, gh, DOCBOT_MODE="check"), FakeRun(stale_report([], BASE, HEAD)))
+    assert code == 1 and "the drift gate cannot judge this PR" in log
 
 
 @pytest.mark.parametrize("results, mode, fail_on_fatal, expected", [

@@ -44,6 +44,7 @@ SHAPES = {
     "split across lines": TOKEN[:9] + "\n" + TOKEN[9:],
     "split and indented": TOKEN[:5] + "\n    " + TOKEN[5:15] + "\n    " + TOKEN[15:],
     "underscore escaped": TOKEN.replace("_", "&#95;"),
+    "underscore alone percent-encoded": TOKEN.replace("_", "%5F"),  # issue 30: reached summary and comment
 }
 
 
@@ -109,3 +110,26 @@ def test_single_process_mode_redacts_before_the_comment_escapes(tmp_path: Path, 
     everything = published(tmp_path, gh, env, log)
     assert code == 0 and gh.comments[PR]
     assert TOKEN not in everything and TOKEN.replace("_", "&#95;") not in everything
+
+
+@pytest.mark.parametrize("cut", [3, 9, 20])
+def test_a_token_split_by_a_plain_newline_is_kept_out_of_the_run_report(tmp_path: Path, gh: FakeGitHub,
+                                                                       cut: int) -> None:
+    """Issue 30: in the JSON report the newline is the two characters ``\\n``, which the break between a
+    secret's characters did not match; the run step holds no token, so the shape must be found wrapped too."""
+    env = {k: v for k, v in runner_env(tmp_path, gh).items() if k != "DOCBOT_TOKEN"}
+    report = tmp_path / "temp" / "docbot-run.json"
+    text = f"it printed {PAT[:cut]}\n{PAT[cut:]} and stopped"
+    assert run_action(env, ["run", "--report", str(report)], run_pr=FakeRun(leaky(text)), out=io.StringIO()) == 0
+    saved = report.read_text(encoding="utf-8")
+    assert PAT[cut:] not in saved and PAT[:cut] + "\\n" + PAT[cut:] not in saved
+    assert "and stopped" in saved  # the text after the token is kept
+
+
+def test_the_tokens_own_value_split_by_a_plain_newline_is_kept_out_of_the_run_report(tmp_path: Path,
+                                                                                    gh: FakeGitHub) -> None:
+    env = runner_env(tmp_path, gh)
+    report = tmp_path / "temp" / "docbot-run.json"
+    text = f"it printed {TOKEN[:7]}\n{TOKEN[7:]}"
+    assert run_action(env, ["run", "--report", str(report)], run_pr=FakeRun(leaky(text)), out=io.StringIO()) == 0
+    assert TOKEN[7:] not in report.read_text(encoding="utf-8")

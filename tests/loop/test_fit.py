@@ -64,6 +64,14 @@ def test_a_model_s_own_tokenizer_is_asked_where_it_has_one() -> None:
     assert fit.counter_for(object(), settings)([HumanMessage("z" * 1000)]) == 400 + 8
 
 
+def test_a_tokenizer_that_cannot_answer_falls_back_to_the_characters_bound() -> None:
+    class Silent:  # xllamacpp's binding: a counter exists but has no tokenizer behind it
+        def count_prompt_tokens(self, messages: list[BaseMessage]) -> None:
+            return None
+
+    assert fit.counter_for(Silent(), Settings())([HumanMessage("z" * 1000)]) == 400 + 8
+
+
 def _build(source: str) -> list[BaseMessage]:
     return [SystemMessage("Document it."), HumanMessage(f"Source:\n{source}")]
 

@@ -117,3 +117,49 @@ def test_without_the_module_only_the_function_text_is_read() -> None:
     found = check_with_sandbox(model, facts("close"), CodeContext("bank", source_of("close")))
     assert [f.check.value for f in found if f.fatal] == ["wrong_exception_type"]
     assert [f.where for f in found if f.fatal] == ["raises[0]"]
+
+
+
+GUARD_MODULE = '''
+def fetch(key):
+    if not key:
+        raise ValueError("a key is needed")
+    return _lookup(key)
+
+
+def check(key):
+    if not key:
+        raise ValueError("a key is needed")
+    return key
+
+
+def _lookup(key):
+    return {}[key]
+'''
+
+
+@pytest.mark.parametrize("name, entry, kept, also", [
+    # fatal, and of a kind only the page decides (the function calls nothing that could raise `Broken`): kept
+    ("check", RaisesDoc(type="BrokenError", message="when it breaks"), [("wrong_exception_type", "raises[0]")], None),
+    # what a callee may raise is a note on the page: nothing for repair to take out
+    ("fetch", RaisesDoc(type="BrokenError", message="when it breaks"), [], "note"),
+    # a misquoted message is fatal, but the model checks' own rule: not the page's to report again
+    ("check", RaisesDoc(type="ValueError", message="a key is required"), [], "fatal"),
+])
+def test_only_the_page_s_fatal_kinds_are_its_contradictions(name: str, entry: RaisesDoc,
+                                                           kept: list[tuple[str, str]], also: str | None) -> None:
+    """Issue 28 item 5: `f.fatal and f.check in PAGE_KINDS` turned into `or` made each page note, and each fatal
+    finding of the model checks' own kinds, a contradiction for repair to take out."""
+    from docbot.loop.source_rules import PAGE_KINDS, page_contradictions
+    from docbot.verify.checks.page import check_doc
+
+    source = f"def {name}(" + GUARD_MODULE.split(f"def {name}(", 1)[1].split("\n\n\n", 1)[0] + "\n"
+    facts = extract_facts(source, name)
+    model = DocModel(summary="Fetch a key.", returns="The value.", raises=(entry,))
+    found = page_contradictions(model, facts, CodeContext("shop", source, GUARD_MODULE))
+    assert [(f.check, f.where) for f in found] == kept
+    everything = check_doc(render_section(model, facts, "shop"), source, name, module_source=GUARD_MODULE)
+    if also == "note":  # the page does find it: as a note of a page kind
+        assert any(f.check in PAGE_KINDS and not f.fatal for f in everything)
+    if also == "fatal":  # the page does find it: fatal, of a kind not the page's
+        assert any(f.fatal and f.check not in PAGE_KINDS for f in everything)

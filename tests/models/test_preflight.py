@@ -90,7 +90,7 @@ def test_missing_models_are_listed_with_their_pull_commands(ollama_server: str) 
 
     assert caught.value.exit_code == 3
     lines = str(caught.value).splitlines()
-    assert lines[0] == "docbot cannot start; nothing was sent to a model:"
+    assert lines[0] == "cannot start; nothing was sent to a model:"
     assert lines[1:] == [
         f"  - qwen3.5:9b (GENERATOR) is not on Ollama at {ollama_server}: run `ollama pull qwen3.5:9b`",
         (f"  - deepseek-coder:6.7b (CRITIC) is not on Ollama at {ollama_server}: "

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from langchain_core.messages import HumanMessage
 
 from docbot.models.replay import Recorder, Recording, ReplayChatModel
@@ -41,3 +42,47 @@ def test_the_recorder_starts_a_fresh_file(tmp_path: Path) -> None:
     path.write_text(json.dumps(entry("CRITIC", "from an old run")) + "\n")
     Recorder(path)
     assert path.read_text() == ""
+
+
+@pytest.mark.parametrize(("metadata", "label"), [
+    ({"model_name": "SmolLM2-135M-Instruct.Q4_1.gguf", "model_provider": "llama.cpp", "llama_binding": "xllamacpp"},
+     "SmolLM2-135M-Instruct.Q4_1.gguf (llama.cpp, xllamacpp)"),
+    ({"model_name": "SmolLM2-135M-Instruct.Q4_1.gguf", "model_provider": "llama.cpp"},
+     "SmolLM2-135M-Instruct.Q4_1.gguf (llama.cpp)"),
+    ({"model": "qwen3.5:9b", "model_provider": "ollama"}, "qwen3.5:9b (ollama)"),  # ChatOllama's key
+    ({}, "qwen3.5:9b"),  # a response that names no model: the configured one
+])
+def test_answered_by(metadata: dict[str, str], label: str) -> None:
+    from docbot.models.replay import answered_by
+
+    assert answered_by(metadata, "qwen3.5:9b") == label
+
+
+def test_the_committed_recording_names_smollm2_as_every_answerer() -> None:
+    """It was made with the embedded backend while the roles' configured names were the Ollama defaults:
+    `model` is what a replay matches on, `answered_by` says who answered."""
+    path = Path(__file__).resolve().parents[1] / "data" / "compound_interest.smollm2.jsonl"
+    lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    assert {line["model"] for line in lines} >= {"qwen3.5:9b"}
+    assert {line["answered_by"] for line in lines} == {"SmolLM2-135M-Instruct.Q4_1.gguf (llama.cpp)"}
+
+
+def test_the_recorder_labels_a_call_with_the_model_that_answered(tmp_path: Path) -> None:
+    from uuid import uuid4
+
+    from langchain_core.messages import AIMessage
+    from langchain_core.outputs import ChatGeneration, LLMResult
+
+    from docbot.models.replay import MODEL_KEY, ROLE_KEY, ROUND_KEY
+
+    path = tmp_path / "run.jsonl"
+    recorder, run = Recorder(path), uuid4()
+    recorder.on_chat_model_start({}, [[HumanMessage("hi")]], run_id=run,
+                                 metadata={ROLE_KEY: "CRITIC", MODEL_KEY: "deepseek-coder:6.7b", ROUND_KEY: 1})
+    answer = AIMessage("{}", response_metadata={"model_name": "SmolLM2-135M-Instruct.Q4_1.gguf",
+                                               "model_provider": "llama.cpp", "llama_binding": "xllamacpp"})
+    recorder.on_llm_end(LLMResult(generations=[[ChatGeneration(message=answer)]]), run_id=run)
+    line = json.loads(path.read_text())
+    assert (line["model"], line["answered_by"]) == ("deepseek-coder:6.7b",
+                                                     "SmolLM2-135M-Instruct.Q4_1.gguf (llama.cpp, xllamacpp)")
+    assert Recording([line]).answer("CRITIC", "deepseek-coder:6.7b", line["messages"]) is not None  # still matches

@@ -14,6 +14,13 @@ TEXT = [
     ("a  b", "a b", False),
     ("a\nb", "a b", False),
     ("a\nb", "a\nb\nc", False),
+    # what a terminal and doctest make of whitespace: a tab to the next 8-column stop, <BLANKLINE>, a shared indent
+    ("name    qty", "name\tqty", True),
+    ("name qty", "name\tqty", False),  # a tab is the spaces to its stop, not any whitespace
+    ("a\n<BLANKLINE>\nb", "a\n\nb", True),
+    ("a\n<BLANKLINE>\nb", "a\nb", False),
+    ("    total: 3\n    left: 1", "total: 3\nleft: 1", True),  # an output block indented in a list
+    ("    total: 3\n  left: 1", "total: 3\nleft: 1", False),  # only the indent every line shares
 ]
 
 # Rule 2: ``...`` stands for any text.
@@ -89,6 +96,9 @@ def test_line_matches(want: str, got: str, equal: bool) -> None:
     (0.1 + 0.2, "0.30000000000000004", True),
     ("1.00 x 10⁰", "'1.0 x 10⁰'", False),
     ({"b": 1, "a": 2}, "{'a': 2, 'b': 1}", True),
+    ([1, 2, 3, 4], "[1, 2, ...]", True),  # doctest's ellipsis in a stated value, not Python's Ellipsis
+    ([1, 3, 3, 4], "[1, 2, ...]", False),
+    ([1, 2, Ellipsis], "[1, 2, ...]", True),
 ])
 def test_value_matches(actual: object, want: str, equal: bool) -> None:
     assert value_matches(actual, want) is equal

@@ -121,10 +121,12 @@ def test_without_a_boundary_examples_run_only_when_the_guard_is_allowed(module_d
 
 
 def test_the_default_context_runs_behind_the_boundary(module_dir: Path) -> None:
-    seen = ">>> import os\n>>> os.getuid(), os.path.exists('/etc/passwd'), sorted({'home'} & set(os.listdir('/')))"
-    found = check_examples(block(f"{seen}\n(0, True, ['home'])"), "compound",
+    # /etc/passwd is docbot's own one line (the sandbox's `nobody`), never the host's accounts
+    seen = (">>> import os\n>>> os.getuid(), [line.split(':')[0] for line in open('/etc/passwd')], "
+            "sorted({'home'} & set(os.listdir('/')))")
+    found = check_examples(block(f"{seen}\n(0, ['root'], ['home'])"), "compound",
                            ExampleContext("money", (str(module_dir),)))
-    assert [(f.check, f.code_fact) for f in found] == [("example_mismatch", "(65534, False, [])")]
+    assert [(f.check, f.code_fact) for f in found] == [("example_mismatch", "(65534, ['nobody'], [])")]
 
 
 def test_a_native_crash_is_a_clear_message(module_dir: Path) -> None:

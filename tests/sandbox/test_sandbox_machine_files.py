@@ -11,7 +11,8 @@ import pytest
 from docbot.sandbox import boundary
 from tests.support.sandboxing import block, outcomes, sandboxed, write_module
 
-HOST_ETC = sorted(Path(p).name for p in (*boundary._SYSTEM_FILES, *boundary.MACHINE_FILES) if os.path.exists(p))
+HOST_ETC = sorted([Path(p).name for p in (*boundary._SYSTEM_FILES, *boundary.MACHINE_FILES) if os.path.exists(p)]
+                  + [Path(p).name for p in boundary.OWN_FILES])  # docbot's own passwd and group, not the host's
 
 
 @pytest.fixture
@@ -57,7 +58,7 @@ def test_the_machine_files_stay_read_only_past_the_guard(module_dir: Path, tmp_p
         return block(">>> import ctypes, os\n>>> libc = ctypes.CDLL(None)\n" + "\n".join(
             f">>> libc.open({p.encode()!r}, os.O_WRONLY | os.O_APPEND) >= 0\nFalse" for p in paths))
 
-    inside = [p for p in boundary.MACHINE_FILES if os.path.exists(p)]
+    inside = [p for p in boundary.MACHINE_FILES if os.path.exists(p)] + list(boundary.OWN_FILES)
     run, found = sandboxed(module_dir, attack(inside))
     assert [status for status, _ in outcomes(run)] == ["ok"] * (2 + len(inside)) and found == []
     run, _ = sandboxed(module_dir, attack([str(target)]), guard_only=True)
@@ -83,6 +84,7 @@ def test_a_machine_file_is_bound_as_the_host_has_it(tmp_path: Path, monkeypatch:
         link.write_text("zone")
     monkeypatch.setattr(boundary, "MACHINE_FILES", (str(link),))
     monkeypatch.setattr(boundary, "_SYSTEM_FILES", ())
+    monkeypatch.setattr(boundary, "OWN_FILES", {})
     bound = boundary._system_binds()
     tail = bound[-3:] if str(link) in bound else []
     assert tail == words(link)  # type: ignore[operator]

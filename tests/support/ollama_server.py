@@ -4,7 +4,8 @@ No Ollama can be installed where docbot's tests run, so this stands in for it on
 ``POST /api/chat`` (streaming NDJSON and not; ``format`` as a JSON schema or "json"; ``options``
 temperature/seed/num_predict/num_ctx/stop; ``keep_alive``; ``think``), ``GET /api/tags``,
 ``POST /api/show``, ``GET /api/version``, and Ollama's errors (404 ``model 'x' not found``, 400
-``"x" does not support thinking``). Every model name is served by a GGUF file through llama-cpp-python,
+``"x" does not support thinking``). Every model name is served by a GGUF file through llama-cpp-python
+(its streaming and context token count; the embedded backend's default binding is tested on its own),
 so the real ChatOllama client gets real tokens, real durations (nanoseconds) and real token counts.
 """
 
@@ -19,6 +20,7 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
+from docbot.models.bindings import Binding
 from docbot.models.embedded import SharedLlama, load_llama, response_format_for
 from docbot.models.checks import ollama_name
 from tests.support.loopback import LoopbackServer
@@ -64,7 +66,8 @@ class OllamaFake:
     def llama_for(self, name: str, num_ctx: int | None) -> SharedLlama | None:
         """The loaded model; like Ollama, another ``num_ctx`` means another load (cached per size)."""
         path = self.models.get(ollama_name(name))
-        return None if path is None else load_llama(str(path), num_ctx or self.n_ctx)
+        return None if path is None else load_llama(str(path), num_ctx or self.n_ctx,
+                                                      binding=Binding.LLAMA_CPP_PYTHON)
 
     def tags(self) -> dict[str, Any]:
         return {"models": [_model_entry(name, path) for name, path in self.models.items()]}
@@ -138,7 +141,7 @@ class _OllamaHandler(BaseHTTPRequestHandler):
             self._stream_chat(name, shared, request, started)
         else:
             with shared.lock:
-                reply = shared.llama.create_chat_completion(**request)
+                reply = shared.llama.native.create_chat_completion(**request)
             choice, usage = reply["choices"][0], reply["usage"]
             self._send_json(200, _final(name, choice["message"].get("content") or "", choice["finish_reason"],
                                         usage["prompt_tokens"], usage["completion_tokens"], started))
@@ -150,14 +153,14 @@ class _OllamaHandler(BaseHTTPRequestHandler):
         self.end_headers()
         with shared.lock:
             pieces, finish = 0, "stop"
-            for delta, finish_reason in _deltas(shared.llama.create_chat_completion(stream=True, **request)):
+            for delta, finish_reason in _deltas(shared.llama.native.create_chat_completion(stream=True, **request)):
                 finish = finish_reason or finish
                 if delta:
                     pieces += 1
                     self._write_chunk({"model": name, "created_at": _now(),
                                        "message": {"role": "assistant", "content": delta}, "done": False})
             # llama.cpp keeps prompt + answer minus the last sampled token in its context.
-            prompt_tokens = max(shared.llama.n_tokens - pieces + 1, 0)
+            prompt_tokens = max(shared.llama.native.n_tokens - pieces + 1, 0)
         self._write_chunk(_final(name, "", finish, prompt_tokens, pieces, started))
         self.wfile.write(b"0\r\n\r\n")
 

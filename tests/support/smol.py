@@ -11,7 +11,8 @@ from pydantic import BaseModel
 from docbot.config.sources import load_settings
 from docbot.config.settings import Settings
 
-N_CTX = 4096  # the real loop's prompts (a critique of compound_interest: ~1,200 tokens by the bound) and a 1,024-token answer
+# The real loop's prompts (a critique of compound_interest: ~1,200 tokens by the bound) and a 1,024-token answer.
+N_CTX = 4096
 MAX_TOKENS = 64  # short answers keep the suite fast; enough for a small JSON object
 # Distinct names per role (as a real setup would have), all served by the one SmolLM2 file.
 SMOL_MODELS = {"GENERATOR": "smollm2-writer:135m", "CRITIC": "smollm2-critic:135m",

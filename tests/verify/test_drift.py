@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from docbot.fronts.cli import main
-from docbot.verify.project.drift import mentioned, mentions_any, split_by_base
+from docbot.verify.project.drift import split_by_base
+from docbot.verify.project.mentions import PackageNames, scan_doc
+from docbot.verify.project.reach import Reach
 from docbot.verify.project.report import StaleLine
 from docbot.verify.project.api_index import ApiIndex
 from tests.support.git_repo import GitRepo
@@ -19,11 +21,19 @@ CORE = "def add(a, b=2):\n    return a + b\n\n\ndef shout(s):\n    return s.uppe
        "class Box:\n    def open(self):\n        return 1\n"
 
 
+INIT = "from toy.core import add, shout, Box\n"
+
+
 def _index() -> ApiIndex:
     index = ApiIndex("toy")
-    index.add_module("toy", "from toy.core import add, shout, Box\n", is_package=True)
+    index.add_module("toy", INIT, is_package=True)
     index.add_module("toy.core", CORE)
     return index
+
+
+def _reaches(doc: str, changed: set[str], is_rst: bool = False) -> bool:
+    graph = Reach({"toy": True, "toy.core": False}, {"toy": INIT, "toy.core": CORE}.__getitem__)
+    return graph.reaches(PackageNames("toy", _index()).uses(scan_doc(doc, is_rst)), changed)
 
 
 @pytest.mark.parametrize("doc, changed, expected", [
@@ -37,12 +47,11 @@ def _index() -> ApiIndex:
     ("```python\nfrom toy import add\n```\n", {"toy.core.addition"}, False),  # a prefix is not the name
 ])
 def test_a_doc_mentions_a_changed_function_by_the_names_it_uses(doc: str, changed: set[str], expected: bool) -> None:
-    index = _index()
-    assert mentions_any(mentioned(doc, False, "toy", index), changed, index) is expected
+    assert _reaches(doc, changed) is expected
 
 
-def _stale(path: str, check: str, doc_text: str, line: int = 3, message: str = "m") -> StaleLine:
-    return StaleLine(path, line, check, message, doc_text)
+def _stale(path: str, check: str, doc_text: str, line: int = 3, message: str = "m", block: str = "") -> StaleLine:
+    return StaleLine(path, line, check, message, doc_text, block)
 
 
 @pytest.mark.parametrize("now, before, introduced", [
@@ -50,13 +59,21 @@ def _stale(path: str, check: str, doc_text: str, line: int = 3, message: str = "
     ([_stale("README.md", "example_mismatch", "3")], [_stale("README.md", "example_mismatch", "3", line=9)], 0),
     ([_stale("README.md", "example_mismatch", "3")], [_stale("README.md", "example_mismatch", "4")], 1),
     ([_stale("README.md", "example_mismatch", "3")], [_stale("docs/a.md", "example_mismatch", "3")], 1),
-    ([_stale("README.md", "example_mismatch", "3")], [_stale("README.md", "example_raises", "3")], 1),
+    # whatever kind the base gave it: a setup_elided note there, a contradiction now, on one example and text
+    ([_stale("README.md", "example_mismatch", "3")], [_stale("README.md", "example_raises", "3")], 0),
     ([_stale("README.md", "example_raises", "", message="a")], [_stale("README.md", "example_raises", "",
                                                                           message="b")], 1),
+    # the same stated text under another example is another claim
+    ([_stale("README.md", "example_mismatch", "3", block="add(1)")],
+     [_stale("README.md", "example_mismatch", "3", block="add(2)")], 1),
+    ([_stale("README.md", "example_mismatch", "3", block="add(1)")],
+     [_stale("README.md", "setup_elided", "3", block="add(1)", line=40)], 0),
+    ([_stale("README.md", "example_raises", "", message="a", block="f()")],
+     [_stale("README.md", "example_raises", "", message="b", block="f()")], 0),
 ])
-def test_a_contradiction_is_new_unless_the_base_states_the_same_claim_falsely(
+def test_a_contradiction_is_new_unless_the_base_has_a_finding_on_the_same_claim(
         now: list[StaleLine], before: list[StaleLine], introduced: int) -> None:
-    new, old = split_by_base(now, before)
+    new, old = split_by_base(now, {s.claim for s in before})
     assert (len(new), len(old)) == (introduced, len(now) - introduced)
 
 
@@ -133,4 +150,5 @@ def test_drift_only_needs_a_known_base(project: GitRepo, capsys: pytest.CaptureF
 @pytest.mark.parametrize("is_rst, expected", [(True, {"toy.core.add"}), (False, set())])
 def test_an_rst_doc_is_read_as_rst(is_rst: bool, expected: set[str]) -> None:
     doc = "Usage\n=====\n\n.. code-block:: python\n\n   from toy import add\n   add(1)\n"
-    assert mentioned(doc, is_rst, "toy", _index()) == expected  # as Markdown, the indented block is no example
+    # as Markdown, a 3-space indented block is no code
+    assert PackageNames("toy", _index()).uses(scan_doc(doc, is_rst)) == expected

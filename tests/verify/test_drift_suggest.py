@@ -119,3 +119,43 @@ def test_suggest_is_for_project_mode_only(tmp_path: Path, monkeypatch: pytest.Mo
     monkeypatch.chdir(tmp_path)
     assert main(["verify", "--suggest", "m.py", "m.md"]) == 2
     assert "--suggest works in project mode" in capsys.readouterr().err
+
+
+def _suggest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+             readme: str) -> tuple[GitRepo, str, str]:
+    repo = GitRepo(tmp_path / "p").write("pyproject.toml", PYPROJECT)
+    repo.write("toy/__init__.py", "from toy.core import add, roll\n")
+    repo.write("toy/core.py", CORE).write("README.md", readme)
+    repo.write("config.json", json.dumps({"example_sandbox": "allow-guard"})).commit("base")
+    monkeypatch.chdir(repo.root)
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    assert main(["verify", "--suggest"]) == 1
+    printed = capsys.readouterr()
+    return repo, printed.out, printed.err
+
+
+def test_a_code_line_that_reads_like_the_stated_output_is_not_rewritten(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 30 item 6: the stated text was looked for from the block's first line, so the code line `3` above
+    the call was taken for the output and rewritten."""
+    readme = "# toy\n\n```python\nfrom toy import add\n3\nprint(add(1))\n```\n\n```text\n3\n```\n"
+    repo, out, _ = _suggest(tmp_path, monkeypatch, capsys, readme)
+    (tmp_path / "fix.diff").write_text(out, encoding="utf-8")
+    repo.git("apply", str(tmp_path / "fix.diff"))
+    assert repo.read("README.md") == readme.replace("```text\n3\n", "```text\n4\n")
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\x0c", "\u2029", "\x1c"])
+def test_lines_are_counted_as_git_counts_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str], separator: str) -> None:
+    """A U+2028 or form feed above an example moved suggestions and annotations (str.splitlines splits there,
+    git does not): the report names the stated line as git numbers it, and the patch applies."""
+    readme = f"# toy{separator}still the title line\n\n```pycon\n>>> from toy import add\n>>> add(1)\n3\n```\n"
+    repo, out, err = _suggest(tmp_path, monkeypatch, capsys, readme)
+    assert "README.md:3: CONTRADICTION" in err, err  # the block's line, as git and markdown-it count
+    assert "\n@@ -3,5 +3,5 @@\n" in out, out  # the hunk around git's line 6, the stated output
+    [fix] = fixes_for("README.md", [_found("3\n", "4", 3)], readme)
+    assert (fix.start, fix.end) == (6, 6)
+    (tmp_path / "fix.diff").write_text(out, encoding="utf-8")
+    repo.git("apply", str(tmp_path / "fix.diff"))
+    assert repo.read("README.md") == readme.replace(">>> add(1)\n3", ">>> add(1)\n4")

@@ -1,5 +1,7 @@
-"""`docbot verify` applies the loop's echo rule (issue 21): a doc that repeats docbot's prompt or holds a template
-placeholder is a contradiction, through the CLI's main, with the prompts read from the loop's own templates."""
+"""`docbot verify` applies the loop's echo rule (issue 21) to the text a model wrote: a section under docbot's marker
+that repeats docbot's prompt or holds a template placeholder is a contradiction, through the CLI's main, with the
+prompts read from the loop's own templates. A person's section is never held to it (issue 28): the same words under
+a person's heading are no finding."""
 
 from __future__ import annotations
 
@@ -20,10 +22,11 @@ SOURCE = '''def close(reason: str) -> None:
 '''
 
 
-def doc(summary: str) -> str:
+def doc(summary: str, marked: bool = True) -> str:
+    marker = "<!-- docbot:section close -->\n" if marked else ""
     return f"""# bank
 
-## close(reason)
+{marker}## close(reason)
 
 {summary}
 
@@ -46,14 +49,20 @@ CASES = [
     ("Shows {message} to the user.", ["template_placeholder"], 1),
     ("Formats `{message}` in code.", [], 0),  # braces in code are code
     ("The source code is read once.", [], 0),  # a short run of a prompt's words is prose
+    ("The balance is $P(1 + r/n)^{nt}$, compounded.", [], 0),  # a formula's braces are math
+    ("The balance is P(1 + r/n)^{nt}, compounded.", [], 0),
 ]
 
 
 @pytest.mark.parametrize(("summary", "kinds", "exit_code"), CASES)
+@pytest.mark.parametrize("marked", [True, False], ids=["docbot's section", "a person's section"])
 def test_verify_reports_echoed_prompts_and_placeholders(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                        summary: str, kinds: list[str], exit_code: int) -> None:
+                                                        summary: str, kinds: list[str], exit_code: int,
+                                                        marked: bool) -> None:
+    if not marked:
+        kinds, exit_code = [], 0  # a person's text: neither rule reads it
     (tmp_path / "bank.py").write_text(SOURCE, encoding="utf-8")
-    (tmp_path / "bank.md").write_text(doc(summary), encoding="utf-8")
+    (tmp_path / "bank.md").write_text(doc(summary, marked), encoding="utf-8")
     code = cli.main(["verify", str(tmp_path / "bank.py"), str(tmp_path / "bank.md"), "--no-examples", "--json"])
     [function] = json.loads(capsys.readouterr().out)["functions"]
     assert function["section_found"]

@@ -14,9 +14,8 @@ from docbot.loop.prompts import ECHO_SENTENCES
 from docbot.loop.repair import NO_SUMMARY, repair
 from docbot.verify.checks.page import check_doc
 from docbot.verify.checks.source_doc import verify_source_doc
-from docbot.verify.findings import Check
 from docbot.verify.checks.model import check_model
-from docbot.verify.checks.text_rules import module_names, resolves_to_exception
+from docbot.verify.checks.text_rules import Author, module_names, resolves_to_exception
 from tests.support.docmodel_samples import FakeRunner
 
 MODULE = '''
@@ -150,14 +149,21 @@ def test_verify_reads_docbot_pages_with_the_same_rules(model: DocModel, name: st
         assert found == []
 
 
-@pytest.mark.parametrize(("doc", "kinds"), [
-    ("## close\n\n**Raises**\n\n- `AccountFrozen`: when no reason is given\n", []),
-    ("## close\n\n**Raises**\n\n- `error`: when no reason is given\n", ["not_an_exception"]),
-    ("## close\n\n**Raises**\n\n- `reason`: AccountFrozen when it is empty\n", []),  # a parameter leads it
-    ("## close\n\nPrints `{reason}`. Raises AccountFrozen when empty.\n", []),
-    ("## close\n\nPrints {reason}. Raises AccountFrozen when empty.\n", ["template_placeholder"]),
+@pytest.mark.parametrize(("doc", "kinds", "as_docbot_s"), [
+    ("## close\n\n**Raises**\n\n- `AccountFrozen`: when no reason is given\n", [], []),
+    ("## close\n\n**Raises**\n\n- `error`: when no reason is given\n", ["not_an_exception"], ["not_an_exception"]),
+    ("## close\n\n**Raises**\n\n- `reason`: AccountFrozen when it is empty\n", [], []),  # a parameter leads it
+    ("## close\n\nPrints `{reason}`. Raises AccountFrozen when empty.\n", [], []),  # braces in code are code
+    # a person's braces are theirs (issue 28); under docbot's own marker a model wrote them: a placeholder
+    ("## close\n\nPrints {reason}. Raises AccountFrozen when empty.\n", [], ["template_placeholder"]),
+    # MyST's role and a formula's superscript are markup, whoever wrote them
+    ("## close\n\nSee {func}`close`. The balance grows as (1 + r/n)^{nt}.\n", [], []),
+    ("## close\n\nYour previous documentation of `close` scored 0/100; the bar is 95/100.\n", [],
+     ["echoed_prompt"]),
 ])
-def test_a_persons_page_is_held_to_the_same_rules(doc: str, kinds: list[str]) -> None:
-    found = check_doc(doc, FUNCTIONS["close"], "close", module_source=MODULE)
+def test_a_persons_page_is_held_to_the_same_rules(doc: str, kinds: list[str], as_docbot_s: list[str]) -> None:
+    found = check_doc(doc, FUNCTIONS["close"], "close", module_source=MODULE, prompts=ECHO_SENTENCES)
     assert sorted(f.check for f in found if f.fatal) == kinds
-    assert all(f.check is not Check.ECHOED_PROMPT for f in found)  # no prompts given: no echo rule
+    ours = check_doc(doc, FUNCTIONS["close"], "close", module_source=MODULE, prompts=ECHO_SENTENCES,
+                     author=Author.MODEL)
+    assert sorted(f.check for f in ours if f.fatal) == as_docbot_s

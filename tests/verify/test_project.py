@@ -12,7 +12,7 @@ import pytest
 
 from docbot.errors import ConfigError
 from docbot.fronts.cli import main
-from docbot.verify.project.api_index import ApiIndex, Resolution
+from docbot.verify.project.api_index import ApiIndex, ApiName, Resolution
 from docbot.verify.read.references import code_references, prose_references
 from docbot.verify.project.docs import doc_paths, setup_for
 from docbot.verify.project.package import find_package
@@ -123,7 +123,9 @@ def test_public_api_follows_an_all_that_names_submodules(tmp_path: Path) -> None
                       "__all__ = ['add', 'extra']\n", "toy_pkg/core.py": CORE,
                       "toy_pkg/extra.py": "def shout(t):\n    return t\n", "toy_pkg/hidden.py": "def h():\n    pass\n"})
     package = find_package(tmp_path)
-    assert public_api(package, package.index()) == ["toy_pkg.core.add", "toy_pkg.extra.shout"]
+    # each by the path a reader imports it from (issue 33): `toy_pkg.add`, re-exported from toy_pkg.core
+    assert public_api(package, package.index()) == [ApiName("toy_pkg.add", "function"),
+                                                    ApiName("toy_pkg.extra.shout", "function")]
 
 
 @pytest.mark.parametrize("init", [
@@ -137,7 +139,8 @@ def test_coverage_reads_all_as_the_scan_does(tmp_path: Path, init: str) -> None:
                       "toy_pkg/core.py": textwrap.dedent(CORE) + "\ndef mul(a, b):\n    return a * b\n",
                       "toy_pkg/extra.py": "def shout(t):\n    return t\n"})
     package = find_package(tmp_path)
-    assert public_api(package, package.index()) == ["toy_pkg.core.add", "toy_pkg.extra.shout", "toy_pkg.core.mul"]
+    assert [a.path for a in public_api(package, package.index())] == ["toy_pkg.add", "toy_pkg.extra.shout",
+                                                                      "toy_pkg.mul"]
 
 
 def test_rst_is_read_as_headings_prose_and_code_at_its_own_lines() -> None:
@@ -193,7 +196,8 @@ def _kinds(report: dict[str, object]) -> list[tuple[str, str]]:
                  [("setup_elided", "example_raises")], 0, id="a name the doc never defines"),
     pytest.param("Python 3.99 and later:\n\n```python\nfrom toy_pkg import add\nadd(1)  # -> 4\n```\n",
                  [("version_dependent", "example_mismatch")], 0, id="marked for a later Python"),
-    pytest.param("```pycon\n>>> WHO\n'module'\n```\n", [("setup_elided", "example_raises")], 0,
+    # issue 28 item 9: the package's own public name, never imported: a reader who pastes it gets a NameError
+    pytest.param("```pycon\n>>> WHO\n'module'\n```\n", [("not_runnable_as_printed", "example_raises")], 0,
                  id="the module's names are not in a reader's namespace"),
     pytest.param("```pycon\n>>> WHO = 'doc'\n>>> WHO\n'doc'\n```\n", [], 0, id="the doc's own variable is kept"),
     pytest.param("```pycon\n>>> import toy_pkg\n>>> toy_pkg.ad\nTraceback (most recent call last):\n"
@@ -216,7 +220,7 @@ def test_strict_fails_on_undocumented_api_and_docs_setup_supplies_prose_setup(
                                  "README.*": "data = 1"}})})
     code, report = _verify(root, capsys=capsys)
     assert (_kinds(report), code) == ([], 0)
-    assert report["undocumented"] == ["toy_pkg.core.Box", "toy_pkg.core.Box.open"]
+    assert report["undocumented"] == ["toy_pkg.Box", "toy_pkg.core.Box.open"]
     assert _verify(root, "--strict", capsys=capsys)[0] == 1
 
 
@@ -226,7 +230,8 @@ def _classified(kind: str, doc_text: str, code_fact: str, prose: str = "", code:
     from docbot.verify.checks.reader import classify
 
     finding = Finding(kind, "m", doc_text, code_fact, line=1)
-    found = classify(finding, [Step(code, "output", line=1)], [prose, "```pycon"], {"defined"}, {})
+    steps = [Step("defined = 1", "none", line=0), Step(code, "output", line=1)]
+    found = classify(finding, steps, [prose, "```pycon"], {"defined", "later"}, {})
     return None if found is None else found.severity.value
 
 
@@ -245,6 +250,11 @@ def _classified(kind: str, doc_text: str, code_fact: str, prose: str = "", code:
     ("example_raises", "", "MemoryError", "", "x *= 10**9", "note"),
     ("example_raises", "", "NameError: name 'defined' is not defined", "", "x", "contradiction"),
     ("example_raises", "", "NameError: name 'other' is not defined", "", "x", "setup_elided"),
+    # defined further down (chardet's usage page uses EncodingEra a block before importing it): not runnable in order
+    ("example_raises", "", "NameError: name 'later' is not defined", "", "x", "not_runnable_as_printed"),
+    # rich's README: `os.listdir(sys.argv[1])`, a program run from the shell with an argument
+    ("example_raises", "", "IndexError: list index out of range", "", "print(sys.argv[1])", "not_runnable_as_printed"),
+    ("example_raises", "", "IndexError: list index out of range", "", "print(items[1])", "contradiction"),
     ("example_mismatch", "3", "4", "New in Python 3.10+:", "x", "contradiction"),  # 3.10 is not later than this
     ("example_mismatch", "3", "4", "Requires Python 3.99 or later", "x", "version_dependent"),
     ("example_mismatch", "3", "4", "Install with pip install pkg[fast]", "x", "version_dependent"),

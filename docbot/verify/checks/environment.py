@@ -27,6 +27,9 @@ _NO_MODULE = re.compile(r"No module named '([\w.]+)'")
 _ASKS_INSTALL = re.compile(r"\binstall", re.IGNORECASE)
 _UNDEFINED = re.compile(r"NameError: name '(\w+)' is not defined")
 _SHOWS = "the output shows this machine's "
+# A read of the environment (not a write: `os.environ["X"] = ...` sets what it reads)
+_ENV_READ = re.compile(r"""(?:os\.environ\.get\s*\(|os\.getenv\s*\()\s*['"](\w+)['"]|"""
+                       r"""os\.environ\s*\[\s*['"](\w+)['"]\s*\](?!\s*=[^=])""")
 _FAILED = ("mismatch", "raised", "no_exception", "wrong_exception")
 
 
@@ -48,7 +51,8 @@ class Environment:
         root = own if own is not None else self.spoiled.get(name or "")
         if root is None:
             return None
-        self.spoiled.update(dict.fromkeys(bound_names(step.code), root))
+        made = bound_names(head(step.code, result.get("line")))  # the lines before the failing one did bind
+        self.spoiled.update(dict.fromkeys(bound_names(step.code) - made, root))
         if own is not None and own.startswith(_SHOWS):
             # What it printed was made of the names it read: they hold this machine's state too (tzlocal's `tz`,
             # then every datetime made with it).
@@ -67,6 +71,11 @@ class Environment:
         error = result.get("error", "")
         if error.startswith("MemoryError"):
             return f"it needs more memory than the sandbox's {self.memory_mb} MB"
+        if "unsupported locale setting" in error:
+            return "it needs a locale this machine does not have (a reader's machine has it installed)"
+        if (variable := _ENV_READ.search(step.code)) is not None:
+            return f"it reads the environment variable {variable.group(1) or variable.group(2)}, which a reader " \
+                "sets and the sandbox does not"
         if result.get("missing_paths"):
             return "it needs a file the doc presumes, which the sandbox does not have: " + \
                 ", ".join(result["missing_paths"])
@@ -130,6 +139,18 @@ def bound_names(code: str) -> set[str]:
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
     return names
+
+
+def head(code: str, line: int | None) -> str:
+    """The lines of ``code`` before the top-level statement that holds ``line`` (the one that failed): what ran."""
+    tree = _parse(code)
+    if tree is None or line is None:
+        return ""
+    for node in tree.body:
+        first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+        if first <= line <= (node.end_lineno or node.lineno):
+            return "\n".join(code.splitlines()[: first - 1])
+    return ""
 
 
 def loaded_names(code: str) -> set[str]:

@@ -1,25 +1,27 @@
-"""Turn what the sandbox saw into findings that quote the real values.
+"""Run a doc's examples as sessions in the sandbox and judge each step's result (docs/design.md#no-blinding).
 
-"example `compound(100, 0.05, 2)` returns 110.25, the doc says 110.0" is evidence a reviser can act on;
-"example failed" is not.
+A doc's steps run as one session, as a console runs a doctest; a step that ends it (a time limit, ``os._exit``, a
+crash, a flood) ends its block only, and the rest runs in a fresh session with what the doc defined before it.
+Each result becomes a finding that quotes the real values (docbot.verify.checks.example_findings).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import ast
+import re
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from docbot.config.choices import (DEFAULT_EXAMPLE_MEMORY_MB, DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S,
                                    ExampleSandbox)
-from docbot.sandbox.runner import SandboxRun, describe_exit, run_steps
+from docbot.sandbox.runner import SandboxRun, run_steps
 from docbot.sandbox.step import Step
-from docbot.verify.checks.environment import Environment
+from docbot.verify.checks.environment import Environment, bound_names, head
+from docbot.verify.checks.example_findings import finding_for, inline, not_run, rebound, unfinished
 from docbot.verify.findings import Check, Finding, Severity, lower
 from docbot.verify.read.examples import extract_steps
 
-# An error that says the example cannot run *here* (no data file), not that the doc is wrong; the sandbox's
-# refusals, missing libraries, memory and the doc's placeholder paths are docbot.verify.checks.environment's.
-_ENVIRONMENT = ("FileNotFoundError",)
+_UNDEFINED = re.compile(r"NameError: name '(\w+)' is not defined")
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,7 @@ class ExampleContext:
     The examples run in a copy of the module's namespace, with the module bound to its own name and
     its package importable, in one sandboxed subprocess per doc with ``sys_path`` in front of
     ``sys.path``; ``sandbox`` says whether they may run under the in-process guard alone where no OS
-    boundary can be made.
+    boundary can be made; ``root`` is the project whose files the examples read, as from its root.
     """
 
     module: str
@@ -37,6 +39,35 @@ class ExampleContext:
     timeout_s: float = DEFAULT_EXAMPLE_TIMEOUT_S
     memory_mb: int = DEFAULT_EXAMPLE_MEMORY_MB
     sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX
+    root: str | None = None
+
+
+@dataclass(frozen=True)
+class Unverified:
+    """A claim of the doc that no run compared with the code, and why (docs/design.md#no-blinding)."""
+
+    line: int | None  # the doc file's 1-based line of its block
+    shown: str
+    why: str
+
+
+@dataclass
+class Session:
+    """What running a doc's steps found: each finding with the index of the step it is about (None: the whole
+    run), each judged step's result, and the claims no run reached."""
+
+    judged: list[tuple[int | None, Finding]] = field(default_factory=list)
+    results: dict[int, dict[str, Any]] = field(default_factory=dict)
+    not_reached: dict[int, str] = field(default_factory=dict)  # step index -> why no run compared it
+    heads: dict[int, str] = field(default_factory=dict)  # a step that ended its session -> what of it had run
+    runs: int = 0  # sandboxed children started
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [finding for _, finding in self.judged]
+
+
+_SESSIONS = 4  # fresh sessions per doc: the first, and one after each of three blocks that ended theirs
 
 
 def check_examples(section: str, qualname: str, context: ExampleContext) -> list[Finding]:
@@ -45,134 +76,165 @@ def check_examples(section: str, qualname: str, context: ExampleContext) -> list
 
 def check_steps(steps: list[Step], name: str, context: ExampleContext) -> list[Finding]:
     """Run ``steps`` as one session; a mismatch is run a second time to tell a random output apart."""
-    if not steps:
-        return []
-    def run() -> SandboxRun:
-        return run_steps(steps, context.module, name, context.sys_path, context.timeout_s, context.memory_mb,
-                         context.sandbox)
+    return run_session(steps, name, context).findings
 
-    first = run()
-    second = run() if any(r.get("status") == "mismatch" for r in first.results) else None
-    return findings_from_run(steps, first, context.timeout_s, second, context.memory_mb)
+
+def run_session(steps: list[Step], name: str, context: ExampleContext) -> Session:
+    """Run ``steps`` in order, and go on past a step that ends its session (a time limit, ``os._exit``, a crash, a
+    flood): that step's block ends there, and the rest of the doc runs in a fresh session that first runs again,
+    unjudged, every step before it, so it has whatever the doc could define (no blinding)."""
+    judge = _Judge(steps, context.timeout_s, context.memory_mb)
+    replay: list[Step] = []
+    start = 0
+    for _ in range(_SESSIONS):
+        todo = list(range(start, len(steps)))
+        if not todo:
+            break
+        plan = replay + [steps[i] for i in todo]
+        first = _run(plan, name, context, judge.session)
+        mine = _own(first, len(replay), todo)
+        second = _run(plan, name, context, judge.session) \
+            if any(r.get("status") == "mismatch" for r in mine) else None
+        killer = judge.take(todo, first, mine, _own(second, len(replay), todo) if second else None, len(replay))
+        if killer is None:
+            break
+        start = _block_end(steps, killer)
+        judge.skip(range(killer + 1, start), f"its block was ended by the step at line {steps[killer].line + 1}")
+        ran = _head(steps[killer].code, first.progress.get(len(replay) + killer - todo[0]))
+        replay += [_unjudged(steps[i].code, steps[i]) for i in todo if i < killer]
+        replay += [_unjudged(ran, steps[killer])] if ran else []  # what the killed step did define
+        judge.session.heads[killer] = ran
+    else:
+        judge.skip(range(start, len(steps)), f"docbot ran {_SESSIONS} fresh sessions of this doc and stopped")
+    return judge.session
 
 
 def findings_from_run(steps: list[Step], run: SandboxRun, timeout_s: float,
                       second: SandboxRun | None = None,
                       memory_mb: int = DEFAULT_EXAMPLE_MEMORY_MB) -> list[Finding]:
-    if run.untrusted is not None:
-        return [Finding(Check.EXAMPLE_UNTRUSTED,
-                        f"the examples wrote to docbot's result channel ({run.untrusted}); "
-                        "none of their results is trusted", code_fact=run.untrusted)]
-    if run.import_error is not None or not run.ready:
-        return [_not_run(run)]
-    again = {r["index"]: r for r in second.results} if second is not None else {}
-    findings: list[Finding] = []
-    failed_before = False
-    environment = Environment(memory_mb)
-    for result in run.results:
-        step = steps[result["index"]]
+    """The findings of one run of ``steps`` (and of a second run, which tells a random output apart)."""
+    judge = _Judge(steps, timeout_s, memory_mb)
+    todo = list(range(len(steps)))
+    judge.take(todo, run, _own(run, 0, todo), _own(second, 0, todo) if second else None)
+    return judge.session.findings
+
+
+def _run(plan: list[Step], name: str, context: ExampleContext, session: Session) -> SandboxRun:
+    session.runs += 1
+    return run_steps(plan, context.module, name, context.sys_path, context.timeout_s, context.memory_mb,
+                     context.sandbox, root=context.root)
+
+
+def _own(run: SandboxRun, replayed: int, todo: list[int]) -> list[dict[str, Any]]:
+    """The run's results for the steps it judged, indexed as in the doc (the replayed steps' are dropped)."""
+    return [{**r, "index": todo[r["index"] - replayed]} for r in run.results if r["index"] >= replayed]
+
+
+def _unjudged(code: str, step: Step) -> Step:
+    return Step(code, "none", fatal=False, shown=step.shown, line=step.line)
+
+
+def _head(code: str, statement: int | None) -> str:
+    """The lines of ``code`` before its statement number ``statement`` (the one that did not finish): what the
+    killed step did define."""
+    if not statement:
+        return ""
+    try:
+        body = ast.parse(code).body
+    except SyntaxError:
+        return ""
+    if statement >= len(body):
+        return ""
+    node = body[statement]
+    first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+    return "\n".join(code.splitlines()[: first - 1])
+
+
+def _block_end(steps: list[Step], index: int) -> int:
+    """The first step after ``index`` in another block."""
+    return next((j for j in range(index + 1, len(steps)) if steps[j].line != steps[index].line), len(steps))
+
+
+class _Judge:
+    """Turns each step's result into its finding, across the sessions of one doc: a NameError about a name a failed
+    step was to bind is that failure's echo, not a finding of its own (any other is the doc's), and the machine's
+    state an earlier step showed (docbot.verify.checks.environment) holds for the later ones."""
+
+    def __init__(self, steps: list[Step], timeout_s: float, memory_mb: int) -> None:
+        self.steps, self.timeout_s = steps, timeout_s
+        self.environment = Environment(memory_mb)
+        self.unmade: dict[str, int] = {}  # a name a failed step was to bind -> that step's block line
+        self.session = Session()
+
+    def take(self, todo: list[int], run: SandboxRun, mine: list[dict[str, Any]],
+             again: list[dict[str, Any]] | None, replayed: int = 0) -> int | None:
+        """Judge one session's results (after ``replayed`` steps it ran unjudged); the index of the step that ended
+        it early, else None."""
+        if run.untrusted is not None:
+            self._whole(todo, Finding(Check.EXAMPLE_UNTRUSTED, f"the examples wrote to docbot's result channel "
+                                      f"({run.untrusted}); none of their results is trusted", code_fact=run.untrusted))
+            return None
+        if run.import_error is not None or not run.ready:
+            self._whole(todo, not_run(run))
+            return None
+        if len(run.results) - len(mine) < replayed:  # it ended while it ran again what had run before
+            self.skip(todo, "a fresh session did not get past the doc's earlier steps")
+            return None
+        others = {r["index"]: r for r in again or []}
+        for result in mine:
+            if not self._one(result, others.get(result["index"])):
+                self.skip([i for i in todo if i > result["index"]], "an earlier step rebound the documented name")
+                return None
+        if len(mine) == len(todo):
+            return None
+        killer = todo[len(mine)]
+        step = self.steps[killer]
+        self.session.judged.append((killer, replace(unfinished(step, run, self.timeout_s), line=step.line)))
+        self._unmade(killer, "")
+        self.session.not_reached[killer] = "it did not finish"
+        return killer
+
+    def _unmade(self, index: int, ran: str) -> None:
+        """The names a failed step was to bind and did not (``ran``: its lines before the one that failed)."""
+        step = self.steps[index]
+        if ran:
+            self.session.heads.setdefault(index, ran)
+        for name in bound_names(step.code) - bound_names(ran):
+            self.unmade.setdefault(name, step.line)
+
+    def skip(self, indices: Any, why: str) -> None:
+        for index in indices:
+            self.session.not_reached.setdefault(index, why)
+
+    def _whole(self, todo: list[int], finding: Finding) -> None:
+        self.session.judged.append((None, finding))
+        self.skip(todo, finding.message)
+
+    def _one(self, result: dict[str, Any], other: dict[str, Any] | None) -> bool:
+        index = result["index"]
+        step = self.steps[index]
+        self.session.results[index] = result
         if result["status"] == "rebound":
-            return [*findings, _rebound(step)]
-        why = environment.reason(step, result)
-        finding = _finding(step, result)
+            self.session.judged.append((index, rebound(step)))
+            return False
+        why = self.environment.reason(step, result)
+        finding = finding_for(step, result)
+        if result["status"] in ("raised", "wrong_exception"):
+            self._unmade(index, head(step.code, result.get("line")))
         if finding is None:
-            continue
-        # After one failure, a NameError is usually its echo (the failed step never defined the name).
-        if failed_before and result.get("error", "").startswith("NameError"):
-            continue
+            return True
+        undefined = _UNDEFINED.match(result.get("error", ""))
+        if undefined is not None and undefined.group(1) in self.unmade:
+            self.session.not_reached[index] = f"it reads `{undefined.group(1)}`, which the step at line " \
+                f"{self.unmade[undefined.group(1)] + 1} failed to make"
+            return True  # the echo of that failure, not a finding of its own
         if why is not None:
-            findings.append(lower(replace(finding, message=f"{finding.message}; not the doc's fault: {why}",
-                                          line=step.line), Severity.NOTE, why))
-            failed_before = True
-            continue
-        failed_before = True
-        other = again.get(result["index"])
-        if result["status"] == "mismatch" and other is not None and other.get("got") != result.get("got"):
+            finding = lower(replace(finding, message=f"{finding.message}; not the doc's fault: {why}"),
+                            Severity.NOTE, why)
+        elif result["status"] == "mismatch" and other is not None and other.get("got") != result.get("got"):
             finding = Finding(Check.EXAMPLE_NONDETERMINISTIC,
                               f"example `{step.shown or step.code.strip()}` prints "
                               "something different on each run; its stated output cannot be checked",
-                              step.want, f"{_inline(result.get('got', ''))} / {_inline(other.get('got', ''))}")
-        findings.append(replace(finding, line=step.line))
-    if len(run.results) < len(steps):
-        step = steps[len(run.results)]
-        findings.append(replace(_unfinished(step, run, timeout_s), line=step.line))
-    return findings
-
-
-def _not_run(run: SandboxRun) -> Finding:
-    """Not the doc's fault: no sandbox here, the module does not import, or the sandbox died early."""
-    if run.not_run is not None:
-        return Finding(Check.EXAMPLES_NOT_RUN, f"the examples were not run: {run.not_run}", code_fact=run.not_run)
-    if run.import_error is not None:
-        why = f"importing the module failed with {run.import_error}"
-    elif run.timed_out:
-        why = "importing the module did not finish within the time limit"
-    elif run.overflow is not None:
-        why = f"importing the module {run.overflow}"
-    else:
-        why = f"the sandbox ended early ({describe_exit(run.exit_code)}: {_last(run.stderr_tail)})"
-    return Finding(Check.EXAMPLES_NOT_RUN, f"the examples could not run: {why}", code_fact=why)
-
-
-def _finding(step: Step, result: dict[str, Any]) -> Finding | None:
-    status, shown = result["status"], step.shown or step.code.strip()
-    got, error = result.get("got", ""), result.get("error", "")
-    if status == "ok":
-        return None
-    if status == "mismatch":
-        verb = "prints" if step.expect == "stdout" else "returns"
-        return Finding(Check.EXAMPLE_MISMATCH,
-                       f"example `{shown}` {verb} {_inline(got) or 'nothing'}, the doc says "
-                       f"{_inline(step.want)}", step.want, got)
-    if status == "raised":
-        return _raised(step, shown, error)
-    if status == "no_exception":
-        return Finding(Check.EXAMPLE_NO_EXCEPTION,
-                       f"example `{shown}` returns {_inline(got)}, the doc says it raises "
-                       f"{_inline(step.want)}", step.want, got)
-    return Finding(Check.EXAMPLE_WRONG_EXCEPTION, f"example `{shown}` raises {error}, the doc says "
-                   f"{_inline(step.want)}", step.want, error)
-
-
-def _raised(step: Step, shown: str, error: str) -> Finding:
-    said = f"shows {_inline(step.want)}" if step.want.strip() else "presents it as working"
-    message = f"example `{shown}` raises {error}; the doc {said}"
-    if error.startswith(_ENVIRONMENT) or "docbot sandbox refuses" in error:
-        return lower(Finding(Check.EXAMPLE_RAISES, f"{message}, but that error is about this machine, not the doc",
-                             step.code, error), Severity.NOTE, "the error is about this machine, not the doc")
-    if not step.fatal:
-        return Finding(Check.EXAMPLE_SHOWS_FAILURE, f"{message}; the text around it says it fails", step.code, error)
-    kind = Check.EXAMPLE_ASSERT_FAILED if error.startswith("AssertionError") else Check.EXAMPLE_RAISES
-    return Finding(kind, message, step.want or step.code, error)
-
-
-def _unfinished(step: Step, run: SandboxRun, timeout_s: float) -> Finding:
-    shown = step.shown or step.code.strip()
-    if run.timed_out:
-        return Finding(Check.EXAMPLE_TIMEOUT,
-                       f"example `{shown}` did not finish within {timeout_s:g}s", step.code,
-                       "time limit reached")
-    if run.overflow is not None:
-        return Finding(Check.EXAMPLE_FLOOD, f"example `{shown}` {run.overflow}; docbot stopped it", step.code,
-                       run.overflow)
-    tail = _last(run.stderr_tail)
-    return Finding(Check.EXAMPLE_CRASHED,
-                   f"example `{shown}` killed the interpreter ({describe_exit(run.exit_code)}: "
-                   f"{tail})", step.code, tail)
-
-
-def _rebound(step: Step) -> Finding:
-    shown = step.shown or step.code.strip()
-    return Finding(Check.EXAMPLE_REBINDS,
-                   f"example `{shown}` rebinds the documented name, so what the examples show "
-                   "from here on is not the documented object's; not trusted", step.code,
-                   "the documented name was rebound")
-
-
-def _last(text: str) -> str:
-    return text.strip().splitlines()[-1] if text.strip() else "no message"
-
-
-def _inline(text: str, limit: int = 200) -> str:
-    flat = " / ".join(line.strip() for line in text.strip().splitlines() if line.strip())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+                              step.want, f"{inline(result.get('got', ''))} / {inline(other.get('got', ''))}")
+        self.session.judged.append((index, replace(finding, line=step.line)))
+        return True

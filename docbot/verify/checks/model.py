@@ -60,7 +60,7 @@ def check_model(model: DocModel, facts: Facts, run_examples: ExampleRunner,
     ``names``: what the function's module binds (docbot.verify.checks.text_rules.module_names), None when unknown;
     ``prompts``: the prompt sentences a field must not repeat (docbot.verify.checks.text_rules.prompt_sentences).
     """
-    findings = text_findings(model, prompts) + _parameter_findings(model, facts) + _raises_findings(model, facts)
+    findings = text_findings(model, prompts, facts) + _parameter_findings(model, facts) + _raises_findings(model, facts)
     findings += not_exceptions(model, facts, names) + invented_return(model, facts)
     if facts.returns_value and not model.returns.strip():
         word = "yields" if facts.is_generator else "returns"
@@ -84,10 +84,14 @@ def text_fields(model: DocModel) -> list[tuple[str, str]]:
     return fields + [("notes", model.notes)]
 
 
-def text_findings(model: DocModel, prompts: Sequence[re.Pattern[str]] = ()) -> list[Finding]:
-    """Fields that are not documentation: a prompt repeated, a template placeholder, a required field empty."""
+def text_findings(model: DocModel, prompts: Sequence[re.Pattern[str]] = (),
+                  facts: Facts | None = None) -> list[Finding]:
+    """Fields that are not documentation: a prompt repeated, a template placeholder, a required field empty.
+
+    With ``facts``, a raises message that is the code's own (a template ``f"n must be > 0: {n}"`` copied as the
+    facts show it) is the code's text, not a placeholder left unfilled."""
     found: list[Finding] = []
-    for where, text in text_fields(model):
+    for where, text in _own_messages_out(text_fields(model), model, facts):
         echoed, hole = echoes(text, prompts), placeholder(text)
         if echoed is not None:
             found.append(_field(Check.ECHOED_PROMPT, f"the {where} repeats the prompt", echoed, where))
@@ -98,6 +102,20 @@ def text_findings(model: DocModel, prompts: Sequence[re.Pattern[str]] = ()) -> l
     empty += [(f"examples[{i}]", e.code) for i, e in enumerate(model.examples)]
     return found + [_field(Check.EMPTY_FIELD, f"the {where} is empty", "the schema needs text here", where)
                     for where, text in empty if not text.strip()]
+
+
+def _own_messages_out(fields: list[tuple[str, str]], model: DocModel,
+                      facts: Facts | None) -> list[tuple[str, str]]:
+    """The fields, each raises entry without its message where that message is the code's own (a template's
+    braces are no placeholder, a message's "must return bytes" no return claim)."""
+    if facts is None:
+        return fields
+    kept = dict(fields)
+    for index, entry in enumerate(model.raises):
+        site = agreeing_site(entry, facts)
+        if site is not None and site.message is not None and entry.message.strip():
+            kept[f"raises[{index}]"] = entry.condition
+    return list(kept.items())
 
 
 def not_exceptions(model: DocModel, facts: Facts, names: ModuleNames | None) -> list[Finding]:
@@ -117,7 +135,7 @@ def invented_return(model: DocModel, facts: Facts) -> list[Finding]:
     the field that makes the claim.
     """
     found: list[Finding] = []
-    for where, text in text_fields(model):
+    for where, text in _own_messages_out(text_fields(model), model, facts):
         if not text.strip() or where.startswith("examples"):
             continue  # an example's output is code on the page, not a claim
         shown = f"**Returns**\n\n{text}" if where == "returns" else text
@@ -203,9 +221,11 @@ def _message_agrees(entry: RaisesDoc, site: Raise) -> bool:
 
 
 def agreeing_site(entry: RaisesDoc, facts: Facts) -> Raise | None:
-    """The code raise site this entry states correctly (same type, message matches or unstated)."""
-    return next((site for site in _sites(facts)
-                 if site.type_name == _type_name(entry.type) and _message_agrees(entry, site)), None)
+    """The code raise site this entry states correctly (same type, message matches or unstated); a site whose
+    message the entry matches comes before one whose message is unknown (``raise ValueError(msg)``)."""
+    agreeing = [site for site in _sites(facts)
+                if site.type_name == _type_name(entry.type) and _message_agrees(entry, site)]
+    return next((site for site in agreeing if site.message is not None), agreeing[0] if agreeing else None)
 
 
 def _same_condition(code: str, stated: str) -> bool:

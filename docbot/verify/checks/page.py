@@ -23,19 +23,20 @@ from docbot.verify.findings import Check, Finding
 from docbot.verify.checks.kwargs_reach import NOTHING, Carried
 from docbot.verify.read.markdown import html_code_as_spans
 from docbot.verify.checks.returns import check_return_type, check_returns
-from docbot.verify.checks.text_rules import docbot_prompts, page_findings
+from docbot.verify.checks.text_rules import Author, docbot_prompts, page_findings
 
 
 def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | None = None,
               carried: Carried = NOTHING, module_source: str = "", sys_path: tuple[str, ...] = (),
-              prompts: Sequence[re.Pattern[str]] | None = None) -> list[Finding]:
+              prompts: Sequence[re.Pattern[str]] | None = None, author: Author = Author.PERSON) -> list[Finding]:
     """All findings for ``doc`` (one function's Markdown) against ``source`` (that function's text).
 
     ``carried``: the keywords the function's ``**kwargs`` carries (docbot.verify.checks.kwargs_reach).
     ``module_source``: the whole module, where the checks that follow the code beyond the function look (the
     types it returns, the callees a parameter reaches); ``sys_path``: where its imports are found;
     ``prompts``: the prompt sentences a doc must not repeat (docbot.verify.checks.text_rules.prompt_sentences); None:
-    docbot's own (docbot.verify.checks.text_rules.docbot_prompts), so every verify applies the loop's echo rule.
+    docbot's own (docbot.verify.checks.text_rules.docbot_prompts); ``author``: who wrote ``doc``: the echo and
+    placeholder rules read a model's text only (a section docbot wrote), never a person's.
     """
     doc = html_code_as_spans(doc)
     try:
@@ -46,7 +47,7 @@ def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | N
     constants = module_constants(module_source) if module_source else NO_CONSTANTS
     findings = check_parameters(doc, facts, carried, constants) + check_raises(doc, facts, source, module_source)
     echoed = docbot_prompts() if prompts is None else prompts
-    findings += check_returns(doc, facts) + page_findings(doc, facts, module_source, echoed)
+    findings += check_returns(doc, facts) + page_findings(doc, facts, module_source, echoed, author)
     findings += check_return_type(doc, facts, module_source, sys_path or (examples.sys_path if examples else ()))
     if examples is not None:
         findings += check_examples(doc, qualname, examples)

@@ -16,6 +16,7 @@ import re
 import sys
 from collections.abc import Sequence
 
+from docbot.sandbox.compare import output_matches
 from docbot.sandbox.step import Step
 from docbot.verify.checks.environment import bound_names
 from docbot.verify.findings import DocFinding, Finding, Severity, lower
@@ -30,7 +31,19 @@ _PY_VERSION = re.compile(r"\bPython\s*(3\.\d+)\s*(?:\+|and (?:later|above|newer)
                          re.IGNORECASE)
 _EXTRA = re.compile(r"pip install\s+['\"]?[\w.-]+\[([\w,.-]+)\]")
 _PYTHON2 = re.compile(r"Did you mean \"print\(|Missing parentheses in call to '(?:print|exec)'|"
-                      r"unsupported operand type\(s\) for >>: 'builtin_function_or_method'")
+                      r"unsupported operand type\(s\) for >>: 'builtin_function_or_method'|"
+                      r"multiple exception types must be parenthesized|leading zeros in decimal integer literals|"
+                      r"NameError: name '(?:unicode|xrange|basestring|raw_input|unichr|execfile)' is not defined|"
+                      r"'dict' object has no attribute '(?:iteritems|itervalues|iterkeys|has_key)'")
+# What Python 2 printed where Python 3 prints otherwise: u'' strings, 10L longs, <type '...'>.
+_PY2_OUTPUT = ((re.compile(r"(?<![\w'\"])u(?=['\"])"), ""), (re.compile(r"\b(\d+)L\b"), r"\1"),
+               (re.compile(r"<type '"), "<class '"))
+_TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?|"
+                        r"\b\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\b")
+_INTERACTIVE = re.compile(r"\b(?:input|prompt|confirm|getpass|pause)\s*\(")
+# A value a sketch leaves for the reader, quoted back by the error: PROXYSERVER:PROXYPORT, YOUR_API_KEY, <token>
+_PLACEHOLDER = re.compile(r"(?<![\w.])(?:[A-Z][A-Z0-9]{3,}(?:[_:][A-Z0-9]+)+|<[a-z][\w -]*>|(?i:your[_-][a-z_]+))"
+                          r"(?![\w.])")
 _DID_YOU_MEAN = re.compile(r"\.?\s*Did you mean:? .*\?$")
 
 
@@ -63,10 +76,13 @@ def classify(finding: Finding, steps: Sequence[Step], lines: list[str], defined:
     if extra := _EXTRA.search(before):
         return _lowered(finding, line, Severity.VERSION_DEPENDENT,
                         f"the doc marks it for the optional extra [{extra.group(1)}]")
-    return _by_error(finding, code, defined, line)
+    above = {name for s in steps if finding.line is not None and s.line < finding.line for name in bound_names(s.code)}
+    return _by_error(finding, code, defined, line, above)
 
 
-def _by_error(finding: Finding, code: str, defined: set[str], line: int | None) -> DocFinding:
+def _by_error(finding: Finding, code: str, defined: set[str], line: int | None,
+              before: set[str]) -> DocFinding:
+    """``before``: the names the doc's blocks above this one bind."""
     error = finding.code_fact
     if _PYTHON2.search(error):
         return _lowered(finding, line, Severity.VERSION_DEPENDENT, "Python 2 code: it runs only there")
@@ -84,9 +100,42 @@ def _by_error(finding: Finding, code: str, defined: set[str], line: int | None) 
         return _lowered(finding, line, Severity.SETUP_ELIDED,
                         f"`{undefined.group(1)}` is never defined in the doc: setup it leaves to the reader "
                         "(declare it with the docs_setup setting)")
+    if undefined and undefined.group(1) not in before:
+        return _lowered(finding, line, Severity.NOT_RUNNABLE,
+                        f"it uses `{undefined.group(1)}` before the doc defines it: a reader who runs the doc in "
+                        "order gets a NameError")
+    if error.startswith(("EOFError", "click.exceptions.Abort", "Abort")) or (
+            _INTERACTIVE.search(code) and "Abort" in error.split(":", 1)[0]):
+        return _lowered(finding, line, Severity.NOTE, "it waits for what a reader types (a prompt); the sandbox "
+                        "has no one at the keyboard")
+    if (placeholder := _PLACEHOLDER.search(error)) is not None and re.search(
+            rf"['\"][^'\"\n]*{re.escape(placeholder.group(0))}[^'\"\n]*['\"]", code):  # a value the doc quotes
+        return _lowered(finding, line, Severity.NOT_RUNNABLE, f"the block is a sketch: `{placeholder.group(0)}` "
+                        "stands for a value the reader fills in")
+    if error.startswith("IndexError") and "sys.argv" in code:
+        return _lowered(finding, line, Severity.NOT_RUNNABLE,
+                        "a program run from the shell with arguments (it reads sys.argv); a session cannot run it "
+                        "as printed")
     if finding.check == "example_mismatch" and _CLOCK.search(code):
         return _lowered(finding, line, Severity.TIME_DEPENDENT,
                         "the example reads the clock or randomness; its stated output was true when written")
+    if finding.check == "example_mismatch":
+        return _by_output(finding, line)
+    return DocFinding(finding, line)
+
+
+def _by_output(finding: Finding, line: int | None) -> DocFinding:
+    """A stated output that differs only in what the day or Python 2 printed."""
+    stated, got = finding.doc_text, finding.code_fact
+    if _TIMESTAMP.search(stated) and output_matches(_TIMESTAMP.sub("<time>", stated), _TIMESTAMP.sub("<time>", got)):
+        return _lowered(finding, line, Severity.TIME_DEPENDENT,
+                        "the output differs only in its timestamps (a log line holds the time it was run at)")
+    python3 = stated
+    for pattern, replacement in _PY2_OUTPUT:
+        python3 = pattern.sub(replacement, python3)
+    if python3 != stated and output_matches(python3, got):
+        return _lowered(finding, line, Severity.VERSION_DEPENDENT,
+                        "the doc shows what Python 2 printed (u'' strings, 10L, <type ...>); the same under Python 3")
     return DocFinding(finding, line)
 
 
@@ -107,11 +156,13 @@ def _placeholder_argument(code: str) -> bool:
 
 
 def _console_shows_it(finding: Finding) -> bool:
-    """The doc pasted a console's traceback: Python's printer adds "Did you mean: 'x'?" that ``str(exc)`` lacks."""
+    """The doc pasted a console's traceback: Python's printer adds "Did you mean: 'x'?" that ``str(exc)`` lacks.
+    The same exception, type and message, once that is taken off; another type is still a wrong exception."""
     if "Did you mean" not in finding.doc_text:
         return False
     stated = _DID_YOU_MEAN.sub("", finding.doc_text.strip().splitlines()[-1].strip())
-    return bool(stated) and finding.code_fact.strip().endswith(stated.split(":", 1)[-1].strip())
+    actual = _traceback_tail(finding.code_fact)
+    return bool(stated) and (actual == stated or actual.endswith("." + stated))
 
 
 def _traceback_tail(text: str) -> str:

@@ -21,7 +21,8 @@ from docbot.verify.read.examples import extract_steps
 from docbot.verify.checks.examples import ExampleContext
 from docbot.verify.findings import Finding, Severity
 from docbot.verify.read.pydoc_text import PydocEntry, pydoc_entries
-from docbot.verify.read.sections import locate_section
+from docbot.verify.checks.text_rules import Author
+from docbot.verify.read.sections import locate_section, marked_sections
 
 
 DOC_EXAMPLES = "(doc examples)"  # findings of examples outside every function's section
@@ -95,9 +96,11 @@ def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tu
     others = frozenset(functions) | {q.split(".")[0] for q in functions}
     sections = find_sections(doc_text, list(functions), others)
     spans = {q: span for q, (span, _text) in sections.items()}
+    ours = marked_sections(doc_text)  # docbot's own sections: a model wrote them, so its text rules apply
     report = {q: FunctionFindings(q, check_doc(sections[q][1], functions[q], q,
                                             carried=carried_keywords(source_text, functions[q]),
-                                            module_source=source_text, sys_path=sys_path, prompts=prompts)
+                                            module_source=source_text, sys_path=sys_path, prompts=prompts,
+                                            author=Author.MODEL if q in ours else Author.PERSON)
                                   if q in sections else [], q in sections) for q in wanted}
     if run_examples and functions:
         context = ExampleContext(module, sys_path, timeout_s, sandbox=sandbox)

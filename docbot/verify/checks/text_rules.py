@@ -6,7 +6,10 @@ model (docbot.verify.checks.model) and ``docbot verify`` on a page (docbot.verif
 - A raises type must name an exception class: a builtin one, one the code raises, or a name the
   function's module defines or imports. ``error``, ``json``, ``list`` name no exception a reader can catch.
 - A field that repeats the prompt (a model echoing "Your previous documentation of `x` scored 0/100"),
-  or holds a template placeholder (``{message}``) outside code, is not documentation.
+  or holds a template placeholder (``{message}``) outside code, is not documentation. These two rules are for
+  text a model wrote (``Author.MODEL``: the loop's doc model, a section under docbot's own marker); a person's
+  doc is never held to them: its braces are a formula's (``(1 + r/n)^{nt}``), its toolchain's markup (MyST's
+  ``{func}``), or a message the code formats, and no measurement of the rule was ever made on people's text.
 - An empty summary, raises type or example code is a field the schema needs and the model left empty:
   an empty model must never be approved.
 """
@@ -19,6 +22,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from functools import lru_cache
 from pathlib import Path
 
@@ -29,7 +33,19 @@ from docbot.verify.read.markdown import entries, paragraphs, parts_labelled
 
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
 _TEMPLATE_FIELD = re.compile(r"\{[A-Za-z_]\w*\}")
+# A formula's braces are not a template: TeX math (``$A = P(1 + r/n)^{nt}$``, ``\(x_{i}\)``) and a superscript
+# or subscript written bare (``(1 + r/n)^{nt}``).
+_MATH = re.compile(r"\$\$.+?\$\$|\$[^$\n]+\$|\\\(.+?\\\)|\\\[.+?\\\]", re.DOTALL)
+_SCRIPT = re.compile(r"[\^_]\{[^{}]*\}")
+_MYST_ROLE = re.compile(r"\{[\w:.+-]+\}(?=`)")  # {func}`close`, {py:class}`Box`: MyST's role markup
 MIN_ECHO_WORDS = 5  # a shorter run of a prompt's words ("the source code") is ordinary prose
+
+
+class Author(Enum):
+    """Who wrote the text a rule reads: the echo and placeholder rules hold a model's text only."""
+
+    MODEL = "model"  # the loop's doc model, or a section under docbot's ``<!-- docbot:section -->`` marker
+    PERSON = "person"  # anything else: a README, a docs page, a person's section
 
 
 def is_builtin_exception(name: str) -> bool:
@@ -141,8 +157,9 @@ def echoes(text: str, sentences: Sequence[re.Pattern[str]]) -> str | None:
 
 
 def placeholder(text: str) -> str | None:
-    """A template placeholder in the prose of ``text`` (code spans are code, and may hold braces)."""
-    found = _TEMPLATE_FIELD.search(_CODE_SPAN.sub("", text))
+    """A template placeholder in the prose of ``text`` (code spans are code, a formula's braces are math, and
+    MyST's ``{func}`` before a code span is a role)."""
+    found = _TEMPLATE_FIELD.search(_SCRIPT.sub("", _MATH.sub("", _CODE_SPAN.sub("", _MYST_ROLE.sub("", text)))))
     return found.group(0) if found else None
 
 
@@ -150,11 +167,11 @@ _LEAD_SPAN = re.compile(r"^\s*(?:[-*+]\s+)?(`+)\s*(?P<name>[^`]+?)\s*\1")
 
 
 def page_findings(section: str, facts: Facts, module_source: str = "",
-                  prompts: Sequence[re.Pattern[str]] = ()) -> list[Finding]:
-    """The same rules on a page: a prompt repeated or a placeholder in its prose, a Raises entry whose
-    leading code names no exception class (docbot writes ``- `ValueError`: ...``)."""
+                  prompts: Sequence[re.Pattern[str]] = (), author: Author = Author.PERSON) -> list[Finding]:
+    """The same rules on a page: a Raises entry whose leading code names no exception class (docbot writes
+    ``- `ValueError`: ...``), and, on a section a model wrote, a prompt repeated or a placeholder in its prose."""
     found: list[Finding] = []
-    for paragraph in paragraphs(section):
+    for paragraph in paragraphs(section) if author is Author.MODEL else ():
         echoed, hole = echoes(paragraph, prompts), placeholder(paragraph)
         if echoed is not None:
             found.append(Finding(Check.ECHOED_PROMPT, f"the doc repeats docbot's prompt ({echoed!r})",

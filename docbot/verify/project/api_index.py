@@ -13,6 +13,14 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 
+@dataclass(frozen=True)
+class ApiName:
+    """One public name of the package, as coverage reports it."""
+
+    path: str  # the path a reader imports it from: ``pkg.to_name``
+    kind: str  # "function", "method", "class", "constant", "type alias" ("name" when unknown)
+
+
 class Resolution(Enum):
     FOUND = "found"
     MISSING = "missing"  # the package is known not to have it
@@ -38,10 +46,9 @@ class ApiIndex:
             self.packages.add(dotted)
         try:
             tree = ast.parse(source)
-        except SyntaxError:
-            self.scopes[dotted] = Scope(open=True)
-            return
-        scope = _bindings(tree.body, dotted, self)
+        except (SyntaxError, ValueError):  # Python 2, a NUL byte: what it binds is unknown, not known to be nothing
+            tree = None
+        scope = _bindings(tree.body, dotted, self) if tree is not None else Scope(open=True)
         for name, what in self.scopes.get(dotted, Scope()).names.items():  # submodules registered before it
             scope.names.setdefault(name, what)
         self.scopes[dotted] = scope
@@ -71,6 +78,26 @@ class ApiIndex:
             else:
                 return Resolution.UNKNOWN  # an attribute of a function or value: not the package's API surface
         return Resolution.FOUND
+
+    def members(self, dotted: str, depth: int = 1) -> list[str]:
+        """The public names the module or class ``dotted`` binds, each where it is defined (what Sphinx's
+        ``:members:`` documents), and those of its classes ``depth`` levels down; [] for anything else."""
+        scope = self.scopes.get(self.canonical(dotted))
+        found = []
+        for name, what in scope.names.items() if scope else ():
+            if name.startswith("_") or what.startswith("module:"):
+                continue
+            inner = self.canonical(f"{self.canonical(dotted)}.{name}")
+            found.append(inner)
+            if depth and self.kind(inner) == "class":
+                found += self.members(inner, depth - 1)
+        return found
+
+    def kind(self, dotted: str) -> str:
+        """What the name where it is defined is: "def", "class", "value", "alias", "module"; "" when unknown."""
+        head, _, leaf = self.canonical(dotted).rpartition(".")
+        what = self.scopes[head].names.get(leaf, "") if head in self.scopes else ""
+        return "module" if what.startswith("module:") else "" if what.startswith("from:") else what
 
     def canonical(self, dotted: str) -> str:
         """``pkg.f`` re-exported from ``pkg.core``: ``pkg.core.f`` (where its source is)."""
@@ -107,8 +134,39 @@ def _bindings(body: list[ast.stmt], dotted: str, index: ApiIndex) -> Scope:
             scope.open |= inner.open
         else:
             for target in _assigned(node):
-                scope.names.setdefault(target, "value")
+                scope.names.setdefault(target, "alias" if _is_alias(node) else "value")
     return scope
+
+
+_TYPING = {"Union", "Optional", "Callable", "Literal", "Annotated", "Dict", "List", "Tuple", "Set", "FrozenSet",
+           "Type", "Mapping", "Sequence", "Iterable", "Iterator", "dict", "list", "tuple", "set", "frozenset", "type"}
+
+
+def _is_alias(node: ast.stmt) -> bool:
+    """A type alias (``Number = int | float``, ``Json: TypeAlias = dict[str, Any]``) or a typing name
+    (``T = TypeVar("T")``, ``UserId = NewType(...)``): not a constant."""
+    if isinstance(node, ast.AnnAssign):
+        return ast.unparse(node.annotation).rsplit(".", 1)[-1] == "TypeAlias"
+    value = node.value if isinstance(node, ast.Assign) else None
+    if isinstance(value, ast.Call):
+        return ast.unparse(value.func).rsplit(".", 1)[-1] in ("TypeVar", "NewType", "ParamSpec", "TypeVarTuple")
+    return isinstance(value, (ast.BinOp, ast.Subscript)) and _is_type_expression(value)
+
+
+def _is_type_expression(node: ast.expr) -> bool:
+    """``dict[str, Any]``, ``Optional[int]``, ``int | None``, ``Path | str``; not ``FLAG_A | FLAG_B``."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _is_type_expression(node.left) and _is_type_expression(node.right)
+    if isinstance(node, ast.Constant):
+        return node.value is None
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        last = ast.unparse(node).rsplit(".", 1)[-1]
+        return last in _BUILTIN_TYPES or (last[:1].isupper() and not last.isupper())  # a class's CapWords name
+    return isinstance(node, ast.Subscript) and ast.unparse(node.value).rsplit(".", 1)[-1] in _TYPING
+
+
+_BUILTIN_TYPES = {"int", "str", "float", "bytes", "bool", "complex", "object", "bytearray", "dict", "list", "tuple",
+                  "set", "frozenset", "type"}
 
 
 def _imported(node: ast.Import | ast.ImportFrom, dotted: str, scope: Scope, is_package: bool) -> None:

@@ -17,27 +17,35 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from docbot.config.choices import DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S, ExampleSandbox
+from docbot.config.choices import (DEFAULT_DOCS_GLOBS, DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S,
+                                   ExampleSandbox)
 from docbot.sandbox.step import Step
-from docbot.verify.checks.examples import ExampleContext, check_steps
+from docbot.verify.checks.examples import ExampleContext, Unverified
+from docbot.verify.checks.genre import as_genre
 from docbot.verify.checks.reader import classify, defined_names, one_per_block
 from docbot.verify.findings import Check, DocFinding, Finding
-from docbot.verify.project.api_index import ApiIndex, Resolution
+from docbot.verify.project.api_index import ApiIndex, ApiName, Resolution
 from docbot.errors import ConfigError
 from docbot.verify.project.package import Package, find_package, public_api
 from docbot.verify.project.report import DocReport, ProjectReport
+from docbot.verify.project.runs import DocRun, DocText, name_witnesses, not_run, run_doc
 from docbot.verify.project.suggest import fixes_for, patch
 from docbot.verify.project.topics import topic_checks
+from docbot.verify.read.autodoc import Documented, documented, members_by_default
 from docbot.verify.read.examples import extract_steps
+from docbot.verify.read.genre import Genre, read_genre
 from docbot.verify.read.markdown import code_line_flags
 from docbot.verify.read.references import Reference, code_references, prose_references
-from docbot.verify.read.rst import rst_to_markdown
+from docbot.verify.read.rst import is_rst_doc, rst_to_markdown
 
 if TYPE_CHECKING:
     from docbot.config.plain import PlainSettings
     from docbot.config.settings import Settings
 
-DEFAULT_DOCS_GLOBS = ("README.*", "docs/**/*.md", "docs/**/*.rst")
+# A doc is read up to this many characters: a 9.4 MB README cost 142 s and 626 MB (issue 30); past the bound the
+# rest is left unverified, said in a note and counted (the drift gate refuses a doc that reaches the change
+# with claims unverified).
+MAX_DOC_CHARS = 1_000_000
 # A fresh namespace: the sandbox binds a module's names for its examples; `builtins` adds none a reader lacks. The
 # "documented name" must be one no doc rebinds (`from rich import print` does rebind print).
 _BLANK_MODULE, _BLANK_NAME = "builtins", "__build_class__"
@@ -60,9 +68,25 @@ class DocsOptions:
 
 
 def doc_paths(root: Path, globs: Sequence[str]) -> list[Path]:
-    """The docs the globs name, relative to ``root``, sorted; build outputs and hidden folders are left out."""
+    """The docs the globs name, relative to ``root``, sorted; build outputs and hidden folders are left out.
+
+    Only files (a ``README.d/`` folder is none) in Markdown or RST: ``README.txt`` is plain text. A ``README``
+    with no extension is the README where no ``README.md`` or ``README.rst`` stands beside it (``nodeenv`` ships
+    both: the one with an extension is read, once); ``is_rst_doc`` tells its format from its text."""
     found = {p for pattern in globs for p in root.glob(pattern) if p.is_file() and p.suffix in (".md", ".rst", "")}
+    bare = {p for pattern in globs if pattern.endswith("README.*") for p in root.glob(pattern[:-2]) if p.is_file()}
+    found |= {p for p in bare if not any(p.with_suffix(s).is_file() for s in (".md", ".rst"))}
     return sorted(p for p in found if not any(part.startswith((".", "_build")) for part in p.relative_to(root).parts))
+
+
+def autodoc_members_by_default(root: Path) -> bool:
+    """Whether the project's Sphinx ``conf.py`` (``docs/``, ``doc/``, or their ``source/``) documents members by
+    default (docbot.verify.read.autodoc.members_by_default)."""
+    for folder in ("docs", "doc", "docs/source", "doc/source"):
+        conf = root / folder / "conf.py"
+        if conf.is_file():
+            return members_by_default(conf.read_text(encoding="utf-8", errors="replace"))
+    return False
 
 
 def setup_for(relative: str, docs_setup: Mapping[str, str]) -> str:
@@ -76,19 +100,61 @@ def verify_project(root: Path, package: Package, docs: Sequence[Path], options: 
     options = options or DocsOptions()
     index = package.index()
     reports, used = [], set()
+    members = autodoc_members_by_default(root)
     for path in docs:
-        relative = path.resolve().relative_to(root.resolve()).as_posix() if path.is_absolute() else path.as_posix()
-        report, names = verify_doc(path.read_text(encoding="utf-8-sig"), relative, path.suffix == ".rst", package,
+        relative = path.absolute().relative_to(root.absolute()).as_posix() if path.is_absolute() else path.as_posix()
+        text, cut = bounded_doc(read_doc(root, path))
+        report, names = verify_doc(text, relative, is_rst_doc(path.name, text), package,
                                    index, setup_for(relative, options.docs_setup),
                                    ExampleContext(_BLANK_MODULE, package.sys_path, options.timeout_s,
-                                                  sandbox=options.sandbox) if run_examples else None)
-        reports.append(report)
+                                                  sandbox=options.sandbox, root=str(root)) if run_examples else None,
+                                   members)
+        reports.append(_with_cut(report, text, cut) if cut else report)
         used |= names
-    api = public_api(package, index)
     # `Class.__init__` is documented as the class (docbot.verify.checks.source_doc.section_names)
-    api = [q.removesuffix(".__init__") for q in api]
+    api = [ApiName(a.path.removesuffix(".__init__"), "class" if a.path.endswith(".__init__") else a.kind)
+           for a in public_api(package, index)]
     return ProjectReport(package.name, reports, list(dict.fromkeys(
-        q for q in api if index.canonical(q) not in used and q not in used)))
+        a for a in api if index.canonical(a.path) not in used and a.path not in used)))
+
+
+def bounded_doc(text: str, limit: int | None = None) -> tuple[str, int]:
+    """``text`` up to the last line end within ``limit`` characters (default ``MAX_DOC_CHARS``), and how many
+    characters were left out."""
+    limit = MAX_DOC_CHARS if limit is None else limit
+    if len(text) <= limit:
+        return text, 0
+    end = text.rfind("\n", 0, limit) + 1 or limit
+    return text[:end], len(text) - end
+
+
+def _with_cut(report: DocReport, text: str, cut: int) -> DocReport:
+    from dataclasses import replace
+
+    lines = text.count("\n")
+    note = Finding(Check.EXAMPLES_NOT_RUN, f"the doc is {len(text) + cut:,} characters: docbot reads its first "
+                   f"{len(text):,} (lines 1-{lines}); the rest ({cut:,} characters) is not verified",
+                   code_fact=f"docs past {MAX_DOC_CHARS:,} characters are read up to the bound")
+    return replace(report, findings=[*report.findings, DocFinding(note, lines + 1)],
+                   unverified=[*report.unverified, Unverified(lines + 1, "the rest of the doc",
+                                                              f"{cut:,} characters past the bound")])
+
+
+def read_doc(root: Path, path: Path) -> str:
+    """A doc's text; ConfigError (exit 2) naming it when it is a symlink (its target may lie outside the
+    repository, and is never read) or not UTF-8 text."""
+    full = path if path.is_absolute() else root / path
+    inside = full.absolute().relative_to(root.absolute()) if full.absolute().is_relative_to(root.absolute()) else None
+    links = [root.joinpath(*inside.parts[:i]) for i in range(1, len(inside.parts) + 1)] if inside else [full]
+    if any(p.is_symlink() for p in links):
+        raise ConfigError(f"{path}: the doc is a symlink; docbot reads no doc through a link (its target could be "
+                          "anywhere). Commit the doc itself, or leave it out of docs_globs.")
+    data = full.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {err.start}); save the doc as UTF-8, or leave it out of "
+                          "docs_globs.") from None
 
 
 def verify_here(root: Path, paths: Sequence[Path], options: DocsOptions, run_examples: bool = True) -> ProjectReport:
@@ -108,43 +174,93 @@ def suggested_patch(root: Path, report: ProjectReport) -> str:
     """The patch that replaces each stale stated output with the real one (docbot.verify.project.suggest)."""
     parts = []
     for doc in report.docs:
-        text = (root / doc.path).read_bytes().decode("utf-8", "replace")
-        parts.append(patch(doc.path, text, fixes_for(doc.path, doc.findings, text)))
+        text = read_doc(root, root / doc.path)
+        parts.append(patch(doc.path, text, fixes_for(doc.path, doc.findings, text, doc.blocks)))
     return "".join(parts)
 
 
 def verify_doc(text: str, relative: str, is_rst: bool, package: Package, index: ApiIndex, setup: str,
-               context: ExampleContext | None) -> tuple[DocReport, set[str]]:
-    """One doc's findings, and the package names it uses (canonical: where each is defined)."""
+               context: ExampleContext | None, autodoc_members: bool = False) -> tuple[DocReport, set[str]]:
+    """One doc's findings, and the package names it uses (canonical: where each is defined); ``autodoc_members``:
+    the project's Sphinx ``conf.py`` makes autodoc document members by default."""
     if is_rst:
         converted = rst_to_markdown(text)
         markdown, line_of = converted.markdown, {i: n for i, n in enumerate(converted.lines) if n}
     else:
         markdown, line_of = text, {}
     steps = extract_steps(markdown)
-    references = _references(markdown, steps, package.name)
+    api = documented(markdown, package.name, autodoc_members)
+    references = _references(markdown, steps, package.name, api)
     found = [_unresolved(ref, line_of) for ref in _first_of_each(references)
              if index.resolve(ref.dotted) is Resolution.MISSING]
-    checks: list[Finding] = topic_checks(markdown, references, package, index)
-    if context is not None and steps:
-        ran = [Step(setup, "none", fatal=False, shown="docs_setup", line=0), *steps] if setup else steps
-        checks += check_steps(ran, _BLANK_NAME, context)
     lines = markdown.splitlines()
-    defined = defined_names(steps)
-    found += [r for f in checks if (r := classify(f, steps, lines, defined, line_of)) is not None]
+    read = DocText(lines, defined_names(steps), line_of)
+    genre = read_genre(relative, markdown, package.name)
+    # a changelog names what was, not what is: read as its genre before any witness is run for it
+    found = as_genre(found + [r for f in topic_checks(markdown, references, package, index)
+                              if (r := classify(f, steps, lines, read.defined, line_of)) is not None], genre)
+    found, unverified = _run_examples(found, steps, setup, context, read, references, package, index, genre)
+    references = [r for r in references if not genre.history_at(r.line)]  # nor does it document anything
     used = {index.canonical(r.dotted) for r in references if index.resolve(r.dotted) is Resolution.FOUND}
-    return DocReport(relative, one_per_block(found), len(used)), used | {r.dotted for r in references}
+    used |= _autodocumented(api if not genre.whole else [], index)
+    blocks: dict[int, list[tuple[str, str]]] = {}
+    for step in steps:
+        blocks.setdefault(step.line, []).append((step.code, step.want))
+    return (DocReport(relative, one_per_block(found), len(used), {k: tuple(v) for k, v in blocks.items()},
+                      unverified), used | {r.dotted for r in references})
+
+
+def _run_examples(found: list[DocFinding], steps: list[Step], setup: str, context: ExampleContext | None,
+                  read: DocText, references: list[Reference], package: Package, index: ApiIndex,
+                  genre: Genre) -> tuple[list[DocFinding], list[Unverified]]:
+    """``found`` held to its witnesses plus what running the examples found, and the claims no run compared."""
+    if context is None:
+        return found, not_run(steps, read.line_of)
+    ran = [Step(setup, "none", fatal=False, shown="docs_setup", line=0), *steps] if setup and steps else steps
+    run = run_doc(ran, steps, context, read, lambda name: _own_import(name, package.name, index), _BLANK_NAME) \
+        if steps else DocRun()
+    found = name_witnesses(found, references, run, context, package.name, list(package.modules), read.lines,
+                           lambda qualname: _defining(qualname, package))
+    return [*found, *as_genre(run.findings, genre)], run.unverified
+
+
+def _autodocumented(api: list[Documented], index: ApiIndex) -> set[str]:
+    """What Sphinx directives document beyond the names they give: the public members of an ``autoclass`` or
+    ``automodule`` with ``:members:``, and the object a documented attribute belongs to (``.. data::
+    thread_local.name`` documents ``thread_local``)."""
+    found = {m for d in api if d.members for m in index.members(d.dotted)}
+    for d in api:
+        parts = d.dotted.split(".")
+        found |= {index.canonical(".".join(parts[:cut])) for cut in range(2, len(parts))
+                  if index.resolve(".".join(parts[:cut])) is Resolution.FOUND}
+    return found
+
+
+def _own_import(name: str, package: str, index: ApiIndex) -> str | None:
+    """The import a reader needs for ``name`` when it is the package or one of its public names, else None."""
+    if name == package:
+        return f"import {package}"
+    if not name.startswith("_") and index.resolve(f"{package}.{name}") is Resolution.FOUND:
+        return f"from {package} import {name}"
+    return None
+
+
+def _defining(qualname: str, package: Package) -> str | None:
+    """The one module of the package that defines the function ``qualname``, else None."""
+    found = [module for module in package.modules if qualname in package.functions(module)]
+    return found[0] if len(found) == 1 else None
 
 
 def doc_references(text: str, is_rst: bool, package: str) -> list[Reference]:
     """The package names a doc uses, read without running it (the drift gate's "which docs mention f")."""
     markdown = rst_to_markdown(text).markdown if is_rst else text
-    return _references(markdown, extract_steps(markdown), package)
+    return _references(markdown, extract_steps(markdown), package, documented(markdown, package))
 
 
-def _references(markdown: str, steps: list[Step], package: str) -> list[Reference]:
+def _references(markdown: str, steps: list[Step], package: str, api: list[Documented]) -> list[Reference]:
     aliases: dict[str, str] = {package: package}
-    found: list[Reference] = []
+    # what a Sphinx directive documents (`.. autofunction:: to_name` under `.. module:: pkg`) is named by the page
+    found = [Reference(d.dotted, d.line, "autodoc") for d in api]
     for step in steps:
         refs = code_references(step.code, step.line, package, aliases)
         # an example the doc shows failing (a traceback, prose saying it raises) does not present its names as API
@@ -162,7 +278,7 @@ def _first_of_each(references: list[Reference]) -> list[Reference]:
 
 
 def _unresolved(ref: Reference, line_of: dict[int, int]) -> DocFinding:
-    how = {"import": "imports", "code": "uses", "prose": "names"}[ref.how]
+    how = {"import": "imports", "code": "uses", "prose": "names", "autodoc": "documents"}[ref.how]
     finding = Finding(Check.UNRESOLVED_REFERENCE,
                       f"the doc {how} `{ref.dotted}`, which the package does not have", ref.dotted,
                       "no such name in the package's source", line=ref.line)

@@ -1,145 +1,172 @@
 """The drift gate: which hand-written docs a code change made false (docs/design.md#drift-gate).
 
-A change to a function can make a README example false without touching the README. So the docs to verify
-after a change are the ones that *mention* a changed function, resolved as project mode resolves a passage
-(docbot.verify.read.references): the names a doc's examples import and the qualified names its prose uses, each
-taken to where it is defined. A doc that mentions a class mentions its methods too.
+A change to a function can make a README example false without touching the README, and so can a change to
+the private helper it calls or the constant that is its default. So the docs to verify after a change are
+the ones whose names can *reach* a changed definition (docbot.verify.project.reach), found from a cheap scan
+of each doc (docbot.verify.project.mentions, no docutils), plus every doc the diff edited; only those are
+read and run in full.
 
-Against a base revision, a contradiction is *introduced* when the base side had no contradiction of the same
-check on the same stated text of the same doc; one the base had too is *pre-existing*: reported apart and
-never failing, since the diff did not make it false.
+Against a base revision a contradiction is *introduced* unless the base side has a finding (of any kind: a
+note, an elided setup, a contradiction) on the same example with the same stated text in the same doc: one
+the base had too is *pre-existing*, reported apart and never failing, since the diff did not make it false.
+A doc reaching the change whose run left claims unverified (a block that timed out or ended the session)
+fails the gate too: the gate cannot say the change left it true. The pre-commit hook (base ``HEAD``, the
+staged diff), ``docbot check --base`` and the Action all judge through ``judge``.
 """
 
 from __future__ import annotations
 
-import io
-import tarfile
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from docbot.errors import ConfigError
-from docbot.git.runner import run_git
 from docbot.verify.findings import Severity
-from docbot.verify.project.api_index import ApiIndex, Resolution
-from docbot.verify.project.docs import DocsOptions, doc_paths, doc_references, verify_project
-from docbot.verify.project.package import Package, find_package
-from docbot.verify.project.report import DriftReport, ProjectReport, StaleLine
+from docbot.verify.project.docs import DocsOptions, doc_paths, read_doc, verify_project
+from docbot.verify.project.mentions import MentionCache, PackageNames
+from docbot.verify.project.package import Package
+from docbot.verify.project.reach import Reach
+from docbot.verify.project.report import DocReport, DriftReport, ProjectReport, StaleLine
+from docbot.verify.project.sides import Change, changed_in, checkout, package_at
 from docbot.verify.project.suggest import OutputFix, fixes_for
+from docbot.verify.read.rst import is_rst_doc
 
-
-def mentioned(text: str, is_rst: bool, package: str, index: ApiIndex) -> set[str]:
-    """The package names a doc uses that the package has, each where it is defined (``pkg.core.f``)."""
-    return {index.canonical(r.dotted) for r in doc_references(text, is_rst, package)
-            if index.resolve(r.dotted) is Resolution.FOUND}
-
-
-def mentions_any(names: set[str], changed: set[str], index: ApiIndex) -> bool:
-    """Whether a doc using ``names`` mentions a changed function: by its name, or by its class's."""
-    return any(key in names or any(key.startswith(f"{n}.") and _is_class(n, index) for n in names)
-               for key in changed)
-
-
-def _is_class(dotted: str, index: ApiIndex) -> bool:
-    head, _, leaf = dotted.rpartition(".")
-    scope = index.scopes.get(head)
-    return scope is not None and scope.names.get(leaf) == "class"
-
-
-def docs_mentioning(root: Path, docs: Sequence[Path], package: Package, changed: set[str]) -> list[Path]:
-    """The docs among ``docs`` that mention one of the ``changed`` functions."""
-    index = package.index()
-    return [path for path in docs if mentions_any(mentioned(path.read_text(encoding="utf-8-sig"),
-                                                            path.suffix == ".rst", package.name, index),
-                                                  changed, index)]
+if TYPE_CHECKING:
+    from docbot.scan.diff_read import DiffRead
 
 
 def project_docs(root: Path, options: DocsOptions) -> list[Path]:
     """The project's hand-written docs: the globs' files outside docbot's generated folder."""
-    generated = (root / options.generated_dir).resolve()
-    return [p for p in doc_paths(root, options.globs) if not p.resolve().is_relative_to(generated)]
+    generated = (root / options.generated_dir).absolute()
+    return [p for p in doc_paths(root, options.globs) if not p.absolute().is_relative_to(generated)]
 
 
-def verify_docs(root: Path, docs: Sequence[Path], options: DocsOptions,
-                package: Package | None = None) -> ProjectReport:
-    return verify_project(root, package or find_package(root), [root / p.relative_to(root) for p in docs], options)
+def reaching(root: Path, docs: Sequence[Path], texts: Mapping[Path, str], package: Package, changed: Collection[str],
+             cache: MentionCache | None = None) -> list[Path]:
+    """The docs among ``docs`` whose names can reach one of the ``changed`` definitions."""
+    if not changed:
+        return []
+    cache = cache or MentionCache(None)
+    names = PackageNames(package.name, package.index())
+    graph = Reach({m: f.name == "__init__.py" for m, f in package.modules.items()}, package.source)
+    uses = {p.as_posix(): names.uses(cache.mentions(texts[p], is_rst_doc(p.name, texts[p]))) for p in docs}
+    cache.save()
+    reached = graph.reaching(uses, set(changed))
+    return [p for p in docs if p.as_posix() in reached]
 
 
-def contradictions(report: ProjectReport, root: Path) -> list[StaleLine]:
+def judge(root: Path, diff: DiffRead, options: DocsOptions, *, run_examples: bool = True, cache: bool = False,
+          edited_docs: Collection[str] | None = None) -> DriftReport:
+    """What ``diff`` made false in the hand-written docs, judged on the checkout at ``root`` against the
+    diff's old side. ``edited_docs``: the repo-relative docs to verify whatever they reach (default: the
+    docs the diff edited); ``run_examples`` False runs nothing of the docs (a fork's PR): only the checks
+    that read the code."""
+    docs = project_docs(root, options)
+    if not docs:
+        return DriftReport((), (), (), ran_examples=run_examples)
+    package = package_at(root, diff.plan.old_rev)
+    change = changed_in(root, package, diff)
+    wanted = set(change.edited if edited_docs is None else edited_docs)
+    chosen = [p for p in docs if p.relative_to(root).as_posix() in wanted]
+    if not change.names and not chosen:
+        return DriftReport((), (), (), ran_examples=run_examples)
+    texts = {p: read_doc(root, p) for p in docs}
+    reached = reaching(root, docs, texts, package, change.names, MentionCache.in_repo(root) if cache else None)
+    chosen = sorted({*chosen, *reached})
+    if not chosen:
+        return DriftReport(tuple(sorted(change.names)), (), (), ran_examples=run_examples)
+    now = verify_project(root, package, chosen, options, run_examples)
+    return _verdict(root, change, package, now, {p.relative_to(root).as_posix() for p in reached}, options,
+                    run_examples)
+
+
+def _verdict(root: Path, change: Change, package: Package, now: ProjectReport, reached: set[str],
+             options: DocsOptions, run_examples: bool) -> DriftReport:
+    texts = {d.path: read_doc(root, root / d.path) for d in now.docs}
+    found = contradictions(now, texts)
+    before = base_claims(root, change.base, package, [d.path for d in now.docs], options, run_examples) \
+        if found and change.base else set()
+    introduced, pre_existing = split_by_base(found, before)
+    unverified = tuple((d.path, len(d.unverified)) for d in now.docs if d.unverified and d.path in reached)
+    return DriftReport(tuple(sorted(change.names)), tuple(d.path for d in now.docs), tuple(introduced),
+                       tuple(pre_existing), _fixes(now, texts, introduced), tuple(now.docs), unverified=unverified,
+                       ran_examples=run_examples)
+
+
+def contradictions(report: ProjectReport, texts: Mapping[str, str]) -> list[StaleLine]:
+    """Each contradiction of ``report``, placed on the line stating what is false (``texts``: each doc's text)."""
     found = []
     for doc in report.docs:
-        lines = (root / doc.path).read_text(encoding="utf-8-sig").splitlines()
-        found += [StaleLine.of(doc.path, f, lines) for f in doc.findings if f.severity is Severity.CONTRADICTION]
+        lines = texts[doc.path].split("\n")  # git's lines: a form feed or U+2028 does not end one
+        found += [StaleLine.of(doc.path, f, lines, doc.block(f), doc.blocks) for f in doc.findings
+                  if f.severity is Severity.CONTRADICTION]
     return found
 
 
-def split_by_base(now: Sequence[StaleLine], before: Sequence[StaleLine]) -> tuple[list[StaleLine], list[StaleLine]]:
-    """(introduced, pre-existing): a contradiction is pre-existing when the base side states the same claim
-    falsely too (the same doc, check and stated text; its line may have moved)."""
-    old = {s.claim for s in before}
-    return [s for s in now if s.claim not in old], [s for s in now if s.claim in old]
-
-
-def drift_since(root: Path, base: str, changed: Sequence[str], edited_docs: set[str],
-                options: DocsOptions) -> DriftReport:
-    """The docs the change from ``base`` made false, judged on the working tree (in CI: the PR's head).
-
-    ``changed``: the changed functions (docbot.scan answers which); ``edited_docs``: repo-relative paths of
-    docs the diff edited, verified whatever they mention."""
-    docs = project_docs(root, options)
-    if not docs:
-        return DriftReport(tuple(changed), (), ())
-    package = find_package(root)
-    keys = set(changed)
-    chosen = [p for p in docs if p.relative_to(root).as_posix() in edited_docs]
-    chosen += [p for p in docs_mentioning(root, docs, package, keys) if p not in chosen]
-    chosen.sort()
-    if not chosen:
-        return DriftReport(tuple(changed), (), ())
-    now = verify_docs(root, chosen, options, package)
-    relative = [p.relative_to(root) for p in chosen]
+def base_claims(root: Path, base: str | None, package: Package, relative: Sequence[str], options: DocsOptions,
+                run_examples: bool) -> set[tuple[str, str, str]]:
+    """What the base side of each doc already did not vouch for: every finding, of whatever kind, as
+    (doc, example, stated text); empty when the base has no commit or no package at that place yet."""
+    if base is None:
+        return set()
     with tempfile.TemporaryDirectory(prefix="docbot-base-") as folder:
         old_root = checkout(root, base, Path(folder))
-        on_base = [old_root / r for r in relative if (old_root / r).is_file()]
+        old = Package(package.name, old_root / package.path.relative_to(root),
+                      old_root / package.base.relative_to(root))
+        on_base = [old_root / r for r in relative if (old_root / r).is_file() and not (old_root / r).is_symlink()]
+        if not on_base or not (old.path.is_file() or (old.path / "__init__.py").is_file()):
+            return set()
         try:
-            before = contradictions(verify_docs(old_root, on_base, options), old_root) if on_base else []
-        except ConfigError:  # no package on the base side yet: everything false now is new
-            before = []
-    introduced, pre_existing = split_by_base(contradictions(now, root), before)
-    return DriftReport(tuple(changed), tuple(r.as_posix() for r in relative), tuple(introduced),
-                       tuple(pre_existing), _fixes(root, now, introduced), tuple(now.docs))
+            report = verify_project(old_root, old, on_base, options, run_examples)
+        except ConfigError:  # a base doc docbot cannot read (not UTF-8): nothing on it vouches for the claim
+            return set()
+    return {claim for doc in report.docs for claim in unvouched(doc)}
 
 
-def _fixes(root: Path, now: ProjectReport, introduced: Sequence[StaleLine]) -> tuple[OutputFix, ...]:
+def unvouched(doc: DocReport) -> set[tuple[str, str, str]]:
+    """The claims of ``doc`` its run did not show true: each finding's, and each example that reads a name a
+    step with a finding was to bind (its run had nothing to show: issue 30's ``setup_elided`` at the base,
+    contradiction at head)."""
+    from docbot.verify.checks.environment import bound_names
+
+    claims = {StaleLine.of(doc.path, f, [], doc.block(f)).claim for f in doc.findings}
+    unbound = {name for f in doc.findings if (step := doc.block(f)) for name in bound_names(step)}
+    if unbound:
+        claims |= {StaleLine(doc.path, None, "", "", want, code).claim for steps in doc.blocks.values()
+                   for code, want in steps if _reads(code) & unbound}
+    return claims
+
+
+def _reads(code: str) -> set[str]:
+    import ast
+
+    try:
+        return {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    except (SyntaxError, ValueError):
+        return set()
+
+
+def split_by_base(now: Sequence[StaleLine], before: Collection[tuple[str, str, str]]
+                  ) -> tuple[list[StaleLine], list[StaleLine]]:
+    """(introduced, pre-existing): a contradiction is pre-existing when the base side has a finding on the
+    same example stating the same text in the same doc (its line may have moved, its kind differ)."""
+    return [s for s in now if s.claim not in before], [s for s in now if s.claim in before]
+
+
+def _fixes(now: ProjectReport, texts: Mapping[str, str], introduced: Sequence[StaleLine]) -> tuple[OutputFix, ...]:
     """The suggested fixes of the outputs this diff made stale (not of those the base had stale too)."""
     new_lines = {(s.path, s.line) for s in introduced}
-    return tuple(fix for doc in now.docs
-                 for fix in fixes_for(doc.path, doc.findings, (root / doc.path).read_bytes().decode("utf-8", "replace"))
+    return tuple(fix for doc in now.docs for fix in fixes_for(doc.path, doc.findings, texts[doc.path], doc.blocks)
                  if (fix.path, fix.start) in new_lines)
 
 
-def drift_gate(root: Path, base: str, options: DocsOptions) -> DriftReport:
+def drift_gate(root: Path, base: str, options: DocsOptions, *, run_examples: bool = True,
+               cache: bool = False) -> DriftReport:
     """``docbot check --base``'s drift gate: what ``base...HEAD`` made false in the hand-written docs."""
-    changed, edited, fork = changes(root, base)
-    return drift_since(root, fork, changed, edited, options)
-
-
-def changes(root: Path, base: str) -> tuple[list[str], set[str], str]:
-    """What HEAD changed since it forked from ``base`` (``base...HEAD``, as a PR shows it): the public
-    functions (``module.qualname``, deleted ones included), the paths of every edited file, and the fork point."""
-    from docbot.git.repo import open_repo, resolve_commit
-    from docbot.scan.repo import DiffSpec, scan
+    from docbot.git.repo import DiffSpec, open_repo, resolve_commit
+    from docbot.scan.diff_read import read_diff
 
     # resolved first: an unknown REV (or "-x", which git would read as an option) is a clear RepoError
-    fork = run_git(root, "merge-base", resolve_commit(open_repo(root), base), "HEAD").decode().strip()
-    found = scan(root, DiffSpec(base=fork))
-    edited = run_git(root, "diff", "--name-only", "--no-renames", "-z", fork, "HEAD", "--").decode("utf-8", "replace")
-    return [t.key for t in found.targets], {p for p in edited.split("\0") if p}, fork
-
-
-def checkout(root: Path, rev: str, into: Path) -> Path:
-    """The tree of ``rev`` written under ``into`` (``git archive``: no worktree to register or clean up)."""
-    data = run_git(root, "archive", "--format=tar", rev)
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into
+    rev = resolve_commit(open_repo(root), base)
+    return judge(root, read_diff(root, DiffSpec(base=rev)), options, run_examples=run_examples, cache=cache)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import cached_property
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from docbot.errors import ConfigError
 from docbot.scan import targets
 from docbot.scan.ast_finder import exported_order
 from docbot.scan.targets import SourceParseError
-from docbot.verify.project.api_index import ApiIndex, Resolution
+from docbot.verify.project.api_index import ApiIndex, ApiName, Resolution
 
 
 @dataclass(frozen=True)
@@ -71,27 +72,38 @@ class Package:
         return self._functions[module]
 
 
-def public_api(package: Package, index: ApiIndex) -> list[str]:
-    """Dotted names of the package's public functions, from its top module down through ``__all__``."""
-    seen: list[str] = []
+def public_api(package: Package, index: ApiIndex) -> list[ApiName]:
+    """The package's public functions, classes, constants and type aliases, from its top module down through
+    ``__all__``; each named by the path a reader imports it from (``pkg.to_name``, not where it is defined,
+    ``pkg._conversion.to_name``), once."""
+    seen: dict[str, ApiName] = {}  # by where it is defined: one object re-exported twice is one name
     _public_of(package, package.name, index, seen, set())
-    return seen
+    return list(seen.values())
 
 
-def _public_of(package: Package, module: str, index: ApiIndex, seen: list[str], visited: set[str]) -> None:
+def _public_of(package: Package, module: str, index: ApiIndex, seen: dict[str, ApiName], visited: set[str]) -> None:
     if module in visited or module not in package.modules:
         return
     visited.add(module)
-    seen += [f"{module}.{q}" for q in package.functions(module) if f"{module}.{q}" not in seen]
+    for qualname in package.functions(module):
+        # `Class.__init__` stands for the class: one name with the class a module re-exports
+        seen.setdefault(f"{module}.{qualname.removesuffix('.__init__')}",
+                        ApiName(f"{module}.{qualname}", "method" if "." in qualname else "function"))
     scope = index.scopes.get(module)
-    for name in _all_of(package.source(module)) or (scope.names if scope else {}):
+    listed = _all_of(package.source(module))
+    for name in listed or (scope.names if scope else {}):
         what = scope.names.get(name, "") if scope else ""
         target = what.partition(":")[2] if what.startswith(("module:", "from:")) else ""
         if target in package.modules:
-            _public_of(package, target, index, seen, visited)  # __all__ naming a submodule: its API is ours
+            if listed or not name.startswith("_"):  # a private submodule's names are ours only re-exported
+                _public_of(package, target, index, seen, visited)
         elif target and not name.startswith("_") and index.resolve(target) is Resolution.FOUND:
-            if target not in seen and target.rpartition(".")[0] in package.modules:
-                seen.append(target)
+            if target.rpartition(".")[0] in package.modules:
+                defined = index.canonical(target)
+                seen.setdefault(defined, ApiName(f"{module}.{name}", _KINDS.get(index.kind(defined), "name")))
+
+
+_KINDS = {"def": "function", "class": "class", "value": "constant", "alias": "type alias"}
 
 
 def _all_of(source: str) -> list[str]:
@@ -104,24 +116,75 @@ def _all_of(source: str) -> list[str]:
     return exported_order(tree, source.split("\n")) or []
 
 
+_BASES = ("src", "lib", "")  # where a project keeps its code: ``src/``, ``lib/``, or the root (flat)
+
+
 def find_package(root: Path) -> Package:
-    """The package the docs describe: the project's name (pyproject.toml, else an sdist's PKG-INFO) at the root or
-    under ``src/``; else the one package there (``beautifulsoup4`` ships ``bs4``)."""
+    """The package the docs describe, under ``src/``, ``lib/`` or at the root: the project's name (pyproject.toml,
+    else an sdist's PKG-INFO, with ``python-``/``py`` taken off: ``python-dateutil`` ships ``dateutil``) as a
+    package or a single module; else what the sdist says it ships (``*.egg-info/top_level.txt``); else the one
+    package there (``beautifulsoup4`` ships ``bs4``); else the one module there, or the module most like the
+    project's name among several flat modules (``setup.py``, ``noxfile.py`` and the like are no candidates)."""
     name = _project_name(root)
-    for base in (root / "src", root):
-        named = [base / name] if name and (base / name / "__init__.py").is_file() else []
-        single = [base / f"{name}.py"] if name and (base / f"{name}.py").is_file() else []
-        if named or single:
-            return Package.at((named or single)[0], base)
-    namespaced = _namespaced(root, name)
-    if namespaced is not None:
-        return namespaced
-    for base in (root / "src", root):
-        found = [p.parent for p in sorted(base.glob("*/__init__.py")) if p.parent.name not in _NOT_THE_PACKAGE]
-        if len(found) == 1:
-            return Package.at(found[0], base)
+    bases = [root / b if b else root for b in _BASES]
+    found = _named(bases, [*_name_forms(name), *_top_level(root)]) or _namespaced(root, name) or _only_one(bases, name)
+    if found is not None:
+        return found
     raise ConfigError(f"{root}: no package found (pyproject.toml's [project].name, or one package under src/); "
                       "run docbot verify from the project root, or pass SOURCE DOC")
+
+
+def _named(bases: list[Path], names: list[str]) -> Package | None:
+    """The first of ``names`` that is a package or a module in one of ``bases``."""
+    for wanted in names:
+        for base in bases:
+            if (base / wanted / "__init__.py").is_file():
+                return Package.at(base / wanted, base)
+            if (base / f"{wanted}.py").is_file():
+                return Package.at(base / f"{wanted}.py", base)
+    return None
+
+
+def _only_one(bases: list[Path], name: str) -> Package | None:
+    """The one package in a base; else its flat modules' best match for ``name``, where it holds no package."""
+    for base in bases:
+        packages = [p.parent for p in sorted(base.glob("*/__init__.py")) if p.parent.name not in _NOT_THE_PACKAGE]
+        if len(packages) == 1:
+            return Package.at(packages[0], base)
+    for base in bases:
+        modules = [p for p in sorted(base.glob("*.py")) if _may_be_api(p)]
+        if modules and not [p for p in base.glob("*/__init__.py") if p.parent.name not in _NOT_THE_PACKAGE]:
+            return Package.at(max(modules, key=lambda p: SequenceMatcher(None, p.stem.lower(), name).ratio()), base)
+    return None  # several packages and no name to choose by: not ours to guess
+
+
+def _name_forms(name: str) -> list[str]:
+    """The import names a distribution's name may stand for: ``python_dateutil`` -> ``dateutil``, ``pyyaml`` ->
+    ``yaml``, ``foo_py`` -> ``foo``."""
+    if not name:
+        return []
+    forms = [name, name.removeprefix("python_"), name.removeprefix("py_"), name.removesuffix("_python"),
+             name.removesuffix("_py"), name.removeprefix("py") if len(name) > 4 else name]
+    return [f for f in dict.fromkeys(forms) if f.isidentifier()]
+
+
+def _top_level(root: Path) -> list[str]:
+    """The top-level packages and modules an sdist's metadata says it installs (``*.egg-info/top_level.txt``)."""
+    names: list[str] = []
+    for listing in sorted(root.glob("*.egg-info/top_level.txt")) + sorted(root.glob("src/*.egg-info/top_level.txt")):
+        names += [n.strip() for n in listing.read_text(encoding="utf-8", errors="replace").splitlines()]
+    return [n for n in dict.fromkeys(names) if n.isidentifier() and n not in _NOT_THE_PACKAGE]
+
+
+# Files at a project's root that are its tooling, never its API
+_TOOLING = {"setup", "conftest", "noxfile", "tasks", "fabfile", "manage", "dodo", "pavement", "fabric", "build",
+            "bootstrap", "ez_setup", "distribute_setup", "versioneer", "_version", "version", "runtests", "run_tests"}
+
+
+def _may_be_api(path: Path) -> bool:
+    stem = path.stem
+    return stem.isidentifier() and stem not in _TOOLING and not stem.startswith(("test_", "_")) and not \
+        stem.endswith("_test")
 
 
 def _namespaced(root: Path, name: str) -> Package | None:

@@ -5,14 +5,16 @@ Never applied by docbot: when an example's output changed, the code may be what 
 where it is safe to offer: a contradiction (not a note, not a time-dependent output) of a stated output
 (``example_mismatch``, which the example check runs twice and keeps only when both runs agree,
 docbot.verify.checks.examples), whose real output looks like no clock, address or id, and whose stated text is
-found in the doc at or after the example's line. The patch keeps the doc's line ends and indentation.
+found in the doc after the example's own code (never on a code line that happens to read the same). The patch
+keeps the doc's line ends and indentation, and counts lines as git does: only ``\n`` ends one (a form feed or
+U+2028 in a doc does not move a suggestion or an annotation).
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from docbot.verify.findings import Check, DocFinding, Severity
@@ -54,49 +56,83 @@ def suggestable(found: DocFinding) -> bool:
     return not (_UNSTABLE.search(got) or _UNSTABLE.search(want))
 
 
-def fixes_for(path: str, findings: Sequence[DocFinding], text: str) -> list[OutputFix]:
-    """The fixes for one doc's findings (``text``: the doc as on disk), at most one per line, in line order."""
-    lines = text.splitlines(keepends=True)
+def git_lines(text: str) -> list[str]:
+    """``text`` split as git counts lines (at ``\n`` only), each with its end."""
+    lines = text.split("\n")
+    return [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+
+
+def fixes_for(path: str, findings: Sequence[DocFinding], text: str,
+              blocks: Mapping[int, Sequence[tuple[str, str]]] | None = None) -> list[OutputFix]:
+    """The fixes for one doc's findings (``text``: the doc as on disk; ``blocks``: its examples by block, as
+    ``DocReport.blocks`` holds them), at most one per line, in line order."""
+    lines = git_lines(text)
     fixes: list[OutputFix] = []
     taken: set[int] = set()
     for found in findings:
         if not suggestable(found) or found.line is None:
             continue
-        fix = _locate(path, lines, found)
+        fix = _locate(path, lines, found, _code_of(found, blocks))
         if fix is not None and not taken & set(range(fix.start, fix.end + 1)):
             taken |= set(range(fix.start, fix.end + 1))
             fixes.append(fix)
     return sorted(fixes, key=lambda f: f.start)
 
 
-def stated_line(found: DocFinding, lines: list[str]) -> int | None:
+def stated_line(found: DocFinding, lines: list[str], code: str = "") -> int | None:
     """The 1-based line of the doc that states an example's output (what a person edits), or the finding's own
-    line (its block) when the stated text is not found after it."""
+    line (its block) when the stated text is not found after it. ``lines``: the doc split as git counts lines
+    (``git_lines``); ``code``: the example's code, which the stated text follows."""
     if found.finding.check != Check.EXAMPLE_MISMATCH or not found.finding.doc_text.strip() or not found.line:
         return found.line
-    fix = _locate("", lines, found)
+    fix = _locate("", lines, found, code)
     return found.line if fix is None else fix.start
+
+
+def _code_of(found: DocFinding, blocks: Mapping[int, Sequence[tuple[str, str]]] | None) -> str:
+    steps = (blocks or {}).get(found.finding.line if found.finding.line is not None else -1, ())
+    stating = [code for code, want in steps if want == found.finding.doc_text]
+    return stating[0] if len(stating) == 1 else ""
+
+
+def _after_code(lines: list[str], first: int, code: str) -> int:
+    """The first line after the example's code (its last line found at or after ``first``), else ``first``:
+    the stated output follows the code, and a code line equal to it is not it."""
+    last = next((_unprompted(line) for line in reversed(code.strip("\n").split("\n")) if line.strip()), "")
+    if not last:
+        return first
+    for i in range(first, min(len(lines), first + _WINDOW)):
+        if _unprompted(lines[i]) == last:
+            return i + 1
+    return first
+
+
+def _unprompted(line: str) -> str:
+    text = line.strip()
+    return text[4:].strip() if text.startswith((">>> ", "... ")) else text.strip()
 
 
 def _stated_block(lines: list[str], first: int, want: list[str]) -> int | None:
     for i in range(first, min(len(lines), first + _WINDOW) - len(want) + 1):
+        if lines[i].lstrip().startswith((">>>", "...")):
+            continue  # a prompt line is code, never the stated output
         if all(lines[i + k].strip() == w.strip() for k, w in enumerate(want)):
             return i
     return None
 
 
-def _locate(path: str, lines: list[str], found: DocFinding) -> OutputFix | None:
+def _locate(path: str, lines: list[str], found: DocFinding, code: str = "") -> OutputFix | None:
     want = found.finding.doc_text.strip("\n").split("\n")
     got = found.finding.code_fact.strip("\n").split("\n")
-    first = max(0, (found.line or 1) - 1)
-    i = _stated_block(lines, first, want)
+    start = max(0, (found.line or 1) - 1)
+    i = _stated_block(lines, _after_code(lines, start, code), want)
     if i is not None:
         indent = _indent(lines[i])[: max(0, len(_indent(lines[i])) - len(_indent(want[0])))]
         ends = [_end(lines[i + min(k, len(want) - 1)]) for k in range(len(got))]
         return OutputFix(path, i + 1, i + len(want), tuple(indent + g + e for g, e in zip(got, ends)),
                          found.finding.message)
     if len(want) == 1 and len(got) == 1:  # a comment claim on the example's own line: `f(1)  # -> 3`
-        for i in range(first, min(len(lines), first + _WINDOW)):
+        for i in range(start, min(len(lines), start + _WINDOW)):
             at = lines[i].rfind(want[0].strip())
             if at > 0 and "#" in lines[i][:at]:
                 body = lines[i].rstrip("\r\n")
@@ -115,7 +151,7 @@ def _end(line: str) -> str:
 
 def patch(path: str, text: str, fixes: Sequence[OutputFix]) -> str:
     """A unified diff (``a/PATH``, ``b/PATH``) that makes the fixes; "" when there are none."""
-    old = text.splitlines(keepends=True)
+    old = git_lines(text)
     new = list(old)
     for fix in sorted(fixes, key=lambda f: f.start, reverse=True):
         new[fix.start - 1 : fix.end] = list(fix.new)

@@ -10,11 +10,13 @@ from dataclasses import replace
 from docbot.verify.checks.kwargs_reach import carried_keywords
 from docbot.verify.checks.page import check_doc
 from docbot.verify.checks.returns import own_return_prose
+from docbot.verify.checks.text_rules import Author
 from docbot.verify.findings import Finding, Severity
 from docbot.verify.project.api_index import ApiIndex
 from docbot.verify.project.package import Package
 from docbot.verify.read.markdown import headings
 from docbot.verify.read.references import Reference
+from docbot.verify.read.sections import marked_sections
 
 
 def topic_checks(markdown: str, references: list[Reference], package: Package, index: ApiIndex) -> list[Finding]:
@@ -26,6 +28,7 @@ def topic_checks(markdown: str, references: list[Reference], package: Package, i
     (docbot.verify.checks.returns.own_return_prose).
     """
     found: list[Finding] = []
+    ours = marked_sections(markdown).values()  # docbot's own sections (docs/api): a model's text
     for (start, end), qualified in _passages(markdown, references, package, index):
         module, qualname = qualified
         functions = package.functions(module)
@@ -36,8 +39,9 @@ def topic_checks(markdown: str, references: list[Reference], package: Package, i
         if not re.search(rf"\b{re.escape(qualname.rsplit('.', 1)[-1])}\b", heading):
             text = own_return_prose(text, qualname)  # a topic, not the function's entry
         source = package.source(module)
+        author = Author.MODEL if any(a <= start < b for a, b in ours) else Author.PERSON
         for finding in check_doc(text, functions[qualname], qualname, carried=carried_keywords(
-                source, functions[qualname]), module_source=source, sys_path=package.sys_path):
+                source, functions[qualname]), module_source=source, sys_path=package.sys_path, author=author):
             if finding.severity is Severity.CONTRADICTION:
                 found.append(replace(finding, message=f"{qualname}: {finding.message}", line=start))
     return found

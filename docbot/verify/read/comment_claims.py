@@ -28,7 +28,8 @@ _MARKER = re.compile(
 # call's return value: ``marked_step`` compares it with what the statement prints and echoes.
 PRINTS = "!prints "
 _VALUE_TOKEN = re.compile(r"(?=[\w-]*(?:[_\d-]|[a-z][A-Z]))[A-Za-z_][\w-]*")
-_RAISES_MARKER = re.compile(r"^\s*(?i:raises?|throws?)\s*:?\s*(.+)$")
+_TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):?\s*$")
+_RAISES_MARKER = re.compile(r"^\s*(?i:raises?|throws?)\s*:?\s*(?:an?\s+)?(.+)$")  # "# raises a TraitError."
 _CLAIM_TAIL = r"\s*(?::\s*(.*)|\(\s*(['\"])(.*)\3\s*\))?\s*$"
 # After "# raises" any class name will do; after "# ->" only a name that reads as an exception.
 EXCEPTION_ANY = re.compile(r"^\s*((?:[A-Za-z_]\w*\.)*[A-Z]\w*)" + _CLAIM_TAIL, re.DOTALL)
@@ -55,10 +56,17 @@ def marked_statements(text: str, tree: ast.Module) -> dict[int, str]:
     comments = _comments(text)
     lines = text.splitlines()
     found: dict[int, str] = {}
+    introduced: str | None = None  # a comment above this statement that ends with ":" introduces it
     for index, node in enumerate(tree.body):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            introduced = None
             continue
         after = _touching(node, comments, lines, node.col_offset)
+        before, introduced = introduced, None
+        following = tree.body[index + 1] if index + 1 < len(tree.body) else None
+        if after and following is not None and after[-1].rstrip().endswith(":") and \
+                following.lineno == (node.end_lineno or node.lineno) + len(after) + 1:
+            introduced, after = claim(after), []  # `# raises ValueError:` over the next line is the next line's
         if _has_suite(node):
             stated_claim = _compound_claim(node, comments, lines)
             if stated_claim is None and not _inner_claims(node, comments, lines):
@@ -68,6 +76,7 @@ def marked_statements(text: str, tree: ast.Module) -> dict[int, str]:
             stated_claim = claim(([comments[end][0]] if end in comments else []) + after)
             if stated_claim is None and end in comments and _bare_claim(node, comments[end][0]):
                 stated_claim = comments[end][0]
+        stated_claim = stated_claim if stated_claim is not None else before
         if stated_claim is not None:
             found[index] = stated_claim
     return found
@@ -193,11 +202,19 @@ def comment_texts(text: str) -> list[str]:
 
 
 def claim(comments: list[str]) -> str | None:
-    """The stated output of a run of comments: the first marker, continued by the comments after it."""
+    """The stated output of a run of comments: the first marker, continued by the comments after it; a pasted
+    traceback (``# Traceback (most recent call last):`` ... ``# ValueError: bad``) states its last line."""
+    if comments and _TRACEBACK.match(comments[0]):
+        stated = next((c.strip() for c in reversed(comments[1:]) if EXCEPTION_ANY.match(c.strip())
+                       and not c.startswith((" ", "\t"))), None)
+        return "!raises " + stated if stated else None
     for index, comment in enumerate(comments):
         raises = _RAISES_MARKER.match(comment)
-        if raises and EXCEPTION_ANY.match(raises.group(1)):
-            return "!raises " + raises.group(1)
+        stated = raises.group(1) if raises else ""
+        if ":" not in stated and "(" not in stated:
+            stated = stated.rstrip().removesuffix(".")  # a sentence's period after a bare type, not a message's
+        if raises and EXCEPTION_ANY.match(stated):
+            return "!raises " + stated
         marker = _MARKER.match(comment)
         if marker:
             rest = [marker.group(2)] if marker.group(2) else []

@@ -25,7 +25,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from docbot.verify.read.comment_claims import (EXCEPTION, EXCEPTION_ANY, PRINTS, claim, comment_texts, is_print,
-                                          marked_statements)
+                                               marked_statements)
 from docbot.sandbox.compare import literal
 from docbot.sandbox.step import Step
 from docbot.verify.read.markdown import CodeBlock, code_blocks
@@ -35,7 +35,13 @@ if TYPE_CHECKING:  # doctest (with the pdb and unittest it imports) is loaded on
 
 _PYTHON_LANGS = {"python", "py", "python3", "pycon", "doctest", "ipython", ""}
 _OUTPUT_LANGS = {"text", "txt", "output", "plaintext", "plain", "console", "stdout", "out", "none"}
-_OUTPUT_INTRO = re.compile(r"\b(output|prints?|printed|result|returns?|gives|displays?|shows?)\b", re.IGNORECASE)
+# "See also these methods:" introduces a list of names, not what the block above printed.
+_OUTPUT_INTRO = re.compile(r"\b(outputs?|prints?|printed|results?|returns?|gives|displays?|shows?|yields?|produces?|"
+                           r"emits?)\b", re.IGNORECASE)
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+_PROMPT = re.compile(r"^\s*[$%] ", re.MULTILINE)  # a shell prompt
+# `$ python example.py` and nothing more: arguments would make it another run than the block's
+_RUNS_PYTHON = re.compile(r"^\s*[$%] (?:python[\d.]*|py|uv run(?: python[\d.]*)?) [\w./-]+\.py\s*$")
 # Prose just before a block that says it shows a failure: the block is not presented as working.
 _SHOWS_FAILURE = re.compile(r"\b(rais\w*|throws?|fails?|error|exception|traceback|invalid|crash\w*)\b", re.I)
 _WORDS = {"true": "True", "false": "False", "none": "None", "nothing": "None", "null": "None"}
@@ -61,7 +67,7 @@ def extract_steps(section: str) -> list[Step]:
             output = following if following and _is_output_block(block, following, lines) else None
             if output is not None:
                 used_as_output.add(output.start)
-            found = _python_steps(block.text, output.text if output else None)
+            found = _python_steps(block.text, _output_text(output) if output else None)
         before = blocks[index - 1].end + 1 if index else 0
         shows_failure = bool(_SHOWS_FAILURE.search(" ".join(lines[max(before, block.start - 3) : block.start])))
         steps += [replace(step, line=block.start, fatal=step.fatal and not (
@@ -96,18 +102,38 @@ def _loose_doctests(section: str) -> list[CodeBlock]:
 
 
 def _is_output_block(code: CodeBlock, candidate: CodeBlock, lines: list[str]) -> bool:
-    between = " ".join(lines[code.end + 1 : candidate.start]).strip()
-    if len(between) > 80 or ">>>" in candidate.text:
+    """Whether ``candidate`` shows what the code block before it prints: right after it, with at most a short
+    sentence that introduces output between them, never across a heading (the next section's block is not this
+    example's output), and not a shell session that runs something other than the example."""
+    gap = lines[code.end + 1 : candidate.start]
+    between = " ".join(gap).strip()
+    if len(between) > 80 or ">>>" in candidate.text or any(_HEADING.match(line) for line in gap):
+        return False
+    if _PROMPT.match(candidate.text.lstrip("\n")):  # `$ python example.py` says itself that it runs the example
+        return _output_text(candidate) is not None
+    if between and not _OUTPUT_INTRO.search(between):
         return False
     if candidate.lang in _OUTPUT_LANGS:
         return True
-    if candidate.lang != "" or not (not between or _OUTPUT_INTRO.search(between)):
-        return False
     try:  # an unlabelled block that is code (it calls or assigns) is the next example, not output
         tree = ast.parse(candidate.text)
     except SyntaxError:
-        return True
+        return candidate.lang == "" or bool(between)
+    if candidate.lang != "":  # a block labelled Python is output only where a sentence ending in ":" says so
+        return between.endswith(":") and all(isinstance(n, ast.Expr) and not is_print(n) for n in tree.body)
     return not any(isinstance(n, (ast.Call, ast.Assign, ast.Import, ast.ImportFrom)) for n in ast.walk(tree))
+
+
+def _output_text(block: CodeBlock) -> str | None:
+    """The output a block shows: its text, without the one shell line that runs the example (``$ python
+    example.py``); None for a shell session that runs anything else (``$ pip install ...``)."""
+    text = block.text.lstrip("\n")
+    if not _PROMPT.match(text):
+        return block.text
+    first, _, rest = text.partition("\n")
+    if not _RUNS_PYTHON.match(first) or _PROMPT.search(rest):
+        return None
+    return rest
 
 
 def _doctest_examples(text: str) -> list[doctest.Example]:
@@ -181,7 +207,7 @@ def _exception_claim(text: str) -> tuple[str, str | None]:
         head = text.strip().split(":", 1)
         return head[0].strip(), (head[1].strip() if len(head) > 1 else None)
     message = match.group(2) if match.group(2) is not None else match.group(4)
-    return match.group(1), message.strip() if message is not None else None
+    return match.group(1), message.strip() or None if message is not None else None  # "ValueError:" states none
 
 
 def _python_steps(text: str, output: str | None) -> list[Step]:

@@ -39,6 +39,7 @@ class CodeBlock:
     text: str
     start: int  # line index of the opening fence
     end: int  # line index of the closing fence (or the last line when unclosed)
+    argument: str = ""  # what follows the language in the info string (MyST: ```{autofunction} pkg.f``` -> pkg.f)
 
 
 @dataclass(frozen=True)
@@ -98,9 +99,63 @@ def code_blocks(markdown: str) -> list[CodeBlock]:
     for token in tokens(markdown):
         if token.type == "fence" and token.map:
             start, end = token.map
-            lang = token.info.split()[0].lower() if token.info.strip() else ""
-            blocks.append(CodeBlock(lang.strip("{}."), token.content.removesuffix("\n"), start, end - 1))
+            lang, text = fence_lang(token.info, token.content.removesuffix("\n"))
+            blocks.append(CodeBlock(lang, text, start, end - 1, " ".join(token.info.split()[1:])))
     return blocks
+
+
+# MyST's code directives: ```{code-block} python``` holds Python; its first lines may be the directive's options
+_MYST_CODE = {"code-block", "code", "sourcecode", "code-cell", "testcode", "doctest", "ipython"}
+_MYST_OPTION = re.compile(r"^:[\w-]+:.*$")
+_TEMPLATE_TAG = re.compile(r"\{%-?\s.*?%\}|\{\{.+?\}\}|\{#.*?#\}")
+
+
+def fence_lang(info: str, text: str) -> tuple[str, str]:
+    """A fence's language and its code, read as the doc's toolchain reads them: MyST's ``{code-block} python``
+    is Python (its ``:caption:`` options and ``---`` block are the directive's, not code), another directive
+    (``{note}``, ``{eval-rst}``) is its own name, and an unlabelled block of Jinja (``{{ user }}``,
+    ``{% for %}`` outside any string) is a template, not Python."""
+    words = info.split()
+    lang = words[0].lower().strip(".") if words else ""
+    if lang.startswith("{") and lang.endswith("}"):
+        lang = lang[1:-1]
+        if lang in _MYST_CODE:
+            argument = words[1].lower() if len(words) > 1 else "python"
+            return ("pycon" if lang == "doctest" else argument), _without_options(text)
+        return lang, text
+    if lang == "" and _TEMPLATE_TAG.search(_without_strings(text)):
+        return "jinja", text
+    return lang, text
+
+
+def _without_options(text: str) -> str:
+    """A MyST directive's body without its option lines (``:caption: x``) or ``---`` option block."""
+    lines = text.split("\n")
+    if lines and lines[0].strip() == "---" and "---" in (stripped := [line.strip() for line in lines])[1:]:
+        lines = lines[stripped.index("---", 1) + 1 :]
+    while lines and _MYST_OPTION.match(lines[0].strip()):
+        lines = lines[1:]
+    return "\n".join(lines).lstrip("\n")
+
+
+def _without_strings(code: str) -> str:
+    """``code`` with its Python string literals blanked (a template inside a string is Python's data)."""
+    import io
+    import tokenize
+
+    try:
+        spans = [(t.start, t.end) for t in tokenize.generate_tokens(io.StringIO(code).readline)
+                 if t.type == tokenize.STRING]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return code
+    lines = code.split("\n")
+    for (row, col), (end_row, end_col) in reversed(spans):
+        if row == end_row:
+            lines[row - 1] = lines[row - 1][:col] + " " * (end_col - col) + lines[row - 1][end_col:]
+        else:
+            inside = [""] * (end_row - row - 1)
+            lines[row - 1 : end_row] = [lines[row - 1][:col], *inside, lines[end_row - 1][end_col:]]
+    return "\n".join(lines)
 
 
 def code_line_flags(markdown: str) -> list[bool]:

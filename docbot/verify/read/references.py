@@ -28,8 +28,8 @@ def code_references(code: str, line: int, package: str, aliases: dict[str, str])
     """The package names one example's code uses; ``aliases`` (name -> dotted) grows with its imports."""
     try:
         tree = ast.parse(code)
-    except SyntaxError:
-        return []
+    except SyntaxError:  # a sketch (`def step(...):`): its import lines still say what it uses
+        tree = _imports_only(code)
     found: list[Reference] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -48,6 +48,18 @@ def code_references(code: str, line: int, package: str, aliases: dict[str, str])
             head, _, rest = dotted.partition(".")
             found.append(Reference(f"{aliases[head]}.{rest}", line, "code"))
     return found
+
+
+def _imports_only(code: str) -> ast.Module:
+    """The top-level import statements of code that does not parse as a whole, each read on its own."""
+    body: list[ast.stmt] = []
+    for line in code.splitlines():
+        if line.startswith(("import ", "from ")):
+            try:
+                body += ast.parse(line).body
+            except SyntaxError:
+                continue
+    return ast.Module(body=body, type_ignores=[])
 
 
 def _dotted(node: ast.AST) -> str | None:

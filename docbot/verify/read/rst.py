@@ -4,7 +4,10 @@ docutils (the reference parser, the one Sphinx and PyPI use) parses the text; th
 need: section titles as ATX headings at their nesting depth, paragraphs and list items as prose, literal blocks
 (``::``, ``.. code-block:: python``) as fenced blocks and doctest blocks as ``pycon`` fences. Sphinx roles and
 directives that plain docutils does not know are read as literal text instead of failing the doc, so a
-``:func:`pkg.f``` reference stays visible to the reference checks (docbot.verify.read.references).
+``:func:`pkg.f``` reference stays visible to the reference checks (docbot.verify.read.references). Sphinx's object
+and autodoc directives (``.. module::``, ``.. autofunction::``, ``.. class::`` ...) become a fence as MyST writes
+them (```` ```{autofunction} pkg.f ````, their options as its body, docbot.verify.read.autodoc reads them), and the
+content of an object directive (its description, its examples) is read as the doc's own text.
 """
 
 from __future__ import annotations
@@ -26,6 +29,25 @@ class Converted:
         if index is None or not 0 <= index < len(self.lines) or not self.lines[index]:
             return None
         return self.lines[index]
+
+
+_UNDERLINE = re.compile(r"^([=\-~^*#+`'\".:_])\1{2,}\s*$")
+_ATX_HEADING = re.compile(r"^#{1,6}\s+\S")
+
+
+def is_rst_doc(name: str, text: str) -> bool:
+    """Whether the doc ``name`` is reStructuredText: by its extension, or, for a ``README`` with none, by its text
+    (a title underlined as RST writes it, a ``.. directive::``, and no ``# heading`` as Markdown writes it)."""
+    if name.endswith(".rst"):
+        return True
+    if "." in name:
+        return False
+    lines = text.splitlines()
+    if any(_ATX_HEADING.match(line) for line in lines):
+        return False
+    underlined = any(_UNDERLINE.match(line) and above.strip() and len(line.rstrip()) >= len(above.rstrip())
+                     for above, line in zip(lines, lines[1:]))
+    return underlined or any(line.startswith(".. ") and "::" in line for line in lines)
 
 
 def rst_to_markdown(text: str) -> Converted:
@@ -77,6 +99,60 @@ def _tolerate_sphinx(directives: Any, roles: Any) -> None:
 
     for name in ("code-block", "sourcecode", "testcode", "doctest", "ipython", "jupyter-execute"):
         directives.register_directive(name, CodeBlock)
+    api = _api_directive()
+    for name in API_DIRECTIVES:
+        directives.register_directive(name, api)
+        directives.register_directive(f"py:{name}", api)
+
+
+# Sphinx's Python-domain and autodoc directives: each names an API object the page documents
+API_DIRECTIVES = ("module", "currentmodule", "function", "class", "method", "attribute", "data", "exception",
+                  "decorator", "property", "classmethod", "staticmethod", "autofunction", "autoclass", "automodule",
+                  "autodata", "autoexception", "automethod", "autoattribute", "autodecorator", "autoproperty",
+                  "autosummary")
+_CLASS_LIKE = {"class", "exception", "autoclass", "autoexception"}
+
+
+def _api_directive() -> Any:
+    """A directive that writes ```` ```{name} target ```` (its options as the body), then reads its content: a class's
+    nested ``.. method:: m`` is ``Class.m``, as Sphinx qualifies it."""
+    from docutils import nodes
+    from docutils.parsers.rst import Directive, directives
+
+    class AnyOption(dict[str, Any]):
+        def __missing__(self, key: str) -> Any:
+            return directives.unchanged  # every option a Sphinx extension adds: its value as written
+
+        def __bool__(self) -> bool:
+            return True  # docutils reads options only when a directive has a (truthy) option_spec
+
+    class ApiDirective(Directive):
+        optional_arguments = 1
+        final_argument_whitespace = True
+        has_content = True
+        option_spec = AnyOption()
+
+        def run(self) -> list[Any]:
+            name = self.name.removeprefix("py:")
+            target = re.split(r"[\s(\[]", self.arguments[0].strip(), maxsplit=1)[0] if self.arguments else ""
+            outer = getattr(self.state.document, "docbot_class", "")
+            if outer and name not in ("module", "currentmodule") and target and "." not in target:
+                target = f"{outer}.{target}"
+            options = "\n".join(f":{key}: {value}".rstrip() for key, value in self.options.items())
+            body = "\n".join(self.content) if name == "autosummary" else options
+            marker = nodes.literal_block(body, body, classes=[f"{{{name}}} {target}".rstrip()])
+            if name == "autosummary" or not self.content:
+                return [marker]
+            holder = nodes.container()
+            document = self.state.document
+            document.docbot_class = target if name in _CLASS_LIKE else outer
+            try:
+                self.state.nested_parse(self.content, self.content_offset, holder)
+            finally:
+                document.docbot_class = outer
+            return [marker, holder]
+
+    return ApiDirective
 
 
 def _walk(node: Any, depth: int, out: list[tuple[str, int]]) -> None:

@@ -1,0 +1,144 @@
+"""How the child judges one step: what it printed, echoed, returned or raised against what the doc states.
+
+Both ways of running a doc's code use it: the session (``docbot.sandbox.child``, statement by statement, as a
+console runs a doctest) and the witness (``docbot.sandbox.script``, the doc's lines as one plain script), so a
+contradiction and its witness are judged by one rule. Stdlib and ``compare`` only: it runs inside the sandbox.
+"""
+
+from __future__ import annotations
+
+import ast
+import linecache
+import traceback
+
+from docbot.sandbox.compare import output_matches, value_matches
+
+TYPE_CHECKING = False  # as in docbot.sandbox.child: no typing import in every child
+if TYPE_CHECKING:
+    from typing import Any
+
+MAX_SHOWN = 2000
+DOC_FILE = "<doc example"  # the prefix of every file name the child gives a doc's code
+
+
+def judge(step: dict[str, Any], value: Any, printed: str, echoed: list[tuple[Any, int]],
+          namespace: dict[str, Any], shown: str | None = None) -> dict[str, Any]:
+    """The result of a step that raised nothing. ``shown`` is what the terminal showed (stdout and stderr as
+    written), when stderr had something: a doc that pastes a terminal pastes its log lines too."""
+    expect, want = step["expect"], step["want"]
+    if expect == "raises":
+        said = repr_of(echoed[-1][0]) if echoed else printed.strip() or "None"
+        return {"status": "no_exception", "got": clip(said)}
+    if expect == "none":
+        return {"status": "ok"}
+    if expect == "value":
+        ok = value_matches(value, want, namespace)
+        return {"status": "ok" if ok else "mismatch", "got": clip(repr_of(value))}
+    ok = output_matches(want, printed) or (bool(step.get("loose_space")) and want.split() == printed.split())
+    if not ok and echoed:
+        last, before = echoed[-1]
+        prints_only = printed[:before]
+        # The echo of a single value is compared as a value (0.50 vs 0.5, dict order, floats).
+        ok = (not prints_only.strip() and value_matches(last, want, namespace)) or (
+            step["echo_last"] and output_matches(want, prints_only))
+    if not ok and shown is not None:
+        ok = output_matches(want, shown) or (bool(echoed) and step["echo_last"] and output_matches(
+            want, _before_echo(shown, echoed[-1][0])))  # the log a script shows, without the console's echo
+    if expect == "output" and not want.strip():
+        ok = True  # the doc shows no output: a value it does not show is not a contradiction
+    result = {"status": "ok" if ok else "mismatch", "got": clip(printed.rstrip("\n"))}
+    if shown is None or ok:
+        return result
+    if echoed and step["echo_last"] and repr_of(echoed[-1][0]) not in want:
+        shown = _before_echo(shown, echoed[-1][0])  # the doc shows what a script prints, its log lines
+    return {**result, "terminal": clip(shown.rstrip("\n"))}
+
+
+def _before_echo(shown: str, value: Any) -> str:
+    echo = repr_of(value) + "\n"
+    return shown[: -len(echo)] if shown.endswith(echo) else shown
+
+
+def after_exception(step: dict[str, Any], error: BaseException) -> dict[str, Any]:
+    """The result of a step that raised ``error``."""
+    if step["expect"] != "raises":
+        result: dict[str, Any] = {"status": "raised", "error": last_line(leaf(error)), "line": _doc_line(error)}
+        return {**result, "doc_raise": True} if doc_raises(error) else result
+    said = last_line(error)
+    stated = step["exc_type"].rsplit(".", 1)[-1]
+    names = {cls.__name__ for cls in type(error).__mro__}
+    if stated not in names:
+        return {"status": "wrong_exception", "error": said}
+    message = step["exc_message"]
+    if message is not None and not same_message(message, str(error)):
+        return {"status": "wrong_exception", "error": said}
+    return {"status": "ok", "error": said}
+
+
+def leaf(error: BaseException) -> BaseException:
+    """The one exception an exception group wraps (anyio's and asyncio's TaskGroup wrap a NameError so), else the
+    error itself: the reader's traceback ends with the leaf, and its kind (a name the doc never defines, a
+    missing library) is the leaf's."""
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    return error
+
+
+def _doc_line(error: BaseException) -> int | None:
+    """The line of the step that was running when ``error`` left it (the outermost frame of the doc's code)."""
+    tb = error.__traceback__
+    while tb is not None and not tb.tb_frame.f_code.co_filename.startswith(DOC_FILE):
+        tb = tb.tb_next
+    return tb.tb_lineno if tb is not None else None
+
+
+def doc_raises(error: BaseException) -> bool:
+    """Whether ``error`` came from an unconditional ``raise`` statement of the doc's own code: a recipe that
+    defines an error and raises it to show it announces the failure. A ``raise`` under an ``if`` is a check the
+    doc makes of a result, which fails when the result is not what the doc expects."""
+    tb = error.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None or not tb.tb_frame.f_code.co_filename.startswith(DOC_FILE):
+        return False
+    try:
+        tree = ast.parse("".join(linecache.getlines(tb.tb_frame.f_code.co_filename)))
+    except SyntaxError:
+        return False
+    return _raise_at(tree, tb.tb_lineno, False) is False
+
+
+def _raise_at(node: ast.AST, line: int, guarded: bool) -> bool | None:
+    """Whether the ``raise`` on ``line`` is under a test (``if``, ``while``, ``match``); None when none is there."""
+    if isinstance(node, ast.Raise) and node.lineno == line:
+        return guarded
+    inner = guarded or isinstance(node, (ast.If, ast.While, ast.Match, ast.IfExp))
+    for child in ast.iter_child_nodes(node):
+        found = _raise_at(child, line, inner)
+        if found is not None:
+            return found
+    return None
+
+
+def same_message(stated: str, actual: str) -> bool:
+    def bare(text: str) -> str:
+        text = " ".join(text.split())
+        return text[1:-1] if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'" else text
+
+    return bare(stated) == bare(actual) or output_matches(bare(stated), bare(actual))
+
+
+def last_line(error: BaseException) -> str:
+    return clip(traceback.format_exception_only(type(error), error)[-1].strip())
+
+
+def repr_of(value: Any) -> str:
+    try:
+        return repr(value)
+    except Exception as error:  # noqa: BLE001 - a broken __repr__ is the example's business
+        return f"<unprintable {type(value).__name__}: {error}>"
+
+
+def clip(text: str) -> str:
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 1] + "…"
+

@@ -1,0 +1,127 @@
+"""Turn what the sandbox saw about one step into a finding that quotes the real values.
+
+"example `compound(100, 0.05, 2)` returns 110.25, the doc says 110.0" is evidence a reviser can act on;
+"example failed" is not. A failure the doc itself announces (a comment on the failing line says it raises, or the
+doc's own unconditional ``raise`` in a block that states no output) is shown, not contradicted.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from docbot.sandbox.runner import SandboxRun, describe_exit
+from docbot.sandbox.step import Step
+from docbot.verify.findings import Check, Finding, Severity, lower
+
+# An error that says the example cannot run *here* (no data file), not that the doc is wrong; the sandbox's
+# refusals, missing libraries, memory and the doc's placeholder paths are docbot.verify.checks.environment's.
+_ENVIRONMENT = ("FileNotFoundError",)
+# Words that say a line fails; "error" alone does not (`# collects every error`), a named exception does.
+_FAILS = re.compile(r"\b(?:rais\w*|throws?|fails?|traceback)\b", re.IGNORECASE)
+_EXCEPTION_NAME = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning))\b")
+
+
+def not_run(run: SandboxRun) -> Finding:
+    """Not the doc's fault: no sandbox here, the module does not import, or the sandbox died early."""
+    if run.not_run is not None:
+        return Finding(Check.EXAMPLES_NOT_RUN, f"the examples were not run: {run.not_run}", code_fact=run.not_run)
+    if run.import_error is not None:
+        why = f"importing the module failed with {run.import_error}"
+    elif run.timed_out:
+        why = "importing the module did not finish within the time limit"
+    elif run.overflow is not None:
+        why = f"importing the module {run.overflow}"
+    else:
+        why = f"the sandbox ended early ({describe_exit(run.exit_code)}: {_last(run.stderr_tail)})"
+    return Finding(Check.EXAMPLES_NOT_RUN, f"the examples could not run: {why}", code_fact=why)
+
+
+def finding_for(step: Step, result: dict[str, Any]) -> Finding | None:
+    status, shown = result["status"], step.shown or step.code.strip()
+    # what the terminal showed, when the step wrote to stderr too (its log lines): what a reader compares
+    got, error = result.get("terminal") or result.get("got", ""), result.get("error", "")
+    if status == "ok":
+        return None
+    if status == "mismatch":
+        verb = "prints" if step.expect == "stdout" else "returns"
+        return Finding(Check.EXAMPLE_MISMATCH,
+                       f"example `{shown}` {verb} {inline(got) or 'nothing'}, the doc says "
+                       f"{inline(step.want)}", step.want, got)
+    if status == "raised":
+        return _raised(step, shown, error, result)
+    if status == "no_exception":
+        return Finding(Check.EXAMPLE_NO_EXCEPTION,
+                       f"example `{shown}` returns {inline(got)}, the doc says it raises "
+                       f"{inline(step.want)}", step.want, got)
+    return Finding(Check.EXAMPLE_WRONG_EXCEPTION, f"example `{shown}` raises {error}, the doc says "
+                   f"{inline(step.want)}", step.want, error)
+
+
+def _raised(step: Step, shown: str, error: str, result: dict[str, Any]) -> Finding:
+    said = f"shows {inline(step.want)}" if step.want.strip() else "presents it as working"
+    message = f"example `{shown}` raises {error}; the doc {said}"
+    if error.startswith(_ENVIRONMENT) or "docbot sandbox refuses" in error:
+        return lower(Finding(Check.EXAMPLE_RAISES, f"{message}, but that error is about this machine, not the doc",
+                             step.code, error), Severity.NOTE, "the error is about this machine, not the doc")
+    if not step.fatal:
+        return Finding(Check.EXAMPLE_SHOWS_FAILURE, f"{message}; the text around it says it fails", step.code, error)
+    if result.get("doc_raise") and step.expect == "none":  # a recipe that states no output raises to show it
+        return Finding(Check.EXAMPLE_SHOWS_FAILURE, f"{message}; the doc's own `raise` statement raises it, to show "
+                       "the error", step.code, error)
+    if announced(step.code, result.get("line"), error):
+        return Finding(Check.EXAMPLE_SHOWS_FAILURE, f"{message}; a comment on that line says it fails", step.code,
+                       error)
+    kind = Check.EXAMPLE_ASSERT_FAILED if error.startswith("AssertionError") else Check.EXAMPLE_RAISES
+    return Finding(kind, message, step.want or step.code, error)
+
+
+def announced(code: str, line: int | None, error: str) -> bool:
+    """Whether a comment on the failing line, or touching it above or below, says it fails (``# raises
+    ValueError``, ``# this throws``, ``# Traceback ...``) and names no other exception than the one raised."""
+    if line is None:
+        return False
+    lines = code.splitlines()
+    said = [lines[line - 1].partition("#")[2]] if 0 < line <= len(lines) and "#" in lines[line - 1] else []
+    for step in (-1, 1):
+        at = line - 1 + step
+        while 0 <= at < len(lines) and lines[at].lstrip().startswith("#"):
+            said.append(lines[at])
+            at += step
+    text = " ".join(said)
+    named = set(_EXCEPTION_NAME.findall(text))
+    if named:
+        return error.split(":", 1)[0].rsplit(".", 1)[-1] in named
+    return _FAILS.search(text) is not None
+
+
+def unfinished(step: Step, run: SandboxRun, timeout_s: float) -> Finding:
+    shown = step.shown or step.code.strip()
+    if run.timed_out:
+        return Finding(Check.EXAMPLE_TIMEOUT,
+                       f"example `{shown}` did not finish within {timeout_s:g}s", step.code,
+                       "time limit reached")
+    if run.overflow is not None:
+        return Finding(Check.EXAMPLE_FLOOD, f"example `{shown}` {run.overflow}; docbot stopped it", step.code,
+                       run.overflow)
+    tail = _last(run.stderr_tail)
+    return Finding(Check.EXAMPLE_CRASHED,
+                   f"example `{shown}` killed the interpreter ({describe_exit(run.exit_code)}: "
+                   f"{tail})", step.code, tail)
+
+
+def rebound(step: Step) -> Finding:
+    shown = step.shown or step.code.strip()
+    return Finding(Check.EXAMPLE_REBINDS,
+                   f"example `{shown}` rebinds the documented name, so what the examples show "
+                   "from here on is not the documented object's; not trusted", step.code,
+                   "the documented name was rebound")
+
+
+def _last(text: str) -> str:
+    return text.strip().splitlines()[-1] if text.strip() else "no message"
+
+
+def inline(text: str, limit: int = 200) -> str:
+    flat = " / ".join(line.strip() for line in text.strip().splitlines() if line.strip())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

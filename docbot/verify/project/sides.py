@@ -1,0 +1,128 @@
+"""The two sides the drift gate compares, read from git: what the base says the package is, which of its
+definitions the diff changed, and the base's tree (docs/design.md#drift-gate).
+
+Every identity comes from the base commit (docs/design.md#trust): the package the docs are judged against is
+the one the base's ``pyproject.toml`` (or ``PKG-INFO``, or its one package folder) names, found in the checkout
+at the base's path, so a pull request that renames ``[project].name`` to a decoy package it adds, or hides
+the package, cannot choose what its docs are checked against: a package the base names and the checkout lacks
+stops the gate (exit 2), it is never skipped.
+"""
+
+from __future__ import annotations
+
+import io
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from docbot.errors import ConfigError, RepoError
+from docbot.git.blobs import BlobReader
+from docbot.git.repo import decode, read_worktree
+from docbot.git.runner import git_ok, run_git
+from docbot.verify.project.package import Package, find_package
+from docbot.verify.project.reach import DATA, changed_names
+
+_SKELETON_DEPTH = 4  # namespace packages: google/cloud/dlp/__init__.py
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a diff changed: the base commit (None: no commit yet), the package's changed definitions
+    (``module.qualname``), and every path the diff touched."""
+
+    base: str | None
+    names: frozenset[str]
+    edited: frozenset[str]
+
+
+def package_at(root: Path, rev: str | None) -> Package:
+    """The package as commit ``rev`` names it, located in the checkout at ``root``. Without ``rev``, or where
+    ``rev`` has no package yet (a project's first one), the checkout's own."""
+    if rev is None:
+        return find_package(root)
+    with tempfile.TemporaryDirectory(prefix="docbot-identity-") as folder:
+        skeleton = _skeleton(root, rev, Path(folder))
+        try:
+            found = find_package(skeleton)
+        except ConfigError:
+            return find_package(root)  # nothing to be mistaken for: the base had no package
+        rel_path, rel_base = found.path.relative_to(skeleton), found.base.relative_to(skeleton)
+    here = Package(found.name, root / rel_path, root / rel_base)
+    if not (here.path / "__init__.py").is_file() and not here.path.is_file():
+        raise ConfigError(f"the base commit {rev[:12]} documents the package `{found.name}` at {rel_path.as_posix()}, "
+                          "which this checkout does not have: the drift gate judges the docs against the base's "
+                          "package and cannot run. Restore it, or change the package on the base branch first.")
+    return here
+
+
+def _skeleton(root: Path, rev: str, into: Path) -> Path:
+    """The files of ``rev`` that ``find_package`` reads: the project files' text, the package files empty."""
+    listing = run_git(root, "ls-tree", "-r", "--name-only", "-z", rev).decode("utf-8", "replace").split("\0")
+    for path in listing:
+        parts = path.split("/")
+        shallow = len(parts) <= 2 or (parts[-1] == "__init__.py" and len(parts) <= _SKELETON_DEPTH + 1)
+        wanted = path in ("pyproject.toml", "PKG-INFO") or (path.endswith(".py") and shallow)
+        if not wanted or ".." in parts:
+            continue
+        target = into / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shown = git_ok(root, "show", f"{rev}:{path}") if not path.endswith(".py") else b""
+        target.write_bytes(shown or b"")
+    return into
+
+
+def changed_in(root: Path, package: Package, diff: object) -> Change:
+    """The definitions of ``package`` that ``diff`` (a ``docbot.scan.diff_read.DiffRead``) changed."""
+    from docbot.scan.diff_read import DiffRead
+
+    assert isinstance(diff, DiffRead)
+    plan = diff.plan
+    edited = run_git(root, "diff", "--name-only", "--no-renames", "-z", *plan.diff_args, "--")
+    paths = frozenset(p for p in edited.decode("utf-8", "replace").split("\0") if p)
+    names: set[str] = set()
+    with BlobReader(diff.repo.top) as reader:
+        for change in diff.changes:
+            module = _module_of(root, package, change.new_path or change.old_path or "")
+            if module is None:
+                continue
+            old = None if plan.old_rev is None else _text(diff, reader, plan.old_rev, change.old_path, root)
+            new = _text(diff, reader, plan.new_rev, change.new_path, root)
+            names |= changed_names(old, new, module, Path(change.path).name == "__init__.py")
+    names |= {f"{package.name}.{DATA}" for p in paths if not p.endswith(".py") and _inside(root, package, p)}
+    return Change(plan.old_rev, frozenset(names), paths)
+
+
+def _text(diff: object, reader: BlobReader, rev: str | None, path: str | None, root: Path) -> str | None:
+    """``path`` at ``rev`` ("": the index, None: the working tree); None when there is no such file."""
+    if path is None:
+        return None
+    try:
+        if rev is None:
+            return read_worktree(root, path)
+        return decode(diff.blob(reader, f"{rev}:{path}"), path)  # type: ignore[attr-defined]
+    except (RepoError, OSError, ValueError):
+        return None  # gone on that side, or unreadable: every definition of the other side changed
+
+
+def _inside(root: Path, package: Package, rel: str) -> bool:
+    return (root / rel).resolve().is_relative_to(package.path.resolve()) if package.path.is_dir() else False
+
+
+def _module_of(root: Path, package: Package, rel: str) -> str | None:
+    """The dotted module of repo-relative ``rel`` when it is one of the package's, else None."""
+    path = (root / rel).resolve()
+    if package.path.is_file():
+        return package.name if path == package.path.resolve() else None
+    if not path.is_relative_to(package.path.resolve()) or path.suffix != ".py":
+        return None
+    parts = path.relative_to(package.base.resolve()).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def checkout(root: Path, rev: str, into: Path) -> Path:
+    """The tree of ``rev`` written under ``into`` (``git archive``: no worktree to register or clean up)."""
+    data = run_git(root, "archive", "--format=tar", rev)
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into

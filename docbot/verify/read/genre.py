@@ -1,0 +1,174 @@
+"""What kind of text a doc is, so that a finding is read the way its reader reads the doc (docs/design.md#genre).
+
+A history page (a changelog, release notes, HISTORY, NEWS, an upgrading or migration guide) tells what earlier
+versions had: a name it mentions is not claimed to exist today, and its examples are not presented as working code
+of the current version. A page is history by its file name or folder (``CHANGELOG.md``, ``docs/history.rst``,
+``docs/v2-migration-guide.rst``, ``docs/whatsnew/1.2.rst``), a stretch of a page by its heading (``## Changelog``,
+``Release notes``, ``1.3.1 (2024-02-26)``, ``[Unreleased]``), to the next heading of the same or a higher level.
+A guide to migrate from *another* library (``Migrating from requests``) is today's API, not history.
+
+Elsewhere, a sentence that says a name was removed or renamed ("`pkg.old` was removed in 2.0; use `pkg.new`
+instead") names the old one as history, while the one it points the reader to is claimed to exist. A *deprecated*
+name is not gone: a sentence saying it is deprecated still says it exists.
+
+``docbot.verify.checks.genre.as_genre`` reads the findings that way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from docbot.verify.read.markdown import code_line_flags, headings
+
+_HISTORY_WORDS = {"changelog", "changelogs", "history", "news", "whatsnew", "releasenotes"}
+_HISTORY_PAIRS = {("release", "notes"), ("release", "history"), ("whats", "new"), ("change", "log")}
+_ALONE_WORDS = {"changes", "releases"}  # history only as the whole name (``CHANGES.rst``, ``changes-2.0.md``)
+_PLAIN_WORDS = {"breaking", "api", "notes", "log", "file", "all"}
+_MOVE_WORDS = {"upgrading", "upgrade", "migration", "migrating", "migrate"}
+# after "from"/"to" in a guide's name: a version, not another library (``migrating from 1.x``, ``to v2``)
+_VERSION_WORD = re.compile(r"^(?:v?\d[\w.]*|version|versions|older|earlier|newer|previous|latest|new|old|the|x)$")
+
+_HISTORY_HEADING = re.compile(
+    r"^(?:change ?log|changes|change history|history|release history|release notes?|releases|news|"
+    r"what'?s new\b.*|version history|(?:backwards?[- ])?incompatible changes|breaking changes|"
+    r"(?:deprecations and )?removals|unreleased|(?:upgrad(?:e|ing)|migrat(?:e|ion|ing))\b.*)$",
+    re.IGNORECASE)
+_DATE = r"(?:\d{4}-\d{2}-\d{2}|\d{1,2}\s+\w+\s+\d{4}|\w+\s+\d{1,2},?\s+\d{4}|unreleased|tbd|tba)"
+_RELEASE_HEADING = re.compile(
+    rf"^\[?(?:(?:version|release)\s+)?v?\d+(?:\.\d+)+(?:[.-]?(?:a|b|rc|post|dev)\d*)?\]?"
+    rf"(?:\s*[(\[:–—-]\s*.*)?$|^[\w .-]*?\bv?\d+(?:\.\d+)+\w*\s*[(\[:–—-]?\s*{_DATE}\)?\]?\s*$",
+    re.IGNORECASE)
+
+# "deprecated" is not among them: a deprecated name still exists, and a sentence saying so claims it does (jeepney
+# 0.9.0's docs/api/index.rst says "there is also a deprecated ``jeepney.io.tornado``", which 0.8 removed: stale)
+_REMOVED = re.compile(
+    r"\b(?:removed|renamed|deleted|no longer (?:exists?|available|exported|provided|part of|present)|"
+    r"(?:was|were|has been|have been|is|are) (?:dropped|gone|moved|replaced|retired|eliminated))\b", re.IGNORECASE)
+# in a removal sentence, what follows these is the name the reader should use now; what follows "instead of" is not
+_TODAY = re.compile(r"\b(?:renamed to|replaced (?:by|with)|in favou?r of|use|moved to|superseded by|now (?:lives|is)"
+                    r" (?:in|at)|alias(?:ed)? (?:of|for|to)|see|call)\b|(?P<old>\binstead of\b)", re.IGNORECASE)
+_SPAN = re.compile(r"`+~?([A-Za-z_][\w.]*)(?:\(\))?`+")
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z`*])")
+
+
+@dataclass(frozen=True)
+class Genre:
+    """How to read a doc: history by its name (``whole``) or under a history heading (``history``, spans of
+    0-based Markdown lines), and the names removal prose says are gone (by the lines of their paragraph)."""
+
+    whole: str = ""  # why the whole doc is history; "" when it is not
+    history: tuple[tuple[int, int, str], ...] = ()  # (first line, end line, the heading)
+    gone: tuple[tuple[int, int, frozenset[str]], ...] = ()  # (first line, end line, names said to be gone)
+
+    def history_at(self, line: int | None) -> str:
+        """Why ``line`` is history: the page's name or a heading's; "" when it is today's text."""
+        if self.whole:
+            return self.whole
+        return next((f"under the heading {heading!r}" for start, end, heading in self.history
+                     if line is not None and start <= line < end), "")
+
+    def said_gone(self, line: int | None, dotted: str) -> bool:
+        """Whether the paragraph at ``line`` says ``dotted`` was removed or renamed."""
+        return line is not None and any(start <= line < end and _names(dotted, names)
+                                        for start, end, names in self.gone)
+
+
+def read_genre(path: str, markdown: str, package: str = "") -> Genre:
+    """The genre of the doc at ``path`` (repo-relative) whose text (as Markdown) is ``markdown``."""
+    whole = "a history page by its name" if is_history_path(path, package) else ""
+    return Genre(whole, () if whole else history_spans(markdown, package), gone_names(markdown))
+
+
+def is_history_path(path: str, package: str = "") -> bool:
+    """A changelog, release notes, HISTORY, NEWS, what's new, an upgrading or migration guide, by its file name or
+    a folder of them (``docs/changelog/``, ``docs/whatsnew/``); not ``release-process.rst``."""
+    parts = [p.lower() for p in path.replace("\\", "/").split("/")]
+    folders, stem = parts[:-1], parts[-1].rsplit(".", 1)[0] if "." in parts[-1] else parts[-1]
+    return any(_history_words(folder, package) for folder in folders) or _history_words(stem, package)
+
+
+def _history_words(name: str, package: str) -> bool:
+    words = [w for w in re.split(r"[^a-z0-9]+", name.replace("'", "")) if w]
+    if set(words) & _MOVE_WORDS:
+        return not _names_another(words, package)
+    alone = bool(set(words) & _ALONE_WORDS) and all(
+        w in _ALONE_WORDS | _PLAIN_WORDS or _VERSION_WORD.match(w) for w in words)
+    return alone or bool(set(words) & _HISTORY_WORDS or set(zip(words, words[1:])) & _HISTORY_PAIRS)
+
+
+def _names_another(words: Sequence[str], package: str) -> bool:
+    """Whether a guide's name says it moves from or to something other than a version: another library."""
+    for word, following in zip(words, words[1:]):
+        if word in ("from", "to") and not _VERSION_WORD.match(following) and following != package.lower():
+            return True
+    return False
+
+
+def history_spans(markdown: str, package: str = "") -> tuple[tuple[int, int, str], ...]:
+    """(first line, end line, heading) of each stretch under a history heading, to the next heading of the same or
+    a higher level; nested history headings are inside their parent's stretch."""
+    marks = headings(markdown)
+    total = len(markdown.splitlines())
+    spans: list[tuple[int, int, str]] = []
+    for index, heading in enumerate(marks):
+        if spans and heading.line < spans[-1][1]:
+            continue  # inside a history stretch already
+        if is_history_heading(heading.text, package):
+            end = next((h.line for h in marks[index + 1:] if h.level <= heading.level), total)
+            spans.append((heading.line, end, _plain(heading.text)))
+    return tuple(spans)
+
+
+def is_history_heading(text: str, package: str = "") -> bool:
+    """``Changelog``, ``Release notes``, ``What's new in 2.0``, ``Upgrading to 3.0``, ``1.3.1 (2024-02-26)``,
+    ``[Unreleased]``; not ``Migrating from requests`` (another library: today's API)."""
+    plain = re.sub(r"^\d+(?:\.\d+)*\.\s+", "", _plain(text))  # "2. Changelog"; not "2.0.1"
+    if _RELEASE_HEADING.match(plain):
+        return True
+    if not _HISTORY_HEADING.match(plain.strip("[]")):
+        return False
+    words = [w for w in re.split(r"[^a-z0-9.]+", plain.lower().replace("'", "")) if w]
+    return not (set(words) & _MOVE_WORDS) or not _names_another(words, package)
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"[`*_]", "", text).strip().strip("#").strip()
+
+
+def gone_names(markdown: str) -> tuple[tuple[int, int, frozenset[str]], ...]:
+    """For each prose paragraph with a removal sentence: its lines and the names it says are gone."""
+    lines = markdown.splitlines()
+    flags = code_line_flags(markdown)
+    found: list[tuple[int, int, frozenset[str]]] = []
+    start = None
+    for index in range(len(lines) + 1):
+        prose = index < len(lines) and not flags[index] and bool(lines[index].strip())
+        if prose and start is None:
+            start = index
+        elif not prose and start is not None:
+            names = removed_in(" ".join(lines[start:index]))
+            if names:
+                found.append((start, index, names))
+            start = None
+    return tuple(found)
+
+
+def removed_in(paragraph: str) -> frozenset[str]:
+    """The code-marked names a paragraph's removal sentences say are gone: "`a` was renamed to `b`" -> {a}; "use
+    `b` instead of `a`, which was removed" -> {a}."""
+    gone: set[str] = set()
+    for sentence in _SENTENCE_END.split(paragraph):
+        if not _REMOVED.search(sentence):
+            continue
+        cues = [(m.start(), m.group("old") is None) for m in _TODAY.finditer(sentence)]
+        for span in _SPAN.finditer(sentence):
+            today = next((is_today for at, is_today in reversed(cues) if at < span.start()), False)
+            if not today:
+                gone.add(span.group(1))
+    return frozenset(gone)
+
+
+def _names(dotted: str, names: frozenset[str]) -> bool:
+    return any(dotted == name or dotted.endswith(f".{name}") for name in names)
