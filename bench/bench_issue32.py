@@ -41,6 +41,12 @@ from bench.common import git, interleaved, machine, median, publish
 SECTION = "## Issue 32: the paths on every commit, before and after (`bench/bench_issue32.py`)"
 ROOT = Path(__file__).resolve().parent.parent
 Runs = dict[str, Callable[[], Cost]]
+PEERS: dict[str, str] = {}  # a peer's executable given on the command line (its own venv: pydoclint's
+# docstring_parser_fork and docbot's docstring-parser install the same module, and the last one installed wins)
+
+
+def peer(name: str) -> str:
+    return PEERS.get(name) or str(tool(name))
 
 
 def tree(commit: str, into: Path) -> Path:
@@ -86,7 +92,7 @@ def inspect_repo(folder: Path, edit: str) -> None:
 def staged_rows(trees: dict[str, Path], folder: Path, rounds: int) -> list[str]:
     inspect_repo(folder, "public")
     runs: Runs = {"floor": lambda: measure([sys.executable, "-P", "-c", FILE_FLOOR, BIG], folder),
-                  "interrogate": lambda: measure([str(tool("interrogate")), "-q", "-f", "0", BIG], folder)}
+                  "interrogate": lambda: measure([peer("interrogate"), "-q", "-f", "0", BIG], folder)}
     for side, path in trees.items():
         runs[f"check {side}"] = run(docbot(path, "docbot.fronts.cli", "check", "--staged"), folder)
         runs[f"noserver {side}"] = run(docbot(path, "docbot.fronts.hook", BIG), folder,
@@ -106,7 +112,7 @@ def staged_rows(trees: dict[str, Path], folder: Path, rounds: int) -> list[str]:
 def private_rows(trees: dict[str, Path], folder: Path, rounds: int) -> list[str]:
     inspect_repo(folder, "private")
     runs: Runs = {"floor": lambda: measure([sys.executable, "-P", "-c", FILE_FLOOR, BIG], folder),
-                  "interrogate": lambda: measure([str(tool("interrogate")), "-q", "-f", "0", BIG], folder)}
+                  "interrogate": lambda: measure([peer("interrogate"), "-q", "-f", "0", BIG], folder)}
     for side, path in trees.items():
         runs[side] = run(docbot(path, "docbot.fronts.hook", BIG), folder)
     seen = interleaved(runs, rounds)
@@ -133,7 +139,7 @@ def targets_rows(trees: dict[str, Path], folder: Path, rounds: int, sdists: Path
 
 def whole_tree(trees: dict[str, Path], folder: Path, rounds: int, warm: bool) -> dict[str, list[Cost]]:
     runs: Runs = {"floor": lambda: measure([sys.executable, "-P", "-c", FLOOR_CHILD, str(folder)], folder),
-                  "pydoclint": lambda: measure([str(tool("pydoclint")), "-q", "--exclude", r"\.git|\.docbot", "."],
+                  "pydoclint": lambda: measure([peer("pydoclint"), "-q", "--exclude", r"\.git|\.docbot", "."],
                                                folder)}
     for side, path in trees.items():
         command = docbot(path, "docbot.fronts.cli", "check", "--all")
@@ -222,8 +228,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", default="staged,private,targets,all,scale")
     parser.add_argument("--sizes", default="500,5000")
     parser.add_argument("--sdists", default=str(Path(tempfile.gettempdir()) / "docbot-bench-sdists"))
+    parser.add_argument("--pydoclint", default="", help="pydoclint's executable (default: this venv's)")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
+    if args.pydoclint:
+        PEERS["pydoclint"] = args.pydoclint
     work = Path(tempfile.mkdtemp(prefix="docbot-bench-issue32-"))
     lines: list[str] = []
     try:
