@@ -42,9 +42,14 @@ def repo(tmp_path: Path) -> GitRepo:
     return repo.commit("files")
 
 
-def test_the_module_scans_hold_the_targets_of_the_whole_tree_scan(repo: GitRepo) -> None:
-    whole = scan(repo.root, ALL)
-    parts = list(tree.scan_modules(repo.root))
+@pytest.mark.parametrize("declared, outside", [(False, False), (True, False), (True, True)])
+def test_the_module_scans_hold_the_targets_of_the_whole_tree_scan(repo: GitRepo, declared: bool,
+                                                                   outside: bool) -> None:
+    if declared:  # pyproject.toml names the package: the rest is outside it, unless scan_outside_package
+        repo.write("pyproject.toml", '[project]\nname = "x"\n[tool.setuptools]\npackages = ["pkg"]\n').commit("toml")
+    whole = scan(repo.root, ALL, outside_package=outside)
+    parts = list(tree.scan_modules(repo.root, outside_package=outside))
+    assert any(t.path.startswith("src/") for t in whole.targets) == (outside or not declared)  # the case is real
     assert [t.to_json() for part in parts for t in part.targets] == [t.to_json() for t in whole.targets]
     assert [e.path for part in parts for e in part.errors] == [e.path for e in whole.errors]
     assert [path for part in parts for path in part.sources] == list(whole.sources)
