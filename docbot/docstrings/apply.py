@@ -4,9 +4,11 @@ The docstring is rendered in the project's one style (``docbot.docstrings.style`
 directives of the docstring it replaces kept, and set with libcst (``docbot.docstrings.writer``), so
 every other byte of the source stays as it was. Do no harm (docs/design.md#docstrings):
 
-- a docstring docbot did not write (``docbot.docstrings.record``) is replaced only by an approved doc;
-  an unapproved one becomes a suggestion in the report, never a write. A function with no docstring
-  gets the unapproved one: it loses nothing.
+- a docstring docbot did not write (``docbot.docstrings.record``) is replaced only by an approved doc
+  that keeps every fact of it still true: each documented exception, each example, each directive, and its
+  style (``docbot.docstrings.keep``); an unapproved one, or one that would drop such a fact, becomes a
+  suggestion in the report, never a write, and the report says which facts were kept or dropped. A
+  function with no docstring gets the unapproved one: it loses nothing.
 - a function whose source no longer hashes to what its doc section was written for changed while
   docbot worked: it is left alone.
 - the file is read and written in its declared encoding (``docbot.docstrings.safe``); a docstring it
@@ -33,6 +35,7 @@ from docbot.apidocs import homes, pages
 from docbot.config.settings import Settings
 from docbot.docstrings import record
 from docbot.docstrings.existing import directives, existing_docstring
+from docbot.docstrings.keep import dropped, facts_of
 from docbot.docstrings.safe import Decoded, decode_source, encodes, same_code
 from docbot.docstrings.style import project_style
 from docbot.docstrings.text import DocstringStyle, render_docstring
@@ -40,6 +43,7 @@ from docbot.docstrings.writer import set_docstring
 from docbot.facts.function import extract_facts
 from docbot.results import FunctionResult, SectionStatus
 from docbot.scan.targets import SourceParseError, public_functions
+from docbot.verify.checks.reach import CodeBase
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,7 @@ class DocstringReport:
     """The sources changed, the functions left alone (and why), the doc files re-marked, the suggestions."""
 
     written: list[str] = field(default_factory=list)  # repo-relative source paths
+    facts: list[str] = field(default_factory=list)  # "path: qualname: raise ValueError: kept", a person's facts
     kept: list[str] = field(default_factory=list)  # "path: qualname: why", one per function not written
     docs: list[str] = field(default_factory=list)  # doc files whose markers got the new hashes, and the record
     suggested: list[Suggested] = field(default_factory=list)
@@ -69,10 +74,11 @@ class DocstringReport:
                                                                      for line in s.text.split("\n"))
                  for s in self.suggested]
         return ([f"docstring written: {path}" for path in self.written]
-                + [f"docstring not written: {why}" for why in self.kept] + shown)
+                + [f"docstring not written: {why}" for why in self.kept]
+                + [f"a person's docstring, {fact}" for fact in self.facts] + shown)
 
     def to_json(self) -> dict[str, Any]:
-        return {"written": self.written, "kept": self.kept, "docs": self.docs,
+        return {"written": self.written, "kept": self.kept, "docs": self.docs, "facts": self.facts,
                 "suggested": [s.to_json() for s in self.suggested]}
 
 
@@ -141,13 +147,14 @@ def _apply_file(repo_root: Path, rel: str, todo: list[FunctionResult], report: D
     done: list[tuple[FunctionResult, str]] = []
     for result in todo:
         changed = _one(source, result, repo_root, context)
+        report.facts += [f"{rel}: {result.qualname}: {fact}" for fact in changed.facts]
         if isinstance(changed, _Kept):
             report.kept += [f"{rel}: {result.qualname}: {changed.why}"] if changed.why else []
             report.suggested += [Suggested(rel, result.qualname, changed.text)] if changed.text else []
             if changed.decided is not None:  # a person's docstring kept, or docbot's already there: decided
                 context.fresh[result.key] = changed.decided
         else:
-            source.text, done = changed[0], [*done, (result, changed[1])]
+            source.text, done = changed.source, [*done, (result, changed.docstring)]
     if source.text == decoded.text:
         return
     new = decoded.encode(source.text)
@@ -186,10 +193,18 @@ class _Kept:
     why: str
     text: str = ""
     decided: str | None = None  # the record's entry for a decision that stands (docbot.run.owed)
+    facts: tuple[str, ...] = ()  # a person's docstring's facts, kept or dropped (docbot.docstrings.keep)
 
 
-def _one(file: _File, result: FunctionResult, repo_root: Path, context: _Context) -> tuple[str, str] | _Kept:
-    """(the source with ``result``'s docstring set, that docstring), or why it is left alone."""
+@dataclass(frozen=True)
+class _Written:
+    source: str  # the file's text with the docstring set
+    docstring: str
+    facts: tuple[str, ...] = ()
+
+
+def _one(file: _File, result: FunctionResult, repo_root: Path, context: _Context) -> _Written | _Kept:
+    """The source with ``result``'s docstring set, or why it is left alone."""
     current = _function_source(file.text, result)
     if current is None:
         return _Kept("no such function in the file now")
@@ -208,13 +223,21 @@ def _one(file: _File, result: FunctionResult, repo_root: Path, context: _Context
     if persons and result.approval is not SectionStatus.APPROVED:
         assert before is not None
         return _Kept("", text, decided=record.KEPT + record.digest(before))
+    facts = facts_of(before or "", text, (CodeBase.of(result.module, file.text), result.module, result.qualname)
+                     ) if persons else []
+    shown = tuple(f.describe() for f in facts)
+    if lost := dropped(facts):
+        assert before is not None  # only a person's docstring has facts to drop
+        return _Kept("the approved docstring would drop what the person's says (" + "; ".join(
+            f"{f.kind.value} {f.text}" for f in lost) + "); it is suggested instead", text,
+            decided=record.KEPT + record.digest(before), facts=shown)
     limit = context.settings.max_docstring_chars
     if len(text) > limit:
         return _Kept(f"the docstring would be {len(text)} characters, over max_docstring_chars ({limit})")
     if not encodes(file.decoded, text):
         return _Kept(f"the docstring has characters the file's encoding ({file.decoded.encoding}) cannot hold")
     try:
-        return set_docstring(file.text, result.qualname, text), text
+        return _Written(set_docstring(file.text, result.qualname, text), text, shown)
     except (ValueError, cst.ParserSyntaxError) as err:
         return _Kept(f"libcst cannot edit this file ({type(err).__name__}); docbot leaves it alone")
 

@@ -52,9 +52,41 @@ def module_constants(source: str) -> Mapping[str, str]:
         try:
             ast.literal_eval(value)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            folded = _folded(value)  # `4096 + 128`: arithmetic on numbers is a literal too (issue 29)
+            if folded is None:
+                continue
+            found[target] = repr(folded)
             continue
         found[target] = ast.unparse(value)
     return MappingProxyType(found)
+
+
+def _folded(node: ast.expr) -> int | float | None:
+    """The value of arithmetic on number literals (``4096 + 128``, ``-1``, ``2 ** 20``); None for anything else."""
+    if isinstance(node, ast.Constant):
+        return node.value if type(node.value) in (int, float) else None  # type: ignore[return-value]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _folded(node.operand)
+        return None if inner is None else -inner if isinstance(node.op, ast.USub) else inner
+    if not isinstance(node, ast.BinOp):
+        return None
+    left, right = _folded(node.left), _folded(node.right)
+    if left is None or right is None:
+        return None
+    try:
+        if isinstance(node.op, ast.Add):
+            return left + right
+        if isinstance(node.op, ast.Sub):
+            return left - right
+        if isinstance(node.op, ast.Mult):
+            return left * right
+        if isinstance(node.op, ast.FloorDiv):
+            return left // right
+        if isinstance(node.op, ast.Pow) and abs(right) <= 64:
+            return left ** right  # type: ignore[no-any-return]
+    except (ZeroDivisionError, OverflowError):
+        return None
+    return None
 
 
 def _bound_names(node: ast.AST) -> list[str]:

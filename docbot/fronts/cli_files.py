@@ -39,7 +39,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     names = [n.strip() for given in args.function or [] for n in given.split(",") if n.strip()]
     report = PairReport(verify_source_doc(read_source(source_path), read_doc(doc_path), module=module,
                                           sys_path=sys_path, function=names, run_examples=not args.no_examples,
-                                          sandbox=sandbox))
+                                          sandbox=sandbox, rst=doc_path.suffix == ".rst"))
     print(json_document("verify", **report.to_json()) if args.json else "\n".join(report.lines()))
     return report.exit_code(args.strict)
 

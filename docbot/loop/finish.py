@@ -10,6 +10,7 @@ docbot never ships a contradiction its checks found (docs/design.md#gate):
   place approval is decided: the result's ``outcome`` (docbot.loop.runner) carries it, and every
   reader (report, console, comment, annotations, index, exit code) reads it;
 - anything else ships unapproved, after deterministic repair (docbot.loop.repair) of every contradiction,
+  checked again (a repair can break what it keeps: an example that needed a removed one),
   with the changes listed.
 """
 
@@ -21,8 +22,7 @@ from dataclasses import dataclass
 from docbot.docmodel import DocModel
 from docbot.facts.function import Facts
 from docbot.loop.state import LoopState, ModelData
-from docbot.loop.truth import outcomes_of
-from docbot.loop.repair import repair
+from docbot.loop.repair import repair_checked
 from docbot.results import ExitReason, SectionStatus
 from docbot.verify.checks.model import Finding
 
@@ -97,5 +97,6 @@ def final_of(state: LoopState, facts: Facts, check: Callable[[DocModel], list[Fi
     fatal = unique(contradictions(findings) + critic_fatal)
     if state["exit_reason"] == ExitReason.APPROVED and not fatal:  # the one place approval is decided
         return Final(chosen, [], SectionStatus.APPROVED, [], warning)
-    repaired = repair(chosen, facts, outcomes_of(chosen, findings), findings)
-    return Final(repaired.model, critic_fatal, SectionStatus.UNAPPROVED, repaired.describe(), warning)
+    repaired, left = repair_checked(chosen, facts, findings, check)  # what repair ships is checked again
+    still = [finding_text(f) for f in left if f.fatal]
+    return Final(repaired.model, unique(critic_fatal + still), SectionStatus.UNAPPROVED, repaired.describe(), warning)

@@ -5,7 +5,8 @@ out or replaced by the code's facts, and every change is listed so the report ca
 
 - a parameter the signature does not have is dropped;
 - a raises entry that misstates a raise site is replaced by that site (type, exact message, condition);
-- an example that fails when run is removed;
+- an example that fails when run is removed, and with it every later example that uses a name only a removed
+  one bound (``s = Stack()`` set up what the next ones call);
 - a raises entry whose type is no exception class (or is empty) is dropped;
 - a returns text for a function that returns None is cleared;
 - a field that repeats the prompt or holds a template placeholder is cleared (an example with such
@@ -15,16 +16,20 @@ out or replaced by the code's facts, and every change is listed so the report ca
   default) is cleared.
 
 The section is then marked unapproved by the caller. Pure: the example outcomes come in as values.
+``repair_checked`` runs the checks again on what repair made (a repair can break what it keeps), and repairs
+again what they find, a few times at most; what still stands is the caller's to report.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from docbot.docmodel import DocModel, Example, ParameterDoc, RaisesDoc
 from docbot.facts.function import Facts
 from docbot.loop.prompts import ECHO_SENTENCES
+from docbot.loop.truth import outcomes_of
+from docbot.verify.checks.environment import bound_names, loaded_names
 from docbot.verify.findings import Finding, Check
 from docbot.verify.checks.model import (ExampleOutcome, ExampleVerdict, conflicting_site, invented_parameters,
                                        invented_return, not_exceptions, text_findings)
@@ -89,14 +94,34 @@ def repair(model: DocModel, facts: Facts, outcomes: Sequence[ExampleOutcome],
     changes += [DroppedParameter(model.parameters[i], facts.signature()) for i in invented]
     raises = _repaired_raises(model.raises, facts, changes)
     examples: list[Example] = []
+    gone: set[str] = set()  # names only the removed examples bound
     for index, example in enumerate(model.examples):
         outcome = outcomes[index] if index < len(outcomes) else None
         if outcome is not None and outcome.verdict is ExampleVerdict.FAILED:
             changes.append(DroppedExample(example, outcome.evidence))
+            gone |= bound_names(example.code) - {n for kept in examples for n in bound_names(kept.code)}
+        elif needed := sorted(loaded_names(example.code) & gone - bound_names(example.code)):
+            changes.append(DroppedExample(example, f"it uses {', '.join(needed)}, which a removed example set up"))
+            gone |= bound_names(example.code)
         else:
             examples.append(example)
     repaired = model.model_copy(update={"parameters": parameters, "raises": raises, "examples": tuple(examples)})
     return Repaired(repaired, tuple(changes))
+
+
+def repair_checked(model: DocModel, facts: Facts, found: Sequence[Finding],
+                   check: Callable[[DocModel], list[Finding]], rounds: int = 3) -> tuple[Repaired, list[Finding]]:
+    """``model`` repaired, checked again, and repaired again while the checks find a contradiction (at most
+    ``rounds`` repairs); the repaired model, every change, and the findings of its last check."""
+    changes: list[RepairChange] = []
+    findings = list(found)
+    for _ in range(rounds):
+        repaired = repair(model, facts, outcomes_of(model, findings), findings)
+        changes += repaired.changes
+        model, findings = repaired.model, check(repaired.model)
+        if not any(f.fatal for f in findings) or not repaired.changes:
+            break
+    return Repaired(model, tuple(changes)), findings
 
 
 def _cleared(model: DocModel, facts: Facts, outcomes: Sequence[ExampleOutcome], changes: list[RepairChange],
@@ -105,7 +130,8 @@ def _cleared(model: DocModel, facts: Facts, outcomes: Sequence[ExampleOutcome], 
     of the examples it keeps."""
     found = text_findings(model, ECHO_SENTENCES, facts) + not_exceptions(model, facts, None)
     found += invented_return(model, facts)
-    gone = {f.where for f in on_page if f.check is Check.INVENTED_PARAMETER and f.where}
+    # an invented parameter's own entry goes; one a sentence elsewhere names (a claim) clears that sentence's field
+    gone = {f.where for f in on_page if f.check is Check.INVENTED_PARAMETER and f.where.startswith("parameters[")}
     found += [f for f in on_page if f.where and f.where not in gone]
     bad = {f.where: f.message for f in found}
     changes += [ClearedText(where, why) for where, why in bad.items()]

@@ -62,7 +62,19 @@ def module_text(repo_root: Path, target: Target) -> str:
         text = (repo_root / target.path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return ""
-    return text if target.source and target.source in text else ""
+    return text if target.source and holds(text, target.source) else ""
+
+
+def holds(text: str, source: str) -> bool:
+    """Whether the module ``text`` holds the definition ``source`` as scanned: a method's source is dedented by its
+    own first line's indentation (docbot.scan.targets), so it is looked for in the module dedented the same way
+    (comparing it with the file as it stands turned off every module check for every method)."""
+    if source in text:
+        return True
+    first = source.split("\n", 1)[0]
+    lines = text.splitlines()
+    indents = {line[: len(line) - len(line.lstrip(" \t"))] for line in lines if line.lstrip(" \t") == first}
+    return any(source in "".join(line.removeprefix(indent) + "\n" for line in lines) for indent in indents if indent)
 
 
 def stream_loop(graph: Any, state: LoopState, settings: Settings, emit: events.EventSink,

@@ -34,8 +34,8 @@ __all__ = ["CodeContext", "PAGE_KINDS", "page_contradictions"]
 # checks' own rules already, field by field.
 RAISES_KINDS = frozenset({Check.WRONG_EXCEPTION_TYPE, Check.INVENTED_EXCEPTION,
                           Check.NOT_AN_EXCEPTION})
-PARAMETER_KINDS = frozenset({Check.INVENTED_PARAMETER, Check.WRONG_DEFAULT})
-PAGE_KINDS = RAISES_KINDS | PARAMETER_KINDS | {Check.WRONG_RETURN_TYPE}
+PARAMETER_KINDS = frozenset({Check.INVENTED_PARAMETER, Check.WRONG_DEFAULT, Check.WRONG_PARAMETER_TYPE})
+PAGE_KINDS = RAISES_KINDS | PARAMETER_KINDS | {Check.WRONG_RETURN_TYPE, Check.WRONG_RETURN_VALUE}
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,8 @@ def page_contradictions(model: DocModel, facts: Facts, code: CodeContext) -> lis
     page = render_section(model, facts, code.module)
     sys_path = code.examples.sys_path if code.examples else ()
     found = check_doc(page, code.source, facts.qualname, carried=carried_keywords(code.module_source, code.source),
-                      module_source=code.module_source, sys_path=sys_path, author=Author.MODEL)
+                      module_source=code.module_source, sys_path=sys_path, author=Author.MODEL,
+                      module=code.module)
     return [replace(f, where=field_of(f, model)) for f in found if f.fatal and f.check in PAGE_KINDS]
 
 
@@ -62,9 +63,18 @@ def _named(name: str, text: str) -> bool:
 
 
 def field_of(finding: Finding, model: DocModel) -> str:
-    """The model field a page finding is about: the raises entry or parameter it names, else the prose field
-    holding its text; "" when none does."""
+    """The model field a page finding is about: the prose field (or parameter text) holding its text, else the
+    raises entry or parameter it names; "" when none does. The text comes first: "`lo` defaults to 3" in the
+    description is the description's claim, though it names a parameter."""
     text = finding.doc_text
+    flat = " ".join(re.sub(r"[`*]", "", text).split())[:60]
+    prose = [("summary", model.summary), ("description", model.description), ("returns", model.returns),
+             ("notes", model.notes)]
+    prose += [(f"parameters[{i}]", p.description) for i, p in enumerate(model.parameters)]
+    holding = next((where for where, value in prose if flat and flat in " ".join(re.sub(r"[`*]", "", value).split())),
+                   None)
+    if holding is not None:
+        return holding
     if finding.check in RAISES_KINDS:
         for index, entry in enumerate(model.raises):
             stated = entry.type.strip().strip("`'\"")
@@ -74,8 +84,4 @@ def field_of(finding: Finding, model: DocModel) -> str:
         for index, param in enumerate(model.parameters):
             if _named(param_key(param.name), text):
                 return f"parameters[{index}]"
-    flat = " ".join(re.sub(r"[`*]", "", text).split())[:60]
-    fields = [("summary", model.summary), ("description", model.description), ("returns", model.returns),
-              ("notes", model.notes)]
-    return next((where for where, value in fields if flat and flat in " ".join(re.sub(r"[`*]", "", value).split())),
-                "returns" if finding.check is Check.WRONG_RETURN_TYPE else "")
+    return "returns" if finding.check in (Check.WRONG_RETURN_TYPE, Check.WRONG_RETURN_VALUE) else ""

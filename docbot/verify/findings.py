@@ -67,10 +67,12 @@ class Check(StrEnum):
     INVENTED_PARAMETER = "invented_parameter"
     MISSING_PARAMETER = "missing_parameter"
     WRONG_DEFAULT = "wrong_default"
+    WRONG_PARAMETER_TYPE = "wrong_parameter_type"  # a type the annotation rules out (docbot.verify.checks.claims)
     INVENTED_RETURN = "invented_return"
     WRONG_RETURN = "wrong_return"
     MISSING_RETURN = "missing_return"
     WRONG_RETURN_TYPE = "wrong_return_type"
+    WRONG_RETURN_VALUE = "wrong_return_value"  # a stated value no return can give (docbot.verify.checks.claims)
     WRONG_EXCEPTION_TYPE = "wrong_exception_type"
     INVENTED_EXCEPTION = "invented_exception"
     NOT_AN_EXCEPTION = "not_an_exception"
@@ -110,9 +112,10 @@ def _rows(family: Family, severity: Severity, *checks: Check) -> dict[Check, Rul
 _C, _GAP, _NOTE = Severity.CONTRADICTION, Severity.GAP, Severity.NOTE
 CHECKS: Mapping[Check, Rule] = MappingProxyType({
     **_rows(Family.SOURCE, _NOTE, Check.SOURCE_UNREADABLE),
-    **_rows(Family.PARAMETERS, _C, Check.INVENTED_PARAMETER, Check.WRONG_DEFAULT),
+    **_rows(Family.PARAMETERS, _C, Check.INVENTED_PARAMETER, Check.WRONG_DEFAULT, Check.WRONG_PARAMETER_TYPE),
     **_rows(Family.PARAMETERS, _GAP, Check.MISSING_PARAMETER),
-    **_rows(Family.RETURNS, _C, Check.INVENTED_RETURN, Check.WRONG_RETURN, Check.WRONG_RETURN_TYPE),
+    **_rows(Family.RETURNS, _C, Check.INVENTED_RETURN, Check.WRONG_RETURN, Check.WRONG_RETURN_TYPE,
+            Check.WRONG_RETURN_VALUE),
     **_rows(Family.RETURNS, _GAP, Check.MISSING_RETURN),
     **_rows(Family.RAISES, _C, Check.WRONG_EXCEPTION_TYPE, Check.INVENTED_EXCEPTION, Check.NOT_AN_EXCEPTION,
             Check.MISQUOTED_MESSAGE),

@@ -206,7 +206,7 @@ def test_run_write_docstrings_flag_through_the_cli(tmp_path: Path, monkeypatch: 
     repo.write("pkg/geo.py", GEO.replace("6 * r", "6.28 * r"))
     assert main(["run", "--all", "--json", "--write-docstrings"]) == 0
     written = json.loads(capsys.readouterr().out)["docstrings"]
-    assert written == {"written": ["pkg/geo.py"], "kept": [], "suggested": [],
+    assert written == {"written": ["pkg/geo.py"], "kept": [], "suggested": [], "facts": [],
                        "docs": ["docs/api/pkg.geo.md", "docs/api/.docstrings.json"]}
     assert '    """Compute perimeter for the caller.' in repo.read("pkg/geo.py")
     # unchanged by this run, but documented before write_docstrings was on: owed its docstring, which the

@@ -122,3 +122,37 @@ def test_repaired_model_has_no_contradiction(model: DocModel, which: str) -> Non
     before = [f for f in check_model(model, facts, FakeRunner()) if f.severity is Severity.CONTRADICTION]
     assert bool(before) == bool(result.changes)  # repair changes a model exactly when it had contradictions
     assert _repair(result.model, facts).changes == ()  # idempotent
+
+
+def test_an_example_that_needs_a_removed_one_goes_with_it() -> None:
+    """Issue 29: removing a failing first example that set up `s` shipped examples that raise NameError."""
+    from docbot.verify.checks.model import ExampleOutcome, ExampleVerdict
+
+    model = DocModel(summary="s", examples=(Example(code="s = make(1)\nprint(s)", output="2"),
+                                            Example(code="print(s.size())", output="1"),
+                                            Example(code="t = make(2)\nprint(t)", output="2"),
+                                            Example(code="s = make(3)\nprint(s.size())", output="1")))
+    failed, passed = ExampleOutcome(ExampleVerdict.FAILED, "prints 1"), ExampleOutcome(ExampleVerdict.PASSED)
+    result = repair(model, log(), [failed, passed, passed, passed])
+    assert [e.code for e in result.model.examples] == ["t = make(2)\nprint(t)", "s = make(3)\nprint(s.size())"]
+    assert [c.evidence for c in result.changes if isinstance(c, DroppedExample)] == [
+        "prints 1", "it uses s, which a removed example set up"]
+
+
+def test_what_repair_ships_is_checked_and_repaired_again() -> None:
+    from docbot.loop.repair import repair_checked
+    from docbot.verify.findings import Check, Finding
+
+    model = DocModel(summary="s", examples=(Example(code="x = 1", output=""), Example(code="y = 2", output="")))
+    runs: list[int] = []
+
+    def check(candidate: DocModel) -> list[Finding]:  # the second example fails only once the first is gone
+        runs.append(len(candidate.examples))
+        if candidate.examples and candidate.examples[0].code == "y = 2":
+            return [Finding(Check.EXAMPLE_FAILS, "example 1 fails when run", "", "NameError", where="examples[0]")]
+        return []
+
+    first = [Finding(Check.EXAMPLE_FAILS, "example 1 fails when run", "", "boom", where="examples[0]")]
+    repaired, left = repair_checked(model, log(), first, check)
+    assert repaired.model.examples == () and left == [] and runs == [1, 0]
+    assert len([c for c in repaired.changes if isinstance(c, DroppedExample)]) == 2

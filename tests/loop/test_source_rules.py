@@ -121,10 +121,10 @@ def test_without_the_module_only_the_function_text_is_read() -> None:
 
 
 GUARD_MODULE = '''
-def fetch(key):
+def fetch(key, store):
     if not key:
         raise ValueError("a key is needed")
-    return _lookup(key)
+    return store.lookup(key)  # code it is handed: what it may raise is unknown
 
 
 def check(key):

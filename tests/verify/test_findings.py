@@ -21,6 +21,8 @@ def test_every_check_has_one_row() -> None:
     (Check.WRONG_DEFAULT, Family.PARAMETERS, Severity.CONTRADICTION),
     (Check.MISSING_PARAMETER, Family.PARAMETERS, Severity.GAP),
     (Check.WRONG_RETURN_TYPE, Family.RETURNS, Severity.CONTRADICTION),
+    (Check.WRONG_RETURN_VALUE, Family.RETURNS, Severity.CONTRADICTION),
+    (Check.WRONG_PARAMETER_TYPE, Family.PARAMETERS, Severity.CONTRADICTION),
     (Check.MISSING_RETURN, Family.RETURNS, Severity.GAP),
     (Check.INVENTED_EXCEPTION, Family.RAISES, Severity.CONTRADICTION),
     (Check.MISSING_EXCEPTION, Family.RAISES, Severity.GAP),

@@ -129,8 +129,9 @@ def test_an_empty_model_is_never_approved_and_repair_leaves_no_contradiction() -
               raises=(RaisesDoc(type="ValueError", message="amount must be non-negative", condition="amount <= 0"),
                       RaisesDoc(type="KeyError", message="no such slot", condition="when handling IndexError"))),
      "deposit", []),
-    # a description's "Arguments:" list is prose next to the table, never the parameter list
-    (DocModel(summary="Add money.", description="Arguments:\n- amount: the sum\n- memo: defaults to False",
+    # a description's "Arguments:" list is prose next to the table, never the parameter list (its items' own
+    # claims are read as claims: "memo: defaults to False" would be a wrong default, docbot.verify.read.claims)
+    (DocModel(summary="Add money.", description="Arguments:\n- amount: the sum\n- memo: defaults to empty",
               parameters=(ParameterDoc(name="strict", description="Strict; defaults to False."),),
               returns="The total.",
               raises=(RaisesDoc(type="ValueError", message="amount must be non-negative"),

@@ -161,3 +161,13 @@ def _function_source(module: str, qualname: str) -> str:
     segment = ast.get_source_segment(module, node, padded=True)
     assert segment is not None
     return textwrap.dedent(segment)
+
+
+def test_one_jedi_query_does_not_blind_the_next() -> None:
+    """The module's one shared jedi script answered nothing for `wrap` once `fill` (which calls it) was asked;
+    an empty answer is asked again of a fresh script (issue 29: every method's return type was unknown after)."""
+    import inspect
+
+    source = inspect.getsource(textwrap)
+    asked = [returned_types(source, q) for q in ("TextWrapper.wrap", "TextWrapper.fill", "TextWrapper.wrap", "wrap")]
+    assert asked == [frozenset({"list"}), frozenset({"str"}), frozenset({"list"}), frozenset({"list"})]

@@ -24,11 +24,16 @@ from docbot.verify.checks.kwargs_reach import NOTHING, Carried
 from docbot.verify.read.markdown import html_code_as_spans
 from docbot.verify.checks.returns import check_return_type, check_returns
 from docbot.verify.checks.text_rules import Author, docbot_prompts, page_findings
+from docbot.verify.checks.claim_subjects import OneFunction
+from docbot.verify.checks.claims import Code, claim_findings, merged
+from docbot.verify.checks.reach import CodeBase
+from docbot.verify.read.claims import markdown_claims
 
 
 def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | None = None,
               carried: Carried = NOTHING, module_source: str = "", sys_path: tuple[str, ...] = (),
-              prompts: Sequence[re.Pattern[str]] | None = None, author: Author = Author.PERSON) -> list[Finding]:
+              prompts: Sequence[re.Pattern[str]] | None = None, author: Author = Author.PERSON,
+              claims: bool = True, module: str = "") -> list[Finding]:
     """All findings for ``doc`` (one function's Markdown) against ``source`` (that function's text).
 
     ``carried``: the keywords the function's ``**kwargs`` carries (docbot.verify.checks.kwargs_reach).
@@ -37,6 +42,9 @@ def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | N
     ``prompts``: the prompt sentences a doc must not repeat (docbot.verify.checks.text_rules.prompt_sentences); None:
     docbot's own (docbot.verify.checks.text_rules.docbot_prompts); ``author``: who wrote ``doc``: the echo and
     placeholder rules read a model's text only (a section docbot wrote), never a person's.
+    ``claims``: also read every statement's claims about the function (docbot.verify.read.claims) and hold them
+    to the code (docbot.verify.checks.claims); off where the caller reads the whole doc's claims itself (pair
+    and project mode). ``module``: the function's dotted module, where its exception reach starts.
     """
     doc = html_code_as_spans(doc)
     try:
@@ -49,6 +57,17 @@ def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | N
     echoed = docbot_prompts() if prompts is None else prompts
     findings += check_returns(doc, facts) + page_findings(doc, facts, module_source, echoed, author)
     findings += check_return_type(doc, facts, module_source, sys_path or (examples.sys_path if examples else ()))
+    if claims:
+        findings = merged(findings, own_claims(doc, Code(module or "__doc__", qualname, source, module_source,
+                                                         CodeBase.of(module or "__doc__", module_source or source),
+                                                         sys_path or (examples.sys_path if examples else ()),
+                                                         carried)))
     if examples is not None:
         findings += check_examples(doc, qualname, examples)
     return findings
+
+
+def own_claims(doc: str, code: Code) -> list[Finding]:
+    """The findings of what ``doc`` (one function's page or section) claims about that function."""
+    resolver = OneFunction(code.qualname, code)
+    return claim_findings(markdown_claims(doc, resolver, lambda _line: code.qualname), resolver.code_of)

@@ -253,6 +253,8 @@ def _infer(source: str, positions: list[tuple[int, int]], sys_path: tuple[str, .
         try:
             with _JEDI_LOCK:  # one script serves every caller of the module, and jedi is not thread-safe
                 names = _script(source, sys_path).infer(line, column)
+                if not names:  # a shared script's caches can answer nothing once another query went the same
+                    names = _script.__wrapped__(source, sys_path).infer(line, column)  # way: ask a fresh one
         except Exception:  # jedi is a heuristic engine: any failure of it means "not known", never a finding
             return None
         kinds = {_builtin_name(n.full_name or "") for n in names}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from docbot.scan import targets
 from docbot.errors import ConfigError
@@ -23,6 +23,11 @@ from docbot.verify.findings import Finding, Severity
 from docbot.verify.read.pydoc_text import PydocEntry, pydoc_entries
 from docbot.verify.checks.text_rules import Author
 from docbot.verify.read.sections import locate_section, marked_sections
+from docbot.verify.checks.claim_subjects import SourceFunctions
+from docbot.verify.checks.claims import findings_by_subject, merged
+from docbot.verify.read.claim_units import markdown_lines, markdown_units, rst_units
+from docbot.verify.read.claims import read_claims
+from docbot.verify.read.rst import rst_to_markdown
 
 
 DOC_EXAMPLES = "(doc examples)"  # findings of examples outside every function's section
@@ -82,14 +87,19 @@ def select(functions: dict[str, str], name: str) -> str:
 def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tuple[str, ...],
                       function: str | Sequence[str] | None = None, run_examples: bool = True,
                       timeout_s: float = DEFAULT_EXAMPLE_TIMEOUT_S, sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX,
-                      prompts: Sequence[re.Pattern[str]] | None = None) -> list[FunctionFindings]:
+                      prompts: Sequence[re.Pattern[str]] | None = None, rst: bool = False) -> list[FunctionFindings]:
     """Findings for each public function of the source (or the ones named), in source order.
 
     A function with no section is reported with ``section_found=False``. The doc's examples run as
     one session, the way its reader runs them top to bottom; each example's findings go to the
     section it stands in, and those outside every section (a usage guide's) to ``DOC_EXAMPLES``, named
-    functions or not. With functions named, examples in another function's section are not reported.
+    functions or not. With functions named, examples in another function's section are not reported. Every
+    statement of the whole doc is read for its claims (docbot.verify.read.claims), each reported with the function
+    it is about, in its section or not. ``rst``: the doc is reStructuredText (read with docutils).
     """
+    original = doc_text
+    converted = rst_to_markdown(doc_text) if rst else None
+    doc_text = converted.markdown if converted else doc_text
     functions = public_functions(source_text)
     named = [function] if isinstance(function, str) else list(function or [])
     wanted = [select(functions, n) for n in named] or list(functions)
@@ -100,8 +110,20 @@ def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tu
     report = {q: FunctionFindings(q, check_doc(sections[q][1], functions[q], q,
                                             carried=carried_keywords(source_text, functions[q]),
                                             module_source=source_text, sys_path=sys_path, prompts=prompts,
-                                            author=Author.MODEL if q in ours else Author.PERSON)
+                                            author=Author.MODEL if q in ours else Author.PERSON,
+                                            claims=False, module=module)
                                   if q in sections else [], q in sections) for q in wanted}
+    resolver = SourceFunctions(module, source_text, functions, sys_path)
+    units = rst_units(original) if rst else markdown_units(doc_text)
+    markdown_line = markdown_lines(original) if converted else {}
+    claims = read_claims(units, resolver, lambda line: _owner(markdown_line.get(line, line), spans))
+    for subject, found in findings_by_subject(claims, resolver.code_of).items():
+        # a name the source lacks is reported with the section it stands in (or with the doc's own findings)
+        owner = subject if subject in functions else _owner(markdown_line.get(found[0].line or 0, found[0].line),
+                                                             spans) or DOC_EXAMPLES
+        if owner in report or owner == DOC_EXAMPLES and subject not in functions:
+            entry = report.setdefault(owner, FunctionFindings(owner))
+            report[owner] = replace(entry, findings=merged(entry.findings, found))
     if run_examples and functions:
         context = ExampleContext(module, sys_path, timeout_s, sandbox=sandbox)
         for finding in check_steps(extract_steps(doc_text), next(iter(functions)).split(".")[0], context):

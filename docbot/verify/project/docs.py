@@ -30,7 +30,7 @@ from docbot.verify.project.package import Package, find_package, public_api
 from docbot.verify.project.report import DocReport, ProjectReport
 from docbot.verify.project.runs import DocRun, DocText, name_witnesses, not_run, run_doc
 from docbot.verify.project.suggest import fixes_for, patch
-from docbot.verify.project.topics import topic_checks
+from docbot.verify.project.topics import claim_checks, topic_checks
 from docbot.verify.read.autodoc import Documented, documented, members_by_default
 from docbot.verify.read.examples import extract_steps
 from docbot.verify.read.genre import Genre, read_genre
@@ -193,12 +193,14 @@ def verify_doc(text: str, relative: str, is_rst: bool, package: Package, index: 
     references = _references(markdown, steps, package.name, api)
     found = [_unresolved(ref, line_of) for ref in _first_of_each(references)
              if index.resolve(ref.dotted) is Resolution.MISSING]
+    topics = topic_checks(markdown, references, package, index)
+    found += claim_checks(text, is_rst, markdown, references, steps, package, index, topics)
     lines = markdown.splitlines()
     read = DocText(lines, defined_names(steps), line_of)
     genre = read_genre(relative, markdown, package.name)
     # a changelog names what was, not what is: read as its genre before any witness is run for it
-    found = as_genre(found + [r for f in topic_checks(markdown, references, package, index)
-                              if (r := classify(f, steps, lines, read.defined, line_of)) is not None], genre)
+    found = as_genre(found + [r for f in topics if (r := classify(f, steps, lines, read.defined, line_of))
+                              is not None], genre)
     found, unverified = _run_examples(found, steps, setup, context, read, references, package, index, genre)
     references = [r for r in references if not genre.history_at(r.line)]  # nor does it document anything
     used = {index.canonical(r.dotted) for r in references if index.resolve(r.dotted) is Resolution.FOUND}

@@ -1,5 +1,8 @@
 """The prose checks of a topic passage: a heading's passage that uses exactly one of the package's functions
-gets that function's parameter, default, exception and return checks (docs/design.md#truth-checks).
+gets that function's parameter, default, exception and return checks (docs/design.md#truth-checks); and every
+statement of the doc is read for its claims about the package's functions (docs/design.md#claims), each subject
+resolved in the package (the doc's own imports and qualified names first, then a name only one public function
+of the package has), the passage's function standing for a statement that names none.
 """
 
 from __future__ import annotations
@@ -7,14 +10,21 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from collections.abc import Sequence
+
+from docbot.sandbox.step import Step
+from docbot.verify.checks.claims import findings_by_subject, merged
 from docbot.verify.checks.kwargs_reach import carried_keywords
 from docbot.verify.checks.page import check_doc
 from docbot.verify.checks.returns import own_return_prose
 from docbot.verify.checks.text_rules import Author
-from docbot.verify.findings import Finding, Severity
+from docbot.verify.findings import DocFinding, Finding, Severity
 from docbot.verify.project.api_index import ApiIndex
 from docbot.verify.project.package import Package
+from docbot.verify.read.claim_units import markdown_units, markdown_lines, rst_units
+from docbot.verify.read.claims import read_claims
 from docbot.verify.read.markdown import headings
+from docbot.verify.project.claim_subjects import PackageSubjects
 from docbot.verify.read.references import Reference
 from docbot.verify.read.sections import marked_sections
 
@@ -41,7 +51,8 @@ def topic_checks(markdown: str, references: list[Reference], package: Package, i
         source = package.source(module)
         author = Author.MODEL if any(a <= start < b for a, b in ours) else Author.PERSON
         for finding in check_doc(text, functions[qualname], qualname, carried=carried_keywords(
-                source, functions[qualname]), module_source=source, sys_path=package.sys_path, author=author):
+                source, functions[qualname]), module_source=source, sys_path=package.sys_path, author=author,
+                claims=False, module=module):
             if finding.severity is Severity.CONTRADICTION:
                 found.append(replace(finding, message=f"{qualname}: {finding.message}", line=start))
     return found
@@ -73,3 +84,19 @@ def _function_of(dotted: str, package: Package) -> tuple[str, str] | None:
             qualname = ".".join(parts[cut:])
             return (module, qualname) if qualname in package.functions(module) else None
     return None
+
+
+def claim_checks(text: str, is_rst: bool, markdown: str, references: list[Reference], steps: Sequence[Step],
+                 package: Package, index: ApiIndex, said: Sequence[Finding]) -> list[DocFinding]:
+    """The findings of the doc's claims about the package's functions that ``said`` (the passages' checks) does
+    not already hold, each at the doc line a person sees (an RST doc's own)."""
+    resolver = PackageSubjects(package, index, steps)  # docbot.verify.project.claim_subjects
+    passages = {line: f"{m}:{q}" for (start, end), (m, q) in _passages(markdown, references, package, index)
+                for line in range(start, end)}
+    units = rst_units(text) if is_rst else markdown_units(markdown)
+    to_markdown = markdown_lines(text, markdown) if is_rst else {}
+    claims = read_claims(units, resolver, lambda line: passages.get(to_markdown.get(line, line)))
+    found = [replace(f, message=f"{subject.partition(':')[2]}: {f.message}")
+             for subject, findings in findings_by_subject(claims, resolver.code_of).items() for f in findings]
+    new = [f for f in merged(said, found) if any(f is g for g in found)]
+    return [DocFinding(f, (f.line or 0) + 1) for f in new]

@@ -58,6 +58,12 @@ def rst_to_markdown(text: str) -> Converted:
     return Converted("\n".join(line for line, _ in out) + "\n", _exact_lines(out, text.splitlines()))
 
 
+def rst_tree(text: str) -> Any:
+    """The docutils tree of ``text``, Sphinx roles read as literals as above (docbot.verify.read.claim_units reads
+    its tables, definition and field lists from it)."""
+    return _parse(_ROLE.sub(lambda m: f"``{m.group(1).strip()}``", text))
+
+
 def _exact_lines(out: list[tuple[str, int]], original: list[str]) -> tuple[int, ...]:
     """docutils' node lines are approximate (a block's last line, a title's underline): each non-blank line is
     looked up in the original, in order, so a finding points at the line a person sees."""

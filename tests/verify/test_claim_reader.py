@@ -1,0 +1,141 @@
+"""The claim reader: which typed claims each statement of a doc makes, and about which one object
+(docs/design.md#claims). A claim whose subject does not resolve to exactly one object is not made."""
+
+from __future__ import annotations
+
+import pytest
+
+from docbot.verify.read.claim_units import Form, markdown_units, rst_units
+from docbot.verify.read.claims import Kind, markdown_claims, rst_claims
+
+
+class Names:
+    """A toy API: ``f``, ``connect``, ``Client`` (its ``__init__``); ``pkg.gone`` is known not to exist."""
+
+    keys = {"f": "f", "pkg.f": "f", "connect": "connect", "Client": "Client.__init__"}
+
+    def subject(self, written: str) -> str | None:
+        return self.keys.get(written.split("(")[0].strip("`~"))
+
+    def missing(self, written: str) -> bool:
+        return written.split("(")[0] == "pkg.gone"
+
+
+def claims(doc: str, passage: str | None = None) -> set[tuple[str, str, str, str]]:
+    return {(c.kind.value, c.subject, c.parameter, c.value) for c in markdown_claims(doc, Names(), lambda _l: passage)}
+
+
+@pytest.mark.parametrize("doc, expected", [
+    # defaults in prose, the parameter named in code
+    ("`f()` is fast. `timeout` defaults to 5.", {("default", "f", "timeout", "5")}),
+    ("By default, `mode` is `'r'` in `f()`.", {("default", "f", "mode", "'r'")}),
+    ("`f()` uses `mode='r'` by default.", {("default", "f", "mode", "'r'")}),
+    ("The `retries` argument of `connect()` defaults to `3`.",
+     {("default", "connect", "retries", "3"), ("takes", "connect", "retries", "")}),
+    # a parameter the syntax ties to its function
+    ("`connect()` accepts an optional `timeout` argument.", {("takes", "connect", "timeout", "")}),
+    ("Pass `retries=3` to `connect()`.", {("takes", "connect", "retries", "")}),
+    ("Call `connect(host, port=80)`.", {("takes", "connect", "port", "")}),
+    # types, returns, exceptions
+    ("`f()` returns a dict.", {("returns_type", "f", "", "dict")}),
+    ("`f()` returns `None` if empty.", {("returns_value", "f", "", "None")}),
+    ("`f()` raises `KeyError` if missing.", {("raises", "f", "", "KeyError")}),
+    ("If missing, a `KeyError` is raised by `f()`.", {("raises", "f", "", "KeyError")}),
+    ("`x` must be an integer when you call `f()`.", {("type", "f", "x", "integer")}),
+    ("`path` (str) is read by `f()`.", {("type", "f", "path", "str")}),
+    ("`Client()` takes a `retries` parameter.", {("takes", "Client.__init__", "retries", "")}),
+    ("`pkg.gone` is the old name.", {("exists", "pkg.gone", "", "pkg.gone")}),
+])
+def test_each_statement_makes_its_claims(doc: str, expected: set[tuple[str, str, str, str]]) -> None:
+    assert claims(doc) == expected
+
+
+@pytest.mark.parametrize("doc", [
+    "A callback that returns a dict is accepted by `f()`.",  # the verb's subject is the callback
+    "`f()` never raises `KeyError`.",  # negated
+    "`f()` does not return a list.",
+    "Your hook should raise `StopIteration` to stop `f()`.",  # another subject
+    "`f()` and `connect()` return a dict.",  # two objects: which one?
+    "`other.thing()` returns a dict.",  # not ours
+    "`retry_state` argument is an object of `Client` class.",  # whose argument, it does not say
+    "`r.json()` returns a dict.",  # a callable the API does not know
+    "`f()` raises `ValueError` when handling `KeyError`.",  # KeyError is the one caught
+])
+def test_a_statement_about_another_subject_or_none_makes_no_claim(doc: str) -> None:
+    assert {c for c in claims(doc) if c[0] != "raises" or c[3] != "ValueError"} == set()
+
+
+def test_a_statement_naming_nothing_is_about_the_passage_and_only_there() -> None:
+    assert claims("It returns a dict.", passage="f") == {("returns_type", "f", "", "dict")}
+    assert claims("It returns a dict.", passage=None) == set()
+    # a heading names the subject for the passage under it
+    assert claims("## `connect()`\n\nIt returns a dict.\n") == {("returns_type", "connect", "", "dict")}
+
+
+def test_an_exception_is_what_is_raised_never_the_subject() -> None:
+    assert claims("## `f()`\n\n- raises `ValidationError` on failure\n") == {("raises", "f", "", "ValidationError")}
+
+
+@pytest.mark.parametrize("doc, expected", [
+    ("`f()` takes these arguments:\n\n| Argument | Default |\n| --- | --- |\n| `lo` | `0` |\n",
+     {("takes", "f", "lo", ""), ("default", "f", "lo", "0")}),
+    # a Default column's plain "None" means no default; a description's "(default 7)" is a default
+    ("**Parameters**\n\n| Name | Type | Default | Description |\n| --- | --- | --- | --- |\n"
+     "| `lo` | `int` | None | the bound (default 7) |\n",
+     {("takes", "f", "lo", ""), ("type", "f", "lo", "int"), ("default", "f", "lo", "7")}),
+    ("**Parameters**\n\n- `a` (int): the a. Defaults to 3.\n",
+     {("takes", "f", "a", ""), ("type", "f", "a", "int"), ("default", "f", "a", "3")}),
+    ("`f()` options:\n\n`mode`\n: Defaults to `'r'`.\n", {("takes", "f", "mode", ""), ("default", "f", "mode", "'r'")}),
+    ("```python\ndef f(a, b: str = 'q') -> int\n```\n",
+     {("takes", "f", "a", ""), ("takes", "f", "b", ""), ("default", "f", "b", "'q'"), ("type", "f", "b", "str"),
+      ("returns_type", "f", "", "int")}),
+])
+def test_tables_lists_definitions_and_signatures_state_their_items(doc: str, expected: set[tuple[str, ...]]) -> None:
+    assert claims(doc, passage="f") == expected
+
+
+def test_an_examples_own_definition_is_no_signature() -> None:
+    doc = "```python\ndef f(request):\n    return 1\n```\n\n```python\ndef f(request): ...\n```\n"
+    assert [u.line for u in markdown_units(doc) if u.form is Form.SIGNATURE] == [6]
+
+
+RST = """Usage
+=====
+
+.. function:: connect(host, port=80)
+
+   Opens it. Raises :exc:`OSError` on failure.
+
+   :param host: the host
+   :type host: str
+   :raises ValueError: if bad
+
+``timeout`` : float, default 5
+    The timeout.
+
+.. list-table::
+   :header-rows: 1
+
+   * - Argument
+     - Default
+   * - ``lo``
+     - ``2``
+"""
+
+
+def test_rst_directives_fields_definitions_and_tables_are_read_with_docutils() -> None:
+    found = {(c.kind.value, c.subject, c.parameter, c.value, c.line) for c in rst_claims(RST, Names(), lambda _l: "f")}
+    assert {("default", "connect", "port", "80", 3), ("raises", "connect", "", "OSError", 5),
+            ("type", "connect", "host", "str", 8), ("raises", "connect", "", "ValueError", 9),
+            ("default", "f", "timeout", "5", 11), ("type", "f", "timeout", "float", 11),
+            ("default", "f", "lo", "2", 19)} <= found
+
+
+def test_rst_units_keep_the_lines_a_person_sees() -> None:
+    lines = {u.text: u.line for u in rst_units(RST)}
+    assert lines["Opens it."] == 5 and lines["The timeout."] == 11
+
+
+def test_claim_kinds_are_the_issues_seven() -> None:
+    assert {k.value for k in Kind} == {"exists", "takes", "default", "type", "raises", "returns_type",
+                                        "returns_value"}
