@@ -137,10 +137,15 @@ def targets_rows(trees: dict[str, Path], folder: Path, rounds: int, sdists: Path
             f"changed files | |" for side in trees]
 
 
-def whole_tree(trees: dict[str, Path], folder: Path, rounds: int, warm: bool) -> dict[str, list[Cost]]:
-    runs: Runs = {"floor": lambda: measure([sys.executable, "-P", "-c", FLOOR_CHILD, str(folder)], folder),
-                  "pydoclint": lambda: measure([peer("pydoclint"), "-q", "--exclude", r"\.git|\.docbot", "."],
-                                               folder)}
+def pydoclint_on(folder: Path) -> Callable[[], Cost]:
+    return lambda: measure([peer("pydoclint"), "-q", "--exclude", r"\.git|\.docbot", "."], folder)
+
+
+def whole_tree(trees: dict[str, Path], folder: Path, rounds: int, warm: bool,
+               with_pydoclint: bool = True) -> dict[str, list[Cost]]:
+    runs: Runs = {"floor": lambda: measure([sys.executable, "-P", "-c", FLOOR_CHILD, str(folder)], folder)}
+    if with_pydoclint:
+        runs["pydoclint"] = pydoclint_on(folder)
     for side, path in trees.items():
         command = docbot(path, "docbot.fronts.cli", "check", "--all")
         cache = Path(tempfile.mkdtemp(prefix=f"docbot-cache-{side}-"))
@@ -194,28 +199,32 @@ def scaled(sources: dict[str, str], count: int) -> dict[str, str]:
     return out
 
 
-def scale_rows(trees: dict[str, Path], base: Path, rounds: int, sizes: Sequence[int]) -> list[str]:
+def scale_rows(trees: dict[str, Path], base: Path, rounds: int, sizes: Sequence[int], peer_rounds: int) -> list[str]:
+    """docbot and the floor in ``rounds`` interleaved rounds; pydoclint (the slowest by far) in ``peer_rounds``
+    of its own after them, compared by medians."""
     sources = stdlib_sources()
     seen_at: dict[int, dict[str, list[Cost]]] = {}
     for size in sizes:
         folder = base / str(size)
         folder.mkdir()
         build_repo(scaled(sources, size), folder)
-        seen_at[size] = whole_tree(trees, folder, rounds, warm=False)
+        seen_at[size] = whole_tree(trees, folder, rounds, warm=False, with_pydoclint=False)
+        seen_at[size]["pydoclint"] = [pydoclint_on(folder)() for _ in range(peer_rounds)]
         shutil.rmtree(folder, ignore_errors=True)
     rows = []
     for size, seen in seen_at.items():
+        peak = {name: median([c.peak_mb for c in costs]) for name, costs in seen.items()}
+        cpu = {name: median([c.cpu for c in costs]) for name, costs in seen.items()}
         for side in trees:
-            rows.append(f"| `check --all` cold, {size} files, {side} | {ratios(seen, f'cold {side}', 'floor')} the "
-                        f"floor, {ratios(seen, f'cold {side}', 'pydoclint')} pydoclint | peak "
-                        f"{median([c.peak_mb for c in seen[f'cold {side}']]):.0f} MiB = "
-                        f"{ratios(seen, f'cold {side}', 'pydoclint', memory=True)} pydoclint's "
-                        f"({median([c.peak_mb for c in seen['pydoclint']]):.0f} MiB; floor "
-                        f"{median([c.peak_mb for c in seen['floor']]):.0f}) |")
+            name = f"cold {side}"
+            rows.append(f"| `check --all` cold, {size} files, {side} | {ratios(seen, name, 'floor')} the floor; "
+                        f"{cpu[name] / cpu['pydoclint']:.2f}× pydoclint (medians) | peak {peak[name]:.0f} MiB = "
+                        f"{peak[name] / peak['pydoclint']:.2f}× pydoclint's {peak['pydoclint']:.0f} MiB (floor "
+                        f"{peak['floor']:.0f}) |")
     small, large = sizes[0], sizes[-1]
     for name in [f"cold {side}" for side in trees] + ["floor", "pydoclint"]:
-        cpu = {size: median([c.cpu for c in seen_at[size][name]]) for size in (small, large)}
-        growth = math.log(cpu[large] / cpu[small])
+        cpu2 = {size: median([c.cpu for c in seen_at[size][name]]) for size in (small, large)}
+        growth = math.log(cpu2[large] / cpu2[small])
         rows.append(f"| growth {small} → {large} files, {name} | exponent {growth / math.log(large / small):.2f} | |")
     return rows
 
@@ -227,6 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--rows", default="staged,private,targets,all,scale")
     parser.add_argument("--sizes", default="500,5000")
+    parser.add_argument("--peer-rounds", type=int, default=1, help="pydoclint's rounds in the scale rows")
     parser.add_argument("--sdists", default=str(Path(tempfile.gettempdir()) / "docbot-bench-sdists"))
     parser.add_argument("--pydoclint", default="", help="pydoclint's executable (default: this venv's)")
     parser.add_argument("--no-write", action="store_true")
@@ -243,7 +253,8 @@ def main(argv: list[str] | None = None) -> int:
                             ("targets", lambda f: targets_rows(trees, f, args.rounds, Path(args.sdists))),
                             ("all", lambda f: all_rows(trees, f, args.rounds)),
                             ("scale", lambda f: scale_rows(trees, f, args.rounds,
-                                                           [int(s) for s in args.sizes.split(",")]))):
+                                                           [int(s) for s in args.sizes.split(",")],
+                                                           args.peer_rounds))):
             if name in wanted:
                 folder = work / name
                 folder.mkdir()
