@@ -148,7 +148,7 @@ def whole_tree(trees: dict[str, Path], folder: Path, rounds: int, warm: bool,
         runs["pydoclint"] = pydoclint_on(folder)
     for side, path in trees.items():
         command = docbot(path, "docbot.fronts.cli", "check", "--all")
-        cache = Path(tempfile.mkdtemp(prefix=f"docbot-cache-{side}-"))
+        cache = Path(tempfile.mkdtemp(prefix=f"cache-{side}-", dir=folder.parent))  # removed with the work folder
 
         def cold(command: tuple[list[str], dict[str, str]] = command) -> Cost:
             shutil.rmtree(folder / ".docbot", ignore_errors=True)
