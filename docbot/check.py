@@ -177,7 +177,8 @@ def check_report(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths:
 def _modules(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths: Sequence[str], diff: DiffRead | None,
              emit: EventSink, trusted_base: str | None) -> Iterable[ModuleDocs]:
     """The modules in scope, planned, the scan's errors emitted as warnings. A whole tree is scanned and planned
-    a module at a time, each judged and let go: memory flat in the repository's size (docs/design.md#speed)."""
+    a module at a time, each judged and let go: what the scan holds does not grow with the tree
+    (docs/design.md#speed)."""
     if spec.all:
         from docbot.plan import plan_tree
         from docbot.scan.tree import scan_modules
