@@ -105,18 +105,37 @@ def doc_raises(error: BaseException) -> bool:
         tree = ast.parse("".join(linecache.getlines(tb.tb_frame.f_code.co_filename)))
     except SyntaxError:
         return False
-    return _raise_at(tree, tb.tb_lineno, False) is False
+    found = _raise_at(tree, tb.tb_lineno, False)
+    if found is None or found[1]:
+        return False
+    # `raise ValueError("x").with_traceback()` fails building its exception (a TypeError): not the raise's own
+    named = _class_named(found[0].exc)
+    return named is None or named in {c.__name__ for c in type(error).__mro__}
 
 
-def _raise_at(node: ast.AST, line: int, guarded: bool) -> bool | None:
-    """Whether the ``raise`` on ``line`` is under a test (``if``, ``while``, ``match``); None when none is there."""
+def _raise_at(node: ast.AST, line: int, guarded: bool) -> tuple[ast.Raise, bool] | None:
+    """The ``raise`` on ``line`` and whether it is under a test (``if``, ``while``, ``match``); None when none is
+    there."""
     if isinstance(node, ast.Raise) and node.lineno == line:
-        return guarded
+        return node, guarded
     inner = guarded or isinstance(node, (ast.If, ast.While, ast.Match, ast.IfExp))
     for child in ast.iter_child_nodes(node):
         found = _raise_at(child, line, inner)
         if found is not None:
             return found
+    return None
+
+
+def _class_named(exc: ast.expr | None) -> str | None:
+    """The class a ``raise`` builds (``ValueError`` of ``ValueError("x")``, of ``pkg.Error("x").with_traceback(tb)``),
+    None for an exception it names by a variable."""
+    node = exc
+    while isinstance(node, ast.Call) or (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Call)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    if isinstance(node, ast.Attribute) and node is not exc:
+        return node.attr  # `errors.Bad("x")`
+    if isinstance(node, ast.Name) and node is not exc and node.id[:1].isupper():
+        return node.id
     return None
 
 
