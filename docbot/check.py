@@ -15,7 +15,7 @@ What is in scope, what each module defines now and what its doc file holds come 
 from __future__ import annotations
 
 import shlex
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -158,17 +158,10 @@ def check_report(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths:
     diff, when the caller already has it (the hook's screen). ``trusted_base``: a commit whose doc pages
     are trusted (``check --base``, the Action): the verdict of a section the diff wrote is re-derived
     against it (docbot.apidocs.trust)."""
-    found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
-                 exclude=settings.exclude, cache=settings.cache, diff=diff,
-                 outside_package=settings.scan_outside_package)
-    if trusted_base is not None and spec.base is not None and not paths:
-        _with_changed_pages(found, settings, repo_root, spec)
-    for error in found.errors:
-        emit(_warning().scan(error))
     stale: list[StaleEntry] = []
     unapproved: list[UnapprovedEntry] = []
     judge = _Judge(settings, repo_root, trusted_base)
-    for module in plan_modules(found, settings, repo_root, spec, paths, docs_from_index=spec.staged):
+    for module in _modules(settings, repo_root, spec, paths, diff, emit, trusted_base):
         stale += _stale_in_module(module) + _duplicates(module)
         unapproved += _unapproved_in_module(module)
         more_stale, more_unapproved = judge(module)
@@ -179,6 +172,35 @@ def check_report(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths:
         read = disk.read_staged_text if spec.staged else disk.read_text
         state = api_index.index_state(repo_root, settings.docs_dir, read)
     return CheckReport(stale, unapproved, state if state is not None and state.stale else None)
+
+
+def _modules(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths: Sequence[str], diff: DiffRead | None,
+             emit: EventSink, trusted_base: str | None) -> Iterable[ModuleDocs]:
+    """The modules in scope, planned, the scan's errors emitted as warnings. A whole tree is scanned and planned
+    a module at a time, each judged and let go: what the scan holds does not grow with the tree
+    (docs/design.md#speed)."""
+    if spec.all:
+        from docbot.plan import plan_tree
+        from docbot.scan.tree import scan_modules
+
+        scans = scan_modules(repo_root, paths, include_dunder=settings.include_dunder, exclude=settings.exclude,
+                             cache=settings.cache, outside_package=settings.scan_outside_package)
+        return plan_tree(_warned(scans, emit), settings, repo_root, paths)
+    found = scan(repo_root, spec, paths, include_dunder=settings.include_dunder,
+                 exclude=settings.exclude, cache=settings.cache, diff=diff,
+                 outside_package=settings.scan_outside_package)
+    if trusted_base is not None and spec.base is not None and not paths:
+        _with_changed_pages(found, settings, repo_root, spec)
+    for error in found.errors:
+        emit(_warning().scan(error))
+    return plan_modules(found, settings, repo_root, spec, paths, docs_from_index=spec.staged)
+
+
+def _warned(scans: Iterable[Scan], emit: EventSink) -> Iterator[Scan]:
+    for found in scans:
+        for error in found.errors:
+            emit(_warning().scan(error))
+        yield found
 
 
 def _with_changed_pages(found: Scan, settings: PlanSettings, repo_root: Path, spec: DiffSpec) -> None:

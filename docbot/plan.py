@@ -8,8 +8,10 @@ to the loop, and ``check`` what to report as missing, stale or orphaned; both re
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+import itertools
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol
@@ -21,7 +23,7 @@ from docbot.apidocs.homes import Home
 from docbot.apidocs.pages import doc_path
 from docbot.apidocs.pages import DocFile
 from docbot.config.choices import DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S, DEFAULT_EXCLUDE
-from docbot.scan.repo import DiffSpec, Scan
+from docbot.scan.repo import DiffSpec, Scan, WorktreeTexts
 from docbot.results import Target
 from docbot.scan.targets import SourceParseError, module_name, public_functions
 
@@ -92,25 +94,79 @@ def plan_modules(found: Scan, settings: PlanSettings, repo_root: Path, spec: Dif
                  paths: Sequence[str], *, docs_from_index: bool = False) -> list[ModuleDocs]:
     """Every module in scope for this scan, in scan order, with its doc file read once: from the
     working tree, or with ``docs_from_index`` as the index holds it (what a commit being checked takes)."""
-    read = doc_files.read_staged_text if docs_from_index else doc_files.read_text
+    planner = Planner(settings, repo_root, docs_from_index=docs_from_index)
     code = CodeNow.from_scan(found, include_dunder=settings.include_dunder, every=spec.all)
     by_module = group_by_module(found.targets)
-    names = homes.PageNames(repo_root)  # griffe only for a private module (docs/design.md#lazy-imports)
-    texts: dict[str, str | None] = {}
-
-    def read_once(root: Path, rel: str) -> str | None:  # a page shared by modules, and probed, is read once
-        if rel not in texts:
-            texts[rel] = read(root, rel)
-        return texts[rel]
-
-    modules = []
-    for name, on_page in modules_in_scope(by_module, settings.docs_dir, repo_root, spec, paths).items():
-        targets = by_module.get(name, [])
-        page = on_page or names.page(name, functools.partial(_holds, read_once, repo_root, settings.docs_dir, name))
-        home = homes.home_of(repo_root, settings.docs_dir, name, page, read_once)
-        modules.append(ModuleDocs(name, targets, code.functions(name, targets), home.rel, home.text,
-                                  home.view(name), home, homes.hand_written(home.doc, home.legacy_doc)))
+    modules = [planner.module(name, by_module.get(name, []), code, on_page)
+               for name, on_page in modules_in_scope(by_module, settings.docs_dir, repo_root, spec, paths).items()]
+    planner.save()
     return modules
+
+
+def plan_tree(scans: Iterable[Scan], settings: PlanSettings, repo_root: Path,
+              paths: Sequence[str]) -> Iterator[ModuleDocs]:
+    """``plan_modules`` of a whole-tree scan handed over a module at a time (docbot.scan.tree), each module
+    planned as it comes and then let go: the same modules, with the documented ones that have no target now
+    last (docs/design.md#speed). What is kept across modules is names: the modules seen and their files."""
+    planner = Planner(settings, repo_root, keep=PAGES_KEPT)
+    seen: dict[str, None] = {}
+    read: dict[str, None] = {}  # every file read, for the documented modules without a target
+    unparsed: set[str] = set()
+    top = repo_root
+    scans = iter(scans)
+    first = next(scans, None)  # the scan's refusals (not a repository, a mistyped path) come first, as before
+    # Listed before any page is read, as plan_modules does: a docs folder it refuses is refused first.
+    documented = documented_modules(repo_root, settings.docs_dir, exclude=set()) if not paths else {}
+    for found in itertools.chain([first] if first is not None else [], scans):
+        code = CodeNow.from_scan(found, include_dunder=settings.include_dunder, every=True)
+        if isinstance(found.sources, WorktreeTexts):
+            top = found.sources.top
+        read.update(dict.fromkeys(found.sources))
+        unparsed |= code.unparsed
+        for name, targets in group_by_module(found.targets).items():
+            seen[name] = None
+            yield planner.module(name, targets, code, "")
+    if not paths:
+        rest = Scan(base="", head="", sources=WorktreeTexts(top, list(read)))
+        code = CodeNow.from_scan(rest, include_dunder=settings.include_dunder, every=True)
+        code = dataclasses.replace(code, unparsed=frozenset(unparsed))
+        for name, page in documented.items():
+            if name not in seen:
+                yield planner.module(name, [], code, page)
+    planner.save()
+
+
+PAGES_KEPT = 256  # pages a streamed plan keeps read: a page several modules share is read again past this
+
+
+class Planner:
+    """Plans one module at a time, sharing what a run reads once: where each page is (griffe for a private
+    module) and the pages' texts (all of them, or the last ``keep`` read, for a plan that streams)."""
+
+    def __init__(self, settings: PlanSettings, repo_root: Path, *, docs_from_index: bool = False,
+                 keep: int | None = None) -> None:
+        self.settings, self.root, self.keep = settings, repo_root, keep
+        self.read = doc_files.read_staged_text if docs_from_index else doc_files.read_text
+        self.names = homes.PageNames(repo_root, settings.cache)  # griffe only for a private module
+        self.texts: dict[str, str | None] = {}
+
+    def read_once(self, root: Path, rel: str) -> str | None:
+        """A page shared by modules, and probed, is read once (while kept)."""
+        if rel not in self.texts:
+            if self.keep is not None and len(self.texts) >= self.keep:
+                del self.texts[next(iter(self.texts))]
+            self.texts[rel] = self.read(root, rel)
+        return self.texts[rel]
+
+    def module(self, name: str, targets: list[Target], code: CodeNow, on_page: str) -> ModuleDocs:
+        docs_dir = self.settings.docs_dir
+        page = on_page or self.names.page(name, functools.partial(_holds, self.read_once, self.root, docs_dir, name))
+        home = homes.home_of(self.root, docs_dir, name, page, self.read_once)
+        return ModuleDocs(name, targets, code.functions(name, targets), home.rel, home.text, home.view(name), home,
+                          homes.hand_written(home.doc, home.legacy_doc))
+
+    def save(self) -> None:
+        self.names.save()
 
 
 def _holds(read: homes.Reader, root: Path, docs_dir: str, module: str, page: str) -> bool:

@@ -8,16 +8,17 @@ import json
 import shutil
 import subprocess
 import sys
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
 from tests.support.git_repo import GitRepo
+from tests.support.loopback import LoopbackServer
 
 HEAVY = ("libcst", "git", "pydantic", "pydantic_core", "rich", "langchain_core", "langchain_ollama",
          "langchain_openai", "langgraph", "httpx", "llama_cpp", "griffe", "docbot.loop", "docbot.models")
-WITHOUT_SETTINGS = HEAVY
-WITH_SETTINGS = tuple(name for name in HEAVY if not name.startswith("pydantic"))  # --all loads the settings
+PYDANTIC = ("pydantic", "pydantic_core", "docbot.config.settings", "docbot.config.sources")
 
 PROBE = """
 import sys
@@ -77,22 +78,83 @@ def test_a_private_only_commit_range_imports_nothing_heavy(repo: GitRepo) -> Non
 
 
 @pytest.mark.parametrize("argv", [["check", "--all"], ["targets", "--all"]])
-def test_whole_tree_commands_load_the_settings_but_nothing_else_heavy(repo: GitRepo, argv: list[str]) -> None:
-    exit_code, imported = probe(repo.root, "cli", argv, WITH_SETTINGS)
+def test_whole_tree_commands_import_nothing_heavy(repo: GitRepo, argv: list[str]) -> None:
+    exit_code, imported = probe(repo.root, "cli", argv)
     assert imported == [] and exit_code == (1 if argv[0] == "check" else 0)  # check: area has no doc
 
 
-@pytest.mark.parametrize("front, argv, config", [
-    ("hook", ["--check", "pkg/geo.py"], True),  # a config file could set what the check reads
-    ("hook", ["--check", "--base-url", "http://127.0.0.1:9", "pkg/geo.py"], False),  # a flag to validate
-    ("cli", ["check", "--staged"], False),  # `docbot check` always loads the settings for a public edit
+CONFIG = '{"include_dunder": false, "model_registry": {"GENERATOR": "a", "CRITIC": {"model": "b"}, "ADJUDICATOR": "c"}}'
+
+
+# Issue 32: every path that runs no model reads its settings without pydantic, config file, flags and all
+# (docbot.config.plain); each probe's exit code shows the path really ran.
+@pytest.mark.parametrize("front, argv, exit_code", [
+    ("hook", ["--check", "pkg/geo.py"], 1),
+    ("hook", ["--check", "--base-url", "http://127.0.0.1:9", "pkg/geo.py"], 1),
+    ("cli", ["check", "--staged"], 1),
+    ("cli", ["check", "--all"], 1),
+    ("cli", ["targets", "--staged"], 0),
+    ("cli", ["targets", "--all", "--config", "config.json"], 0),
+    ("cli", ["verify", "--no-examples", "pkg/geo.py", "geo.md"], 1),  # 1: no section for f0...f39
+    ("cli", ["verify", "--no-examples", "README.md"], 0),
 ])
-def test_control_a_public_edit_loads_the_settings(repo: GitRepo, front: str, argv: list[str], config: bool) -> None:
-    if config:
-        repo.write("config.json", '{"include_dunder": false}\n')
+def test_no_model_paths_load_the_settings_without_pydantic(repo: GitRepo, front: str, argv: list[str],
+                                                           exit_code: int) -> None:
+    repo.write("config.json", CONFIG).write("geo.md", "# geo\n\n## `area`\n\nThe area.\n")
+    repo.write("README.md", "# pkg\n\n```python\nfrom pkg.geo import area\n```\n")
+    repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).stage("pkg/geo.py")
+    assert probe(repo.root, front, argv, PYDANTIC) == (exit_code, [])
+
+
+@pytest.mark.parametrize("front, argv", [("hook", ["--check", "pkg/geo.py"]), ("cli", ["check", "--staged"])])
+def test_control_a_bad_config_file_is_explained_by_the_model(repo: GitRepo, front: str, argv: list[str]) -> None:
+    repo.write("config.json", '{"include_dunder": 1}\n')  # the model's own message names it (exit 2)
     repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).stage("pkg/geo.py")
     exit_code, imported = probe(repo.root, front, argv)
-    assert exit_code == 1 and "pydantic" in imported  # the probe sees imports: the empty lists above are real
+    assert exit_code == 2 and "pydantic" in imported  # the probe sees imports: the empty lists above are real
+
+
+# Issue 32: the hook that must document a public edit asks the model server before it imports the loop (langgraph
+# and LangChain took 18 of a loaded machine's 26 s before the "no server" message): with none, it exits 3 first.
+LOOP = ("langchain_core", "langchain_ollama", "langchain_openai", "langgraph", "llama_cpp", "docbot.loop")
+
+
+def test_the_hook_without_a_server_says_so_before_importing_the_loop(repo: GitRepo) -> None:
+    repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).stage("pkg/geo.py")
+    assert probe(repo.root, "hook", ["--base-url", "http://127.0.0.1:9", "pkg/geo.py"], LOOP) == (3, [])
+
+
+class _TagsOnly(BaseHTTPRequestHandler):
+    """An Ollama that lists the default models and serves none of them: the preflight passes, every chat fails."""
+
+    def do_GET(self) -> None:  # noqa: N802 -- http.server's name
+        from docbot.config.settings import DEFAULT_MODELS
+
+        self._send(200, {"models": [{"name": name, "model": name} for name in DEFAULT_MODELS.values()]})
+
+    def do_POST(self) -> None:  # noqa: N802
+        self._send(404, {"error": "model not found"})
+
+    def _send(self, status: int, body: object) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *_args: object) -> None:
+        pass
+
+
+def test_control_the_loop_is_seen_when_a_server_answers(repo: GitRepo) -> None:
+    repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).stage("pkg/geo.py")
+    server = LoopbackServer(_TagsOnly)
+    try:
+        exit_code, imported = probe(repo.root, "hook", ["--base-url", server.start(), "pkg/geo.py"], LOOP)
+    finally:
+        server.stop()
+    assert "langgraph" in imported and "docbot.loop" in imported, exit_code  # the probe sees the loop's imports
 
 
 # The hook's public-edit path (issue 20, docs/design.md#lazy-imports): a commit that changes one public function

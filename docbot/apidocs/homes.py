@@ -18,9 +18,13 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from docbot.apidocs import pages
 from docbot.apidocs.pages import DocFile, Section
+
+if TYPE_CHECKING:
+    from docbot.apidocs.page_cache import PageCache
 
 Reader = Callable[[Path, str], "str | None"]  # (repo root, repo-relative path) -> LF text or None
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+[`*_ ]*(?:def[ \t]+|class[ \t]+)?(?P<name>[^\W\d][\w.]*)")
@@ -49,11 +53,14 @@ def holds_module(text: str | None, module: str) -> bool:
 
 
 class PageNames:
-    """The page of each module, griffe loaded once per package and only for a private module."""
+    """The page of each module, griffe loaded once per package and only for a private module; with ``cache``,
+    once per change to the package's files (docbot.apidocs.page_cache)."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, cache: bool = False) -> None:
         self.root = root
+        self.cache = cache
         self._by_package: dict[str, dict[str, str]] = {}
+        self._known: PageCache | None = None
 
     def page(self, module: str, holds: Callable[[str], bool] = lambda page: False) -> str:
         """The module's page: a public parent's page that ``holds`` its sections already (no griffe: the
@@ -65,8 +72,28 @@ class PageNames:
                 return parent
         package = module.split(".")[0]
         if package not in self._by_package:
-            self._by_package[package] = reexported(self.root, package)
+            self._by_package[package] = self._reexported(package)
         return self._by_package[package].get(module) or nearest_public(module)
+
+    def _reexported(self, package: str) -> dict[str, str]:
+        if not self.cache:
+            return reexported(self.root, package)
+        from docbot.apidocs.page_cache import PageCache, fingerprint
+
+        self._known = self._known or PageCache.in_repo(self.root)
+        if self._known is None:
+            return reexported(self.root, package)
+        key = fingerprint(self.root, package)
+        found = self._known.get(package, key)
+        if found is None:
+            found = reexported(self.root, package)
+            self._known.put(package, key, found)
+        return found
+
+    def save(self) -> None:
+        """Remember the packages griffe read this run (with ``cache``)."""
+        if self._known is not None:
+            self._known.save()
 
 
 def reexported(root: Path, package: str) -> dict[str, str]:

@@ -8,7 +8,6 @@ every other reader treats a broken file as one that says nothing).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +43,8 @@ class Pyproject:
 def parse_pyproject(text: str | None) -> Pyproject:
     if text is None:
         return Pyproject()
+    import tomllib  # ~3 ms: only a checkout with a pyproject.toml pays for it
+
     try:
         return Pyproject(tomllib.loads(text), found=True)
     except tomllib.TOMLDecodeError as err:

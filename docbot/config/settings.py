@@ -7,11 +7,8 @@ reads the environment. A broken config file stops docbot before any model call w
 
 from __future__ import annotations
 
-import json
 from enum import StrEnum
-from pathlib import Path
-from typing import Annotated, Any, Literal, Mapping
-from urllib.parse import urlsplit
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -19,7 +16,8 @@ from docbot.config.choices import BACKEND_NAMES as BACKEND_NAMES, Backend as Bac
 from docbot.config.choices import (DEFAULT_EXAMPLE_MEMORY_MB, DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S,
                                    ExampleSandbox as ExampleSandbox)
 from docbot.config.choices import DEFAULT_EXCLUDE as DEFAULT_EXCLUDE  # re-exported
-from docbot.errors import ConfigError
+from docbot.config.layers import (in_ci as in_ci, parse_config as parse_config, servers_in as servers_in,  # re-exported
+                                  normalise_host as normalise_host, urls_listed)
 
 
 class Role(StrEnum):
@@ -203,54 +201,6 @@ class Settings(BaseModel):
         return self.model_registry[role].max_tokens or self.max_tokens
 
 
-def servers_in(text: str) -> str | list[str]:
-    """A ``DOCBOT_BASE_URL`` or ``--base-url`` value: one URL, or several separated by commas (a
-    variable or a flag holds one string; a config file can hold a list). An empty entry stays in the
-    list, so ``urls_listed`` names the mistake instead of dropping it."""
-    urls = [url.strip() for url in text.split(",")]
-    return urls[0] if len(urls) == 1 else urls
-
-
-def urls_listed(value: str | list[str] | None) -> str | list[str] | None:
-    """A list of servers names at least one, each once (a repeated URL would get twice the calls)."""
-    if isinstance(value, list):
-        if not value or len(set(value)) != len(value) or not all(value):
-            raise ValueError("a list of base URLs needs at least one URL, each non-empty and listed once")
-    return value
-
-
-def parse_config(text: str, path: Path | str) -> dict[str, Any]:
-    """config.json's text -> its object; ``path`` names where it came from in the errors."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ConfigError(f"{path}: invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}. "
-                          "Fix the file or delete it to use the defaults.") from err
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path}: expected a JSON object at the top level, found {type(data).__name__}.")
-    return data
-
-
-def normalise_host(host: str) -> str:
-    """``OLLAMA_HOST`` as the Ollama client itself reads it (``127.0.0.1`` -> ``http://127.0.0.1:11434``,
-    ``:11434`` -> ``http://127.0.0.1:11434``, ``http://h`` -> ``http://h:80``): the ``ollama`` package's own
-    parser, so docbot never reaches a different server than ``ollama`` does for the same variable."""
-    given = host.strip()
-    try:
-        # imported here: only a set OLLAMA_HOST pays for httpx. Importing `ollama` builds its default client,
-        # which parses OLLAMA_HOST itself: a bad value fails the import, and must say so, not end in a traceback.
-        from ollama._client import _parse_host
-
-        url = _parse_host(given)
-        parts = urlsplit(url)
-    except ValueError:  # a port that is not a number in range (raised by the parse or by the import)
-        parts = None
-    if parts is None or parts.scheme not in ("http", "https"):
-        raise ConfigError(f"OLLAMA_HOST={host!r} is not a host[:port] or http(s) URL; "
-                          "e.g. OLLAMA_HOST=127.0.0.1:11434.")
-    return url
-
-
 def settings_schema() -> dict[str, Any]:
     """The JSON schema of config.json and [tool.docbot] (docbot.schema.json at the repository root)."""
     schema = Settings.model_json_schema()
@@ -263,7 +213,3 @@ def settings_schema() -> dict[str, Any]:
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "docbot configuration"
     return schema
-
-
-def in_ci(env: Mapping[str, str]) -> bool:
-    return env.get("CI", "").strip().lower() not in ("", "0", "false", "no")

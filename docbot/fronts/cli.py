@@ -7,18 +7,17 @@ Fronts parse, call, print, and map errors to exit codes. Nothing else lives here
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from docbot import __version__
 from docbot.errors import ConfigError, ExitCode
-from docbot.fronts.common import EXIT_CODES, guarded, has_config_file, json_document, loaded_from, settings_from
+from docbot.fronts.common import (EXIT_CODES, guarded, has_config_file, json_document, loaded_from, plain_settings_from,
+                                  raw_help_formatter, settings_from)
 from docbot.fronts.options import (command, console_sink, diff_options, diff_spec, model_options, output_options,
                                    repo_root_of, say, sink_for)
 from docbot.fronts.cli_files import add_merge, add_verify, drift_gate
-from docbot.fronts.single import DEMO_INPUT, demo_input, reflexion, reflexion_parser, run_demo
 from docbot.results import plural
 
 if TYPE_CHECKING:
@@ -56,12 +55,20 @@ def cmd_run(args: argparse.Namespace) -> int:
     return report.exit_code()
 
 
-def _nothing_public(args: argparse.Namespace, root: Path, spec: Any) -> bool:
+def _nothing_public(args: argparse.Namespace, root: Path, spec: Any, diff: Any = None) -> bool:
     """A diff that gives no target whatever the settings, in a checkout without a config file to
     validate: the command is done before loading the settings (docs/design.md#lazy-imports)."""
     from docbot.scan.repo import touches_nothing_public
 
-    return not has_config_file(args, root) and bool(touches_nothing_public(root, spec, args.paths))
+    return not has_config_file(args, root) and bool(touches_nothing_public(root, spec, args.paths, diff=diff))
+
+
+def _diff_of(root: Path, spec: Any) -> Any:
+    """git's reading of ``spec``'s diff, once per command: the screen and the scan share it (docs/design.md#speed);
+    None for a whole-tree spec."""
+    from docbot.scan.repo import read_diff
+
+    return None if spec.all else read_diff(root, spec)
 
 
 def _pages_edited(args: argparse.Namespace, root: Path) -> bool:
@@ -80,12 +87,13 @@ def cmd_targets(args: argparse.Namespace) -> int:
 
     root = repo_root_of(Path.cwd())
     spec = diff_spec(args)
-    if _nothing_public(args, root, spec):
+    diff = _diff_of(root, spec)
+    if _nothing_public(args, root, spec, diff):
         result = Scan(base="", head="")
     else:
-        settings = settings_from(args, root)
+        settings = plain_settings_from(args, root)
         result = scan(root, spec, args.paths, include_dunder=settings.include_dunder, exclude=settings.exclude,
-                      cache=settings.cache, outside_package=settings.scan_outside_package)
+                      cache=settings.cache, diff=diff, outside_package=settings.scan_outside_package)
     for error in result.errors:
         print(f"skipped file: {error}", file=sys.stderr)
     # With --all nothing is compared, so a target's kind ("unchanged") would mislead: show the scope.
@@ -134,17 +142,18 @@ def cmd_check(args: argparse.Namespace) -> int:
 def _check_api_docs(args: argparse.Namespace, root: Path, drift: Any) -> int:
     spec = diff_spec(args, default_all=True)
     extra = {"drift": drift.to_json()} if drift is not None else {}
-    if _nothing_public(args, root, spec) and not _pages_edited(args, root):  # nothing can be stale
+    diff = _diff_of(root, spec)
+    if _nothing_public(args, root, spec, diff) and not _pages_edited(args, root):  # no settings: nothing stale
         if args.json:
             print(json_document("check", stale=[], unapproved=[], index=None, strict=args.strict, **extra))
         say(args, "docbot check: all docs are current.")
         return 0
     from docbot.check import check_report, run_command
 
-    settings = settings_from(args, root)
+    settings = plain_settings_from(args, root)
     docs_dir = settings.docs_dir
     found = check_report(settings, root, spec, args.paths, emit=console_sink(verbose=False, quiet=args.quiet),
-                         trusted_base=args.base or None)
+                         diff=diff, trusted_base=args.base or None)
     if args.json:
         print(json_document("check", **found.to_json(), strict=args.strict, **extra))
     else:
@@ -169,7 +178,7 @@ def _check_api_docs(args: argparse.Namespace, root: Path, drift: Any) -> int:
 
 def main_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="docbot", description=DESCRIPTION, epilog=EXIT_CODES,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+                                     formatter_class=raw_help_formatter)
     parser.add_argument("--version", action="version", version=f"docbot {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     run = command(sub, "run", "document changed public functions into docs/api",
@@ -238,6 +247,8 @@ def _config_parser(sub: Any) -> None:
 
 
 def cmd_config(args: argparse.Namespace) -> int:
+    import json
+
     from docbot.config.show import show_lines, show_json
     from docbot.config.settings import settings_schema
 
@@ -256,7 +267,7 @@ def cmd_pages(args: argparse.Namespace) -> int:
     from docbot.git.repo import head_sha, open_repo
 
     root = repo_root_of(Path.cwd())
-    settings = settings_from(args, root)
+    settings = plain_settings_from(args, root)
     done = pages(root, settings.docs_dir, package=args.package or "", out=args.out or "",
                  repo_url=settings.repo_url or "", commit=head_sha(open_repo(root)) or "", mkdocs=args.mkdocs)
     for note in done.notes:
@@ -268,6 +279,8 @@ def cmd_pages(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from docbot.fronts.single import DEMO_INPUT, demo_input, run_demo
+
     if not demo_input().is_file():  # installed from a wheel: the sample lives in docbot's checkout only
         raise ConfigError(f"the demo's sample ({DEMO_INPUT}) is not installed with docbot; document a file of "
                           "your own with the same model: `reflexion --backend embedded --input FILE.py`.")
@@ -281,6 +294,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def reflexion_main(argv: Sequence[str] | None = None) -> int:
+    from docbot.fronts.single import reflexion, reflexion_parser
+
     args = reflexion_parser().parse_args(argv)
     return guarded(lambda: reflexion(args))
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from docbot.config.choices import DEFAULT_EXAMPLE_SANDBOX
 from docbot.errors import ConfigError
-from docbot.fronts.common import has_config_file, json_document, read_doc, read_source, settings_from
+from docbot.fronts.common import has_config_file, json_document, plain_settings_from, read_doc, read_source
 from docbot.fronts.options import command, output_options
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             raise ConfigError(f"{path}: no such file.")
     module, sys_path = importable_as(source_path.resolve())
     # config.json may allow the guard alone; without a config file the default holds (no pydantic to load)
-    sandbox = (settings_from(args, Path.cwd()).example_sandbox if has_config_file(args, Path.cwd())
+    sandbox = (plain_settings_from(args, Path.cwd()).example_sandbox if has_config_file(args, Path.cwd())
                else DEFAULT_EXAMPLE_SANDBOX)
     names = [n.strip() for given in args.function or [] for n in given.split(",") if n.strip()]
     report = PairReport(verify_source_doc(read_source(source_path), read_doc(doc_path), module=module,
@@ -49,7 +49,7 @@ def cmd_verify_project(args: argparse.Namespace) -> int:
     from docbot.verify.project.docs import DocsOptions, suggested_patch, verify_here
 
     root = Path.cwd()
-    report = verify_here(root, [Path(p) for p in args.paths], DocsOptions.of(settings_from(args, root)),
+    report = verify_here(root, [Path(p) for p in args.paths], DocsOptions.of(plain_settings_from(args, root)),
                          run_examples=not args.no_examples)
     if args.suggest:  # stdout is the patch alone, so `docbot verify --suggest | git apply` works
         print("\n".join(report.lines()), file=sys.stderr)
@@ -87,7 +87,7 @@ def drift_gate(args: argparse.Namespace, root: Path, base: str) -> DriftReport:
     from docbot.verify.project.docs import DocsOptions
     from docbot.verify.project.drift import drift_gate as gate
 
-    settings = settings_from(args, root)
+    settings = plain_settings_from(args, root)
     drift = gate(root, base, DocsOptions.of(settings), run_examples=settings.run_examples is not False,
                  cache=settings.cache)
     if not args.json:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from docbot.errors import EXIT_CODE_MEANINGS, ConfigError, DocbotError, ExitCode
 
 if TYPE_CHECKING:  # pydantic is imported only once settings are really loaded (docs/design.md#lazy-imports)
+    from docbot.config.plain import PlainSettings
     from docbot.config.sources import Loaded
     from docbot.config.settings import Settings
     from docbot.plan import PlanSettings
@@ -93,11 +94,23 @@ def settings_from(args: argparse.Namespace, root: Path, extra: dict[str, Any] | 
     return loaded.settings
 
 
+def plain_settings_from(args: argparse.Namespace, root: Path) -> PlainSettings:
+    """What a check, a scan or ``verify`` reads of the settings, from the same sources as ``settings_from`` and
+    with the same errors and notes, without pydantic (docbot.config.plain)."""
+    from docbot.config.plain import load_plain
+
+    config = Path(args.config) if getattr(args, "config", None) else None
+    loaded = load_plain(root, config, _overrides(args, None), os.environ)
+    for note in loaded.notes:
+        _to_stderr(f"{note.level}: {note.text}")
+    return loaded.settings
+
+
 def plan_settings_from(args: argparse.Namespace, root: Path) -> PlanSettings:
-    """What ``docbot check`` reads of the settings: their defaults without pydantic when neither a file
-    nor a flag could set one (the environment sets only model settings), else the loaded settings."""
+    """What ``docbot check`` reads of the settings: their defaults when neither a file nor a flag could set one
+    (the environment sets only model settings), else the plain settings (no pydantic either way)."""
     if has_config_file(args, root) or any(getattr(args, flag, None) for flag in ("backend", "base_url", "replay")):
-        return settings_from(args, root)
+        return plain_settings_from(args, root)
     from docbot.plan import PLAN_DEFAULTS
 
     return PLAN_DEFAULTS
@@ -119,6 +132,14 @@ def has_config_file(args: argparse.Namespace, root: Path) -> bool:
 def loaded_from(args: argparse.Namespace, root: Path, extra: dict[str, Any] | None = None) -> Loaded:
     """The settings and where each came from: [tool.docbot] of ``root``'s pyproject.toml, ``--config``
     (else config.json at ``root``), the environment, then the flags (``--backend``, ``--replay``...)."""
+    from docbot.config.sources import load_local
+
+    config = Path(args.config) if getattr(args, "config", None) else None
+    return load_local(root, config, _overrides(args, extra), os.environ)
+
+
+def _overrides(args: argparse.Namespace, extra: dict[str, Any] | None) -> dict[str, Any]:
+    """The settings the flags set (None: not given)."""
     overrides: dict[str, Any] = {"backend": getattr(args, "backend", None),
                                  "base_url": _servers(getattr(args, "base_url", None)),
                                  "record": getattr(args, "record", None), "replay": getattr(args, "replay", None),
@@ -127,14 +148,11 @@ def loaded_from(args: argparse.Namespace, root: Path, extra: dict[str, Any] | No
         overrides["backend"] = "replay"
     if getattr(args, "no_examples", False):
         overrides["run_examples"] = False
-    from docbot.config.sources import load_local
-
-    config = Path(args.config) if getattr(args, "config", None) else None
-    return load_local(root, config, overrides, os.environ)
+    return overrides
 
 
 def _servers(flag: str | None) -> str | list[str] | None:
-    from docbot.config.settings import servers_in  # the settings module imports pydantic: only when loading them
+    from docbot.config.layers import servers_in
 
     return None if flag is None else servers_in(flag)
 

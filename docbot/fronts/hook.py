@@ -195,10 +195,12 @@ def _in_hook_terms(message: str, no_server: bool, root: Path) -> str:
     """An error's fix said in the hook's terms: its install hint for pre-commit's environment, and (no
     model server) how to commit anyway, past every docbot hook the repository configures."""
     from docbot.fronts.common import skip_command
-    from docbot.models.embedded import INSTALL_HINT, MODEL_HINT
 
-    for hint in (INSTALL_HINT, MODEL_HINT):
-        message = message.replace(f"run `{hint}`", HOOK_EMBEDDED_FIX)
+    if "run `pip install" in message:  # the embedded backend's hints: its module imports LangChain (seconds)
+        from docbot.models.embedded import INSTALL_HINT, MODEL_HINT
+
+        for hint in (INSTALL_HINT, MODEL_HINT):
+            message = message.replace(f"run `{hint}`", HOOK_EMBEDDED_FIX)
     return f"{message}\n{NO_SERVER_FIX.format(skip=skip_command(root, 'docbot'))}" if no_server else message
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from docbot.errors import ConfigError
 from docbot.config.choices import BACKEND_NAMES
-from docbot.fronts.common import EXIT_CODES
+from docbot.fronts.common import EXIT_CODES, raw_help_formatter
 
 if TYPE_CHECKING:  # the event types are loaded by the commands that emit events, not by verify or config
     from docbot import events
@@ -97,5 +97,5 @@ def repo_root_of(start: Path) -> Path:
 def command(sub: Any, name: str, summary: str, description: str) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = sub.add_parser(
         name, help=summary, description=f"{summary}.\n\n{description}", epilog=EXIT_CODES,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        formatter_class=raw_help_formatter)
     return parser

@@ -165,12 +165,13 @@ def model_callbacks(settings: Settings) -> list[Any]:
 
 
 def make_documenter(settings: Settings, repo_root: Path, emit: events.EventSink,
-                    deadline: Deadline | None = None) -> Documenter:
-    """Preflight, then build the models and the graph once; preflight failures raise (nothing written)."""
+                    deadline: Deadline | None = None, *, warnings: list[str] | None = None) -> Documenter:
+    """Preflight, then build the models and the graph once; preflight failures raise (nothing written).
+    ``warnings``: the preflight's, when the caller ran it before importing this module (docbot.run.pipeline)."""
     from docbot.models.factory import build_models
     from docbot.models.preflight import preflight
 
-    for warning in preflight(settings):
+    for warning in preflight(settings) if warnings is None else warnings:
         emit(events.WarningEvent(warning))
     return documenter_for(build_models(settings), settings, repo_root, emit, deadline)
 

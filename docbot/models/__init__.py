@@ -7,8 +7,10 @@ in-process llama.cpp, or a recording) is decided here from the settings.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from langchain_core.language_models import BaseChatModel
+if TYPE_CHECKING:  # the preflight imports this package, and must not wait for LangChain (issue 32)
+    from langchain_core.language_models import BaseChatModel
 
 
 @dataclass(frozen=True)

@@ -11,15 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import httpx
-from langchain_core.language_models import BaseChatModel
 
 from docbot.errors import ConfigError
 from docbot.models import checks
-from docbot.models.resilience import ResilientChatModel
 from docbot.models.servers import openai_url, role_servers
 from docbot.config.settings import Backend, Settings
+
+if TYPE_CHECKING:  # the preflight reads this table before LangChain is imported: a dead server costs seconds
+    from langchain_core.language_models import BaseChatModel
+
+    from docbot.models.resilience import ResilientChatModel
 
 # (client, server, {role: model}, settings) -> problems, each with its fix
 Check = Callable[[httpx.Client, str, Mapping[str, str], Settings], list[str]]
@@ -36,6 +40,8 @@ class BackendSpec:
 
 def _resilient(settings: Settings, role: str, inner: BaseChatModel, server: str, fix: str) -> ResilientChatModel:
     """Networked models retry transient failures and end with a message naming the server and the fix."""
+    from docbot.models.resilience import ResilientChatModel
+
     return ResilientChatModel(inner=inner, role=role, model_name=settings.model_for(role), server=server,
                               fix=fix, retries=settings.call_retries)
 

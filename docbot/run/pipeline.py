@@ -159,9 +159,14 @@ def _edited_since(module: _Module, qualname: str, cached: str) -> bool:
 def _default_factory(settings: Settings, repo_root: Path, emit: EventSink,
                      deadline: Deadline | None) -> Callable[[], Documenter]:
     def build() -> Documenter:
-        from docbot.loop.runner import make_documenter  # the loop pulls in langgraph: import it late
+        # The servers are asked before the loop is imported: langgraph and LangChain take seconds (18 s of a
+        # loaded machine's 26), and a commit with no server should hear so at once (issue 32).
+        from docbot.models.preflight import preflight
 
-        return make_documenter(settings, repo_root, emit, deadline)
+        warnings = preflight(settings)
+        from docbot.loop.runner import make_documenter
+
+        return make_documenter(settings, repo_root, emit, deadline, warnings=warnings)
 
     return build
 

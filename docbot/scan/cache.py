@@ -5,7 +5,9 @@ parsing is most of a whole-tree scan. An entry is the finder's answer for one bl
 qualified name and the line spans of its pieces), so the targets rebuilt from it are the ones a
 parse gives. The finder's own source is part of the file's identity: a docbot whose public-function
 rules differ ignores the whole file. One JSON file (``.docbot/cache/scan.json``), read once and
-replaced atomically when something was added; a file that does not read back is an empty cache.
+replaced atomically when something was added; a file that does not read back is an empty cache. An entry
+is one string (``qualname<TAB>first-last,first-last`` a line), decoded when asked for: as JSON lists the
+stdlib's entries took 16 MB once read, a fifth of ``check --all``'s peak, and grew with the repository.
 
 A cache is never a trust input (docs/design.md#cache): ``cache_folder`` refuses a ``.docbot`` that git
 tracks (a pull request could commit a forged ``scan.json`` hiding a public function from the gate),
@@ -35,8 +37,11 @@ def blob_id(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
+FORMAT = "2"  # of an entry: one string (1: JSON lists)
+
+
 def finder_version() -> str:
-    digest = hashlib.sha256()
+    digest = hashlib.sha256(FORMAT.encode())
     for path in _FINDER:
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
@@ -78,15 +83,16 @@ class ScanCache:
 
     def get(self, blob: str, include_dunder: bool) -> Spans | None:
         entry = self.entries.get(f"{blob}:{int(include_dunder)}")
-        if not isinstance(entry, list):
+        if not isinstance(entry, str):
             return None
         try:
-            return [(str(q), tuple((int(a), int(b)) for a, b in spans)) for q, spans in entry]
-        except (TypeError, ValueError):
+            return [_decoded(line) for line in entry.split("\n")] if entry else []
+        except ValueError:
             return None
 
     def put(self, blob: str, include_dunder: bool, spans: Spans) -> None:
-        self.entries[f"{blob}:{int(include_dunder)}"] = [[q, [list(s) for s in pieces]] for q, pieces in spans]
+        self.entries[f"{blob}:{int(include_dunder)}"] = "\n".join(
+            f"{qualname}\t{','.join(f'{a}-{b}' for a, b in pieces)}" for qualname, pieces in spans)
         self.added = True
 
     def save(self) -> None:
@@ -96,3 +102,12 @@ class ScanCache:
                 write_atomic(self.path, json.dumps({"finder": self.version, "entries": self.entries}))
             except OSError:  # a read-only or vanished folder: this scan's answer stands, unremembered
                 pass
+
+
+def _decoded(line: str) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """``qualname<TAB>first-last,first-last`` -> (qualname, spans); ValueError on anything else."""
+    qualname, spans = line.split("\t")
+    pieces = tuple((int(a), int(b)) for a, b in (span.split("-") for span in spans.split(",")))
+    if not qualname or not pieces:
+        raise ValueError(line)
+    return qualname, pieces

@@ -87,9 +87,13 @@ def _inside(module: str, prefix: str) -> bool:
     return module == prefix or module.startswith(prefix + ".")
 
 
-def in_api(targets: list[Target], read_init: InitReader) -> list[Target]:
-    """``targets`` without those of private modules that their package does not re-export."""
-    cache: dict[tuple[PrivatePart, bool], tuple[frozenset[str], bool]] = {}
+Reexports = dict[tuple[PrivatePart, bool], tuple[frozenset[str], bool]]  # (part, old side) -> names, star
+
+
+def in_api(targets: list[Target], read_init: InitReader, cache: Reexports | None = None) -> list[Target]:
+    """``targets`` without those of private modules that their package does not re-export. ``cache``: the
+    re-exports already read, shared by the calls of one scan (docbot.scan.tree scans a module at a time)."""
+    cache = {} if cache is None else cache
     kept = []
     for target in targets:
         part = private_part(target.path)

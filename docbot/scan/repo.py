@@ -118,9 +118,7 @@ def _scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str], include_dunder:
           cache: bool, *, first_only: bool, diff: DiffRead | None = None, outside_package: bool = False) -> Scan:
     skipped: dict[str, None] = {}
     repo = open_repo(repo_root)
-    scope = () if outside_package else package_scope(repo.top)
-    under = _path_filter(repo.top, Path(repo_root), paths)
-    wanted = _importable_only(_excluding(lambda path: under(path) and in_scope(path or "", scope), exclude), skipped)
+    wanted = _wanted(repo, repo_root, paths, exclude, skipped, outside_package)
     if spec.all:
         found = _scan_tree(repo, repo_root, paths, include_dunder, cache, wanted)
     else:
@@ -128,6 +126,23 @@ def _scan(repo_root: Path, spec: DiffSpec, paths: Sequence[str], include_dunder:
                            include_dunder, first_only, wanted)
     found.skipped = list(skipped)
     return found
+
+
+def _wanted(repo: Git, repo_root: Path, paths: Sequence[str], exclude: Sequence[str],
+            skipped: dict[str, None], outside_package: bool) -> Callable[[str | None], bool]:
+    """The predicate of the files a scan reads: under ``paths``, inside the declared packages unless
+    ``outside_package``, not excluded, importable (the others go to ``skipped``); shared by ``scan`` and the
+    module-by-module tree scan (docbot.scan.tree)."""
+    scope = () if outside_package else package_scope(repo.top)
+    under = _path_filter(repo.top, Path(repo_root), paths)
+    return _importable_only(_excluding(lambda path: under(path) and in_scope(path or "", scope), exclude), skipped)
+
+
+def check_paths(repo: Git, repo_root: Path, paths: Sequence[str]) -> None:
+    """The whole tree is what is on disk: a path that is not there is a typo, not "nothing to do"."""
+    for given in paths:
+        if not (Path(repo_root) / given).exists():
+            raise ConfigError(f"{given}: no such file or folder in {repo.top}; check the path.")
 
 
 def _importable_only(wanted: Callable[[str | None], bool], skipped: dict[str, None]) -> Callable[[str | None], bool]:
@@ -145,10 +160,7 @@ def _importable_only(wanted: Callable[[str | None], bool], skipped: dict[str, No
 
 def _scan_tree(repo: Git, repo_root: Path, paths: Sequence[str], include_dunder: bool, cache: bool,
                wanted: Callable[[str | None], bool]) -> Scan:
-    # The whole tree is what is on disk: a path that is not there is a typo, not "nothing to do".
-    for given in paths:
-        if not (Path(repo_root) / given).exists():
-            raise ConfigError(f"{given}: no such file or folder in {repo.top}; check the path.")
+    check_paths(repo, repo_root, paths)
     return _scan_all(repo, repo.top, wanted, include_dunder, cache)
 
 

@@ -73,10 +73,10 @@ def test_the_run_command_names_the_reported_files(stale: list[StaleEntry], comma
 def test_demo_outside_the_checkout_names_a_command_that_exists(monkeypatch: pytest.MonkeyPatch,
                                                                tmp_path: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
-    from docbot.fronts import cli
+    from docbot.fronts import cli, single
     from docbot.fronts.single import reflexion_parser
 
-    monkeypatch.setattr(cli, "demo_input", lambda: tmp_path / "gone.py")  # a wheel install: no sample
+    monkeypatch.setattr(single, "demo_input", lambda: tmp_path / "gone.py")  # a wheel install: no sample
     assert cli.main(["demo"]) == 2
     said = capsys.readouterr().err
     assert "Pass --input" not in said  # demo has no --input

@@ -20,7 +20,7 @@ from docbot.results import FunctionResult, SectionStatus, Target
 from docbot.run import cache as cache_module
 from docbot.run import pipeline
 from docbot.run.cache import ResultCache, cache_key, decode, encode, facts_of
-from docbot.scan.cache import blob_id, finder_version
+from docbot.scan.cache import ScanCache, blob_id
 from tests.support.action_env import PR, git, pr_event, runner_env, write
 from tests.support.fake_github import FakeGitHub
 
@@ -145,8 +145,9 @@ def test_the_workspace_cache_is_refused_when_git_tracks_it(
 
 def forge_scan(work: Path, source: str) -> None:
     """A scan.json that says the file holds no public function, committed with the pull request."""
-    entries = {f"{blob_id(source.encode())}:0": []}
-    write(work / ".docbot" / "cache" / "scan.json", json.dumps({"finder": finder_version(), "entries": entries}))
+    forged = ScanCache(work / ".docbot" / "cache" / "scan.json")  # in the cache's own format, whatever it is
+    forged.put(blob_id(source.encode()), False, [])
+    forged.save()
     git(work, "add", "-f", "-A"), git(work, "commit", "-qm", "forged scan cache")
 
 

@@ -11,7 +11,8 @@ import httpx
 import pytest
 
 from docbot.errors import ConfigError, ModelServerError
-from docbot.fronts.cli import main_parser, reflexion_parser
+from docbot.fronts.cli import main_parser
+from docbot.fronts.single import reflexion_parser
 from docbot.fronts.hook import parser as hook_parser
 from docbot.models import checks
 from docbot.models.factory import build_models, build_role_model

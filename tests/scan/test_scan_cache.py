@@ -79,11 +79,16 @@ def test_another_finder_ignores_the_file(repo: GitRepo, parses: list[str], monke
     assert len(parses) == 4
 
 
-@pytest.mark.parametrize("damage", ["{", '{"finder": 1}', "[]", '{"finder": "F", "entries": {"X:0": [[1]]}}'])
+@pytest.mark.parametrize("damage", ["{", '{"finder": 1}', "[]", '{"finder": "F", "entries": {"X:0": [[1]]}}',
+                                    '{"finder": "F", "entries": {"B:0": "area\\t1-"}}',
+                                    '{"finder": "F", "entries": {"B:0": "\\t1-2"}}',
+                                    '{"finder": "F", "entries": {"B:0": "area\\t"}}',
+                                    '{"finder": "F", "entries": {"B:0": "area"}}'])
 def test_a_damaged_cache_is_an_empty_one(repo: GitRepo, damage: str) -> None:
     cold = as_json(repo.root, cache=False)
     (repo.root / SCAN_CACHE).parent.mkdir(parents=True, exist_ok=True)
-    (repo.root / SCAN_CACHE).write_text(damage.replace("F", scan_cache.finder_version()))
+    blob = blob_id((repo.root / "pkg/geo.py").read_bytes())
+    (repo.root / SCAN_CACHE).write_text(damage.replace("F", scan_cache.finder_version()).replace("B:0", f"{blob}:0"))
     assert as_json(repo.root) == cold
 
 

@@ -39,6 +39,7 @@ from docbot.verify.read.references import Reference, code_references, prose_refe
 from docbot.verify.read.rst import is_rst_doc, rst_to_markdown
 
 if TYPE_CHECKING:
+    from docbot.config.plain import PlainSettings
     from docbot.config.settings import Settings
 
 # A doc is read up to this many characters: a 9.4 MB README cost 142 s and 626 MB (issue 30); past the bound the
@@ -61,7 +62,7 @@ class DocsOptions:
     generated_dir: str = "docs/api"  # docbot's own sections: kept true by `docbot check`, not by this gate
 
     @classmethod
-    def of(cls, settings: Settings) -> DocsOptions:
+    def of(cls, settings: Settings | PlainSettings) -> DocsOptions:
         return cls(tuple(settings.docs_globs), settings.docs_setup, settings.example_timeout_s,
                    settings.example_sandbox, settings.docs_dir)
 
