@@ -59,12 +59,12 @@ def test_answered_by(metadata: dict[str, str], label: str) -> None:
 
 
 def test_the_committed_recording_names_smollm2_as_every_answerer() -> None:
-    """It was made with the embedded backend while the roles' configured names were the Ollama defaults:
+    """It was made with the embedded backend (on llama-cpp-python, which the label names) while the roles' configured names were the Ollama defaults:
     `model` is what a replay matches on, `answered_by` says who answered."""
     path = Path(__file__).resolve().parents[1] / "data" / "compound_interest.smollm2.jsonl"
     lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     assert {line["model"] for line in lines} >= {"qwen3.5:9b"}
-    assert {line["answered_by"] for line in lines} == {"SmolLM2-135M-Instruct.Q4_1.gguf (llama.cpp)"}
+    assert {line["answered_by"] for line in lines} == {"SmolLM2-135M-Instruct.Q4_1.gguf (llama.cpp, llama-cpp-python)"}
 
 
 def test_the_recorder_labels_a_call_with_the_model_that_answered(tmp_path: Path) -> None:
