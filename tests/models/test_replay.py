@@ -59,8 +59,9 @@ def test_answered_by(metadata: dict[str, str], label: str) -> None:
 
 
 def test_the_committed_recording_names_smollm2_as_every_answerer() -> None:
-    """It was made with the embedded backend (on llama-cpp-python, which the label names) while the roles' configured names were the Ollama defaults:
-    `model` is what a replay matches on, `answered_by` says who answered."""
+    """It was made with the embedded backend (on llama-cpp-python, which the label names) while the roles'
+    configured names were the Ollama defaults: `model` is what a replay matches on, `answered_by` says who
+    answered."""
     path = Path(__file__).resolve().parents[1] / "data" / "compound_interest.smollm2.jsonl"
     lines = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     assert {line["model"] for line in lines} >= {"qwen3.5:9b"}

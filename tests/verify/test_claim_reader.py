@@ -39,6 +39,9 @@ def claims(doc: str, passage: str | None = None) -> set[tuple[str, str, str, str
     # types, returns, exceptions
     ("`f()` returns a dict.", {("returns_type", "f", "", "dict")}),
     ("`f()` returns `None` if empty.", {("returns_value", "f", "", "None")}),
+    ("`f()` returns `None`.", {("returns_value", "f", "", "None")}),  # the sentence's period after the span
+    ("`f()` returns `True`.", {("returns_value", "f", "", "True")}),
+    ("In `f()`, `mode` defaults to `'r'`.", {("default", "f", "mode", "'r'")}),
     ("`f()` raises `KeyError` if missing.", {("raises", "f", "", "KeyError")}),
     ("If missing, a `KeyError` is raised by `f()`.", {("raises", "f", "", "KeyError")}),
     ("`x` must be an integer when you call `f()`.", {("type", "f", "x", "integer")}),

@@ -96,6 +96,40 @@ def uses_wrapper(text):
 
 def recursive(n):
     return recursive(n - 1) if n else 0
+
+
+def rebinds(items):
+    res = []
+    add = res.append
+    for item in items:
+        add(item)
+    done, res = res, []
+    add = res.append
+    add(done[0])
+    return res
+
+
+def calls_alias_twice(items):
+    res = []
+    add = res.append
+    add(items)
+    add(items)
+    return res
+
+
+def alias_cycle(items):
+    a = b
+    b = a
+    return a(items)
+
+
+def rebinds_otherwise(items, func):
+    res = []
+    add = res.append
+    add(items)
+    add = func
+    add(items)
+    return res
 '''
 ERRORS = "class Broke(Exception):\n    pass\n"
 BASE = CodeBase((("pkg.core", CORE), ("pkg.errors", ERRORS)))
@@ -123,6 +157,10 @@ BASE = CodeBase((("pkg.core", CORE), ("pkg.errors", ERRORS)))
     ("uses_wrapper", "FileNotFoundError", False),  # the instance's methods are the code base's
     ("Wrapper.wrap", "FileNotFoundError", False),
     ("recursive", "FileNotFoundError", False),  # a cycle ends
+    ("rebinds", "FileNotFoundError", False),  # an alias bound twice to the same `res.append`: a list's method
+    ("calls_alias_twice", "FileNotFoundError", False),  # every call of an alias is what it names
+    ("alias_cycle", "FileNotFoundError", None),  # aliases of each other: a local called, any code
+    ("rebinds_otherwise", "FileNotFoundError", None),  # bound to a list's method, then to the caller's code
     ("pure", "ValueError", None),  # never proven absent: any operation may raise it
     ("pure", "TypeError", None),
     ("nothere", "KeyError", None),

@@ -39,6 +39,13 @@ def _module(body: str) -> str:
     ("def f(x):\n    if x:\n        return 1\n    return\n", "f", {"int", "NoneType"}),
     ("def f(x):\n    return x + 'a'\n", "f", None),  # arithmetic is not guessed
     ("def f(x):\n    return x or 'a'\n", "f", None),  # one operand unknown
+    ("def f(x, y):\n    return '%s, line %d' % (x, y)\n", "f", {"str"}),  # printf-style formatting
+    ("def f(x):\n    return b'<%s>' % x\n", "f", {"bytes"}),
+    ("def f(x, y):\n    return x % y\n", "f", None),  # a number's modulo, or anything's
+    ("def f(x):\n    return 5 % x\n", "f", None),
+    ("def f(x, n):\n    return sorted(x)[:n]\n", "f", {"list"}),  # a slice of a builtin sequence: its type
+    ("def f(x):\n    return [x, 1][1:]\n", "f", {"list"}),
+    ("def f(x):\n    return sorted(x)[0]\n", "f", None),  # an item is not the sequence's type
     # 3. jedi, complete answers only
     ("from io import StringIO\ndef f():\n    out = StringIO()\n    return out.getvalue()\n", "f", {"str"}),
     ("def f():\n    out = ''\n    return out[:-1]\n", "f", {"str"}),

@@ -57,6 +57,7 @@ class _Walk:
         self.params: set[str] = set()
         self.contained: set[str] = set()  # parameters annotated as a builtin container: iterating one is no I/O
         self.referring = False
+        self.following: set[str] = set()  # the aliases being followed to what they name
 
     def run(self, function: ast.AST) -> list[tuple[str, str]]:
         assert isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -112,7 +113,9 @@ class _Walk:
                                      or ast.Constant(0)):
                     if isinstance(name, ast.Name):
                         bound.setdefault(name.id, []).append(ast.Constant(0))
-        return {name: values[0] for name, values in bound.items() if len(values) == 1 and name not in self.params
+        # bound twice to the same text (`add = res.append` again after `res = []`) names the same kind of thing
+        return {name: values[0] for name, values in bound.items() if name not in self.params
+                and len({ast.dump(v) for v in values}) == 1
                 and (isinstance(values[0], (ast.Name, ast.Attribute)) or self._made_by_stdlib(values[0]))}
 
     def _made_by_stdlib(self, value: ast.expr) -> bool:
@@ -192,12 +195,14 @@ class _Walk:
 
     def _call(self, node: ast.Call) -> None:
         func, effects = node.func, self.effects
-        if isinstance(func, ast.Name) and func.id in self.aliases:
-            alias = self.aliases.pop(func.id)
+        if isinstance(func, ast.Name) and func.id in self.aliases and func.id not in self.following:
+            alias = self.aliases[func.id]  # every call of it, not the first only (`add(a)`, then `add(b)`)
             if isinstance(alias, ast.Call):  # calling what a pure standard-library function made: its code
                 self.effects.outside = self.effects.stdlib = True
             else:
+                self.following.add(func.id)  # `a = b; b = a`: a cycle of aliases ends as a local called
                 self._call(ast.Call(func=alias, args=node.args, keywords=node.keywords))
+                self.following.discard(func.id)
         elif isinstance(func, ast.Name):
             if func.id in self.nested:
                 pass

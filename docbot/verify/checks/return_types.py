@@ -121,6 +121,7 @@ _CONSTRUCTORS = {"str": "str", "repr": "str", "ascii": "str", "format": "str", "
                  "bool": "bool", "isinstance": "bool", "issubclass": "bool", "callable": "bool", "hasattr": "bool",
                  "all": "bool", "any": "bool", "list": "list", "sorted": "list", "dict": "dict", "tuple": "tuple",
                  "set": "set", "frozenset": "frozenset"}
+_SLICED_AS_ITSELF = frozenset({"str", "bytes", "bytearray", "list", "tuple"})
 _LITERALS = {str: "str", bytes: "bytes", int: "int", float: "float", complex: "complex", bool: "bool"}
 
 
@@ -143,6 +144,13 @@ def expression_types(node: ast.expr) -> frozenset[str]:
         return frozenset().union(*parts)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CONSTRUCTORS:
         return frozenset({_CONSTRUCTORS[node.func.id]})
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) and \
+            type(node.left.value) in (str, bytes):
+        return frozenset({_LITERALS[type(node.left.value)]})  # printf-style formatting: '"%s", line %d' % (f, n)
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+        sliced = expression_types(node.value)  # a slice of a builtin sequence is one of its type: sorted(x)[:n]
+        if sliced and sliced is not JEDI and sliced <= _SLICED_AS_ITSELF:
+            return sliced
     if isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
         return JEDI
     return frozenset()

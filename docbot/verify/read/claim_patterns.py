@@ -124,7 +124,8 @@ _VALUE = r"(`[^`]+`|\"[^\"]*\"|'[^']*'|[-+]?\.?\d[\w.+-]*|True\b|False\b|None\b)
 
 def literal_value(text: str) -> str | None:
     """The stated value if it is a Python literal (or a name in code): ``"`'simple'`"`` -> "'simple'"."""
-    value = text.strip().strip("`").strip()
+    # a sentence's own punctuation after the code span first ("returns `None`."): inside it, "`None`." stays
+    value = re.sub(r"(?<=`)[.,;:)]+$", "", text.strip()).strip("`").strip()
     value = value.rstrip(".,;:)")
     if re.fullmatch(r"[A-Za-z_][\w.]*", value):
         return value if value in ("True", "False", "None") or text.strip().startswith("`") else None
