@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import linecache
+import re
 import traceback
 
 from docbot.sandbox.compare import output_matches, value_matches
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 MAX_SHOWN = 2000
+_NONE = re.compile(r"None(?:\s+#.*)?$")  # `None  # inherited from the style`: the value, and a remark on it
 DOC_FILE = "<doc example"  # the prefix of every file name the child gives a doc's code
 
 
@@ -46,7 +48,7 @@ def judge(step: dict[str, Any], value: Any, printed: str, echoed: list[tuple[Any
             want, _before_echo(shown, echoed[-1][0])))  # the log a script shows, without the console's echo
     if expect == "output" and not want.strip():
         ok = True  # the doc shows no output: a value it does not show is not a contradiction
-    if not ok and expect == "output" and want.strip() == "None" and not printed.strip() and not echoed:
+    if not ok and expect == "output" and _NONE.match(want.strip()) and not printed.strip() and not echoed:
         # `>>> key.kid` then `None`: the doc states the value, which a console does not echo (issue 28: 18 false)
         ok = _ends_in_expression(step["code"])
     result = {"status": "ok" if ok else "mismatch", "got": clip(printed.rstrip("\n"))}

@@ -161,6 +161,8 @@ def test_a_reader_s_run_decides(tmp_path: Path, capsys: pytest.CaptureFixture[st
                  [("note", "example_shows_failure")], id="a recipe that raises: a note"),
     pytest.param(f"```pycon\n>>> {IMPORTS}>>> find(None)\nNone\n```\n", [],
                  id="None shown for a value the console does not echo (python-docx, joserfc)"),
+    pytest.param(f"```pycon\n>>> {IMPORTS}>>> find(None)\nNone  # inherited from the style\n```\n", [],
+                 id="None and a remark on it (python-docx)"),
     pytest.param(f"```pycon\n>>> {IMPORTS}>>> add(1, 2)\nNone\n```\n", [("contradiction", "example_mismatch")],
                  id="None shown for a value that is not None"),
     pytest.param(f"```pycon\n>>> {IMPORTS}>>> y = find(None)\nNone\n```\n", [("contradiction", "example_mismatch")],
