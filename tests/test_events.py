@@ -127,7 +127,7 @@ def test_action_log_turns_warnings_into_annotations_and_shows_the_rest() -> None
     assert "[1/1] f" in lines[1] and len(lines) == 2
 
 
-UNAPPROVED = FunctionResult("pkg.geo", "area", "updated", scores=[18], approval=SectionStatus.UNAPPROVED,
+UNAPPROVED = FunctionResult("pkg.geo", "area", "updated", scores=[18, 0], approval=SectionStatus.UNAPPROVED,
                             repairs=("removed a failing example: it raised ValueError",))
 
 
@@ -151,7 +151,7 @@ def test_a_single_file_marks_an_unapproved_section_under_its_heading() -> None:
 
     body = '<a id="m.area"></a>\n\n## `area`\n\nArea of a circle.\n'
     shown = with_status(replace(UNAPPROVED, markdown=body, bar=95)).split("\n")
-    assert shown[2] == "## `area`" and shown[4].startswith("> **Unapproved** (score 18, bar 95):")
+    assert shown[2] == "## `area`" and shown[4].startswith("> **Unapproved** (best score 18, bar 95):")
     assert shown[5:] == ["", "Area of a circle."]
     assert with_status(replace(UNAPPROVED, markdown=body, approval=SectionStatus.APPROVED)) == body.strip()
 

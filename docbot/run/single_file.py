@@ -33,7 +33,8 @@ def with_status(result: FunctionResult) -> str:
     text = result.markdown.strip()
     if result.approval is not SectionStatus.UNAPPROVED:
         return text
-    score = f" (score {result.scores[-1]}, bar {result.bar})" if result.scores else ""
+    # the best round's score: the last round's may be a critique that never parsed (0), of a draft that did not ship
+    score = f" (best score {max(result.scores)}, bar {result.bar})" if result.scores else ""
     note = (f"> **Unapproved**{score}: docbot's critic never passed this section; what docbot's own checks "
             "showed false was removed from it. Check it before you rely on it.")
     lines = text.split("\n")

@@ -125,3 +125,27 @@ def test_a_claim_the_section_checks_already_make_is_said_once() -> None:
     found = [f for f in check_doc(doc, FUNCTIONS["clip"], "clip", module_source=MODULE)
              if f.check is Check.INVENTED_PARAMETER]
     assert len(found) == 1
+
+
+def test_each_module_s_classes_are_read_once_however_many_names_a_doc_writes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Project mode asks every module of the package for each dotted name a doc writes: docbot's own README
+    against its 188 modules re-parsed them per name (module_tree keeps 8 trees) and ran for minutes."""
+    import ast as ast_module
+
+    from docbot.facts import module as facts_module
+    from docbot.verify.checks.claim_subjects import through_bases
+
+    parsed: list[str] = []
+    real = ast_module.parse
+
+    def counting(source: str, *args: object, **kwargs: object) -> ast_module.Module:
+        parsed.append(source)
+        return real(source, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(facts_module.ast, "parse", counting)
+    sources = [f"class Base{i}:\n    def run(self): ...\n\n\nclass Sub{i}(Base{i}):\n    pass\n" for i in range(20)]
+    for _round in range(3):
+        for i, source in enumerate(sources):
+            assert through_bases(source, f"Sub{i}.run", {f"Base{i}.run": ""}) == f"Base{i}.run"
+    assert len(parsed) == len(sources)

@@ -136,7 +136,21 @@ def test_a_doc_that_is_a_symlink_is_a_clean_exit_2_and_its_target_is_never_read(
     os.symlink(secret, repo.root / "docs" / "link.md")
     repo.write("toy/core.py", CORE.replace("STEP = 0", "STEP = 1")).commit("a symlinked doc")
     assert main(argv) == 2
-    assert "docs/link.md: the doc is a symlink" in capsys.readouterr().err
+    assert "docs/link.md: the doc is a symlink out of the repository" in capsys.readouterr().err
+
+
+def test_a_doc_that_links_inside_the_repository_is_read_as_its_target(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """tenacity's README.rst is a link to doc/source/index.rst: exit 2 on a published project, for a file the
+    repository holds anyway."""
+    repo = _repo(tmp_path, monkeypatch, "# toy\n")
+    (repo.root / "doc").mkdir()
+    (repo.root / "doc" / "index.md").write_text("```pycon\n>>> 1 + 1\n3\n```\n", encoding="utf-8")
+    (repo.root / "README.md").unlink()
+    os.symlink("doc/index.md", repo.root / "README.md")
+    assert main(["verify", "README.md", "--json"]) == 1
+    [doc] = json.loads(capsys.readouterr().out)["docs"]
+    assert [f["check"] for f in doc["findings"] if f["kind"] == "contradiction"] == ["example_mismatch"]
 
 
 def _index(init: str = INIT, core: str = CORE) -> tuple[PackageNames, Reach]:

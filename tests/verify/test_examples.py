@@ -40,6 +40,11 @@ EXTRACT_CASES = [
                  [("value", "2", "", None, "x", True), ("stdout", "4", "", None, "", True),
                   ("stdout", "6", "", None, "", True), ("value", "8", "", None, "", True)],
                  id="marker comments: same line and the line after"),
+    pytest.param(block("print(f(1))  # Print True !\nprint(f(2))  # prints a !\nf(3)  # -> 4 !\n"
+                       "print(f(5))  # prints 6!\n"),
+                 [("stdout", "True", "", None, "", True), ("stdout", "a", "", None, "", True),
+                  ("value", "4 !", "", None, "", True), ("stdout", "6!", "", None, "", True)],
+                 id="a detached ! or . after a prose marker closes the sentence (charset-normalizer's docs)"),
     pytest.param(block("setup = 1\nf(-1)  # raises ValueError: bad value\ng()  # -> KeyError('k')\n"),
                  [("none", "", "", None, "", True), ("raises", "ValueError: bad value", "ValueError", "bad value", "",
                                                      True), ("raises", "KeyError('k')", "KeyError", "k", "", True)],

@@ -44,6 +44,17 @@ def test_a_prints_remark_on_a_call_that_prints(tmp_path: Path, capsys: pytest.Ca
     assert _project(tmp_path, readme, capsys) == expected
 
 
+def test_a_stub_only_distribution_is_said_to_be_one(tmp_path: Path) -> None:
+    """pandas-stubs ships pandas-stubs/*.pyi: no code to verify against, said so (still exit 2)."""
+    from docbot.errors import ConfigError
+
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "acme-stubs"\n', encoding="utf-8")
+    (tmp_path / "acme-stubs" / "core").mkdir(parents=True)
+    (tmp_path / "acme-stubs" / "core" / "frame.pyi").write_text("def f() -> int: ...\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="acme-stubs holds type stubs only"):
+        find_package(tmp_path)
+
+
 @pytest.mark.parametrize("files, found", [
     pytest.param({"PKG-INFO": "Name: acme-cloud-dlp\n", "acme/cloud/dlp/__init__.py": "def f():\n    return 1\n"},
                  "acme.cloud.dlp", id="a package inside namespace folders (google-cloud-dlp)"),
@@ -51,6 +62,21 @@ def test_a_prints_remark_on_a_call_that_prints(tmp_path: Path, capsys: pytest.Ca
                  "acme_dlp", id="the distribution's own folder comes first"),
     pytest.param({"PKG-INFO": "Name: acme-dlp\n", "acme/__init__.py": "", "acme/dlp/__init__.py": ""},
                  "acme", id="a regular package with a subpackage is the one package, as before"),
+    # setup.py-only sdists of the published list (issue 28: each was exit 2, "no package found")
+    pytest.param({"PKG-INFO": "Name: acme-cloud-os-login\n", "acme/cloud/oslogin/__init__.py": "",
+                  "acme/cloud/oslogin_v1/__init__.py": ""},
+                 "acme.cloud.oslogin", id="namespace words joined, an API version beside it (google-cloud-os-login)"),
+    pytest.param({"PKG-INFO": "Name: acme-ads\n", "acme/ads/acmeads/__init__.py": "",
+                  "acme/ads/acmeads/v24/__init__.py": ""},
+                 "acme.ads.acmeads", id="a package named apart from the words (google-ads)"),
+    pytest.param({"PKG-INFO": "Name: acme-cloud-orchestration-airflow\n",
+                  "acme/cloud/orchestration/airflow/service/__init__.py": "",
+                  "acme/cloud/orchestration/airflow/service_v1/__init__.py": "",
+                  "acme/cloud/orchestration/airflow/service_v1beta1/__init__.py": ""},
+                 "acme.cloud.orchestration.airflow.service", id="the plain one among API versions, deeper"),
+    pytest.param({"PKG-INFO": "Name: acme-cloud-dataproc-metastore\n", "acme/cloud/metastore/__init__.py": "",
+                  "acme/cloud/dataproc/__init__.py": "", "acme/cloud/metastore_v1/__init__.py": ""},
+                 "acme.cloud.metastore", id="several plain ones: the path most like the name"),
 ])
 def test_the_package_of_a_namespace_distribution(tmp_path: Path, files: dict[str, str], found: str) -> None:
     for name, text in files.items():

@@ -189,6 +189,25 @@ def test_a_package_name_imported_only_further_down_is_not_runnable_where_it_is_f
     assert code == 1
 
 
+@pytest.mark.parametrize("init, expected", [
+    pytest.param("from .app import Flask\n", [("setup_elided", "example_raises")],
+                 id="a page's app is what an earlier page made, not the submodule toy_pkg.app"),
+    pytest.param("from .app import Flask\nserver = Flask()\n", [("not_runnable_as_printed", "example_raises")],
+                 id="a public object of the package: its import is what the reader lacks"),
+])
+def test_a_submodule_s_name_is_not_an_import_the_doc_left_out(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              init: str, expected: list[tuple[str, str]]) -> None:
+    """flask's docs/views.rst: `@app.route("/users/")` on a page that assumes `app = Flask(__name__)`; docbot ran
+    it after `from flask import app` (the submodule flask.app) and reported AttributeError: 81 false
+    contradictions in flask and python-docx (document, table, section)."""
+    app = "class Flask:\n    def route(self, path):\n        return lambda f: f\n"
+    name = "server" if "server" in init else "app"
+    readme = block(f"@{name}.route('/users/')\ndef users():\n    return 'ok'")
+    code, doc = verify(project(tmp_path, readme, init, {"toy_pkg/app.py": app}), capsys)
+    assert [(f["kind"], f["check"]) for f in doc["findings"] if f["kind"] not in ("gap", "note")] == expected
+    assert code == 0
+
+
 # Item 5: rules mutation testing showed unguarded, each case failing on its one-line bug.
 TRACEBACK = "Traceback (most recent call last):\n  ...\nAttributeError: module 'toy_pkg' has no attribute 'ad'. " \
             "Did you mean: 'add'?"

@@ -265,3 +265,33 @@ def test_a_parameter_table_outside_a_parameters_part_has_its_defaults_compared(t
                                                                                fatal: list[str]) -> None:
     found = check_doc(f"## Usage\n\n{table}", "def total(a, b=2):\n    return a + b\n", "total")
     assert [f.check for f in found if f.severity is Severity.CONTRADICTION] == fatal
+
+
+@pytest.mark.parametrize("mentions, near", [
+    ([2], {2, 3, 5, 6, 8, 9}),  # its paragraph, and the next one: a code block, blank lines inside it kept out
+    ([6], {5, 6, 8, 9, 11}),  # named in a code block: the block and the sentence after it
+    ([13], {13, 15}),
+    ([], set()),
+])
+def test_a_topic_passage_speaks_of_a_function_near_where_it_names_it(mentions: list[int], near: set[int]) -> None:
+    from docbot.verify.project.topics import near_mentions
+
+    lines = ["## Usage", "", "Call `f()` to go.", "It defaults x to 3.", "", "```python", "f()", "", "g()", "```", "",
+             "It raises ValueError.", "", "Far away, `f` again.", "", "* `Bad input` - raised on bad input", ""]
+    assert near_mentions(lines, mentions) == near
+
+
+FAR_ERRORS = ("\n\nThe module's other parts.\n\nMore about sockets.\n\nErrors: any error in the connection raises:\n\n"
+              "* `Bad input` - This will be raised if the input is bad.\n\n"
+              "class `ProxyError` - raised when the proxy refuses.\n")
+
+
+@pytest.mark.parametrize("readme, expected", [
+    pytest.param("## Usage\n\nFirst call `toy_pkg.total(1, 2)`." + FAR_ERRORS, [],
+                 id="an exception list far from the one function a topic names is not that function's (PySocks)"),
+    pytest.param("## Usage\n\nFirst call `toy_pkg.total(1, 2)`.\n\nIt raises ProxyError when the proxy refuses.\n",
+                 [(CONTRADICTION, "invented_exception")], id="the paragraph after the name is about it"),
+])
+def test_a_topic_passage_s_far_paragraphs_are_not_the_function_s(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                 readme: str, expected: list[tuple[str, str]]) -> None:
+    assert [f for f in _project(tmp_path, readme, capsys) if f[0] == CONTRADICTION] == expected

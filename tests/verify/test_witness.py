@@ -106,6 +106,27 @@ def test_the_drift_gate_is_not_blinded_either(tmp_path: Path, capsys: pytest.Cap
                                                                        "example_mismatch")]
 
 
+def test_claims_a_killed_block_left_unverified_fail_the_drift_gate(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30: the examples' run names what a timed-out block left unchecked, and the gate does not pass a doc
+    that uses the changed code with any of them, though no contradiction was found (the real sandbox, no
+    stand-in for the run)."""
+    repo = GitRepo(tmp_path / "p")
+    for name, text in {"pyproject.toml": PYPROJECT, "toy_pkg/__init__.py": CORE, "config.json": json.dumps(CONFIG),
+                       "README.md": SLEEPS}.items():
+        repo.write(name, text)
+    repo.commit("base")
+    repo.git("checkout", "-q", "-b", "feature")
+    repo.write("toy_pkg/__init__.py", CORE.replace("a + b", "a + b + 1")).commit("change")
+    monkeypatch.chdir(repo.root)
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    code = main(["check", "--base", "main", "--drift-only", "--json"])
+    drift = json.loads(capsys.readouterr().out)["drift"]
+    assert drift["introduced"] == [] and drift["unverified"] == [{"path": "README.md", "claims": 1}]
+    assert code == 1
+
+
 @pytest.mark.parametrize("readme, expected", [
     pytest.param(block("from toy_pkg import add\nprint(add(1, 2))  # => 4"),
                  ("from toy_pkg import add\nprint(add(1, 2))\n", 2, "4", "3", True), id="a stated output"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 from docbot.verify.checks.claims import Code, CodeOf
 from docbot.verify.checks.kwargs_reach import NOTHING, Carried, carried_keywords
@@ -44,12 +45,9 @@ def through_bases(source: str, qualname: str, functions: Mapping[str, str]) -> s
     """``Sub.method`` that ``Sub`` inherits from a class of the same module: that class's ``method``; and a
     module-level alias of a class (``Str = String``) read as the class."""
     cls, _, method = qualname.rpartition(".")
-    tree = module_tree(source)
-    if tree is None or not cls:
+    if not cls:
         return None
-    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
-    aliases = {n.targets[0].id: n.value.id for n in tree.body if isinstance(n, ast.Assign) and len(n.targets) == 1
-               and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Name)}
+    bases, aliases = _class_table(source)
     todo, seen = [aliases.get(cls, cls)], set[str]()
     while todo:
         name = todo.pop(0)
@@ -58,10 +56,23 @@ def through_bases(source: str, qualname: str, functions: Mapping[str, str]) -> s
         seen.add(name)
         if f"{name}.{method}" in functions:
             return f"{name}.{method}"
-        node = classes.get(name)
-        todo += [ast.unparse(b.value if isinstance(b, ast.Subscript) else b).rsplit(".", 1)[-1]
-                 for b in node.bases] if node else []  # `Field[str]` is `Field`
+        todo += bases.get(name, [])
     return None
+
+
+# Project mode asks of every module for each dotted name a doc writes (docbot's own README: 188 modules), so
+# each module's classes are read once, not once per name (module_tree keeps only a few trees).
+@lru_cache(maxsize=1024)
+def _class_table(source: str) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """The module's top-level classes with the last word of each base (``Field[str]`` is ``Field``), and its
+    class aliases (``Str = String``). Never mutate them."""
+    tree = module_tree(source)
+    body = tree.body if tree else []
+    bases = {n.name: [ast.unparse(b.value if isinstance(b, ast.Subscript) else b).rsplit(".", 1)[-1]
+                      for b in n.bases] for n in body if isinstance(n, ast.ClassDef)}
+    aliases = {n.targets[0].id: n.value.id for n in body if isinstance(n, ast.Assign) and len(n.targets) == 1
+               and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Name)}
+    return bases, aliases
 
 
 def bare(written: str) -> str:

@@ -8,6 +8,7 @@ re-exports from its submodules, and, where ``__all__`` names submodules, their p
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cached_property
@@ -127,9 +128,14 @@ def find_package(root: Path) -> Package:
     project's name among several flat modules (``setup.py``, ``noxfile.py`` and the like are no candidates)."""
     name = _project_name(root)
     bases = [root / b if b else root for b in _BASES]
-    found = _named(bases, [*_name_forms(name), *_top_level(root)]) or _namespaced(root, name) or _only_one(bases, name)
+    found = _named(bases, [*_name_forms(name), *_top_level(root)]) or _namespaced(root, name) \
+        or _in_namespace(root, name) or _only_one(bases, name)
     if found is not None:
         return found
+    stubs = sorted(p.name for p in root.glob("*-stubs") if p.is_dir() and any(p.rglob("*.pyi")))
+    if stubs:  # PEP 561's stub-only distribution: types, no code a doc's examples could run against
+        raise ConfigError(f"{root}: {stubs[0]} holds type stubs only (.pyi), no package code to verify docs "
+                          "against; run docbot verify in the project whose code the stubs describe.")
     raise ConfigError(f"{root}: no package found (pyproject.toml's [project].name, or one package under src/); "
                       "run docbot verify from the project root, or pass SOURCE DOC")
 
@@ -198,6 +204,42 @@ def _namespaced(root: Path, name: str) -> Package | None:
         if (folder / "__init__.py").is_file():
             return Package(".".join(parts), folder, base)
     return None
+
+
+# An API version's package beside the plain one (google/cloud/oslogin_v1 beside google/cloud/oslogin)
+_API_VERSION = re.compile(r"_v\d+\w*$")
+
+
+def _in_namespace(root: Path, name: str) -> Package | None:
+    """A package inside namespace folders whose path does not spell the distribution's words
+    (``google-cloud-os-login`` ships ``google/cloud/oslogin/``, ``google-ads`` ``google/ads/googleads/``): of
+    the first packages under the namespace the name's first word names, the one left once API-version siblings
+    of a plain one are set aside; with several, the one whose path spells the name most alike."""
+    top = name.split("_")[0]
+    for base in (root / "src", root):
+        if not top or not (base / top).is_dir() or (base / top / "__init__.py").is_file():
+            continue
+        found = {p.relative_to(base).as_posix().replace("/", "."): p for p in _first_packages(base / top)}
+        plain = [d for d in found if not (_API_VERSION.search(d) and _API_VERSION.sub("", d) in found)]
+        if plain:
+            spelled = name.replace("_", "")
+            best = max(plain, key=lambda d: SequenceMatcher(None, d.replace(".", "").replace("_", ""),
+                                                            spelled).ratio())
+            return Package(best, found[best], base)
+    return None
+
+
+def _first_packages(folder: Path, depth: int = 4) -> list[Path]:
+    """The packages (folders with ``__init__.py``) reached from ``folder`` through namespace folders only."""
+    found: list[Path] = []
+    for child in sorted(p for p in folder.iterdir() if p.is_dir() and p.name.isidentifier()):
+        if child.name in _NOT_THE_PACKAGE:
+            continue
+        if (child / "__init__.py").is_file():
+            found.append(child)
+        elif depth > 1:
+            found += _first_packages(child, depth - 1)
+    return found
 
 
 _NOT_THE_PACKAGE = {"tests", "test", "docs", "doc", "examples", "example", "benchmarks", "scripts", "tools"}

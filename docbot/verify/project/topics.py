@@ -39,15 +39,19 @@ def topic_checks(markdown: str, references: list[Reference], package: Package, i
     """
     found: list[Finding] = []
     ours = marked_sections(markdown).values()  # docbot's own sections (docs/api): a model's text
-    for (start, end), qualified in _passages(markdown, references, package, index):
+    lines = markdown.splitlines()
+    for (start, end), qualified, mentions in _passages(markdown, references, package, index):
         module, qualname = qualified
         functions = package.functions(module)
         if qualname not in functions:
             continue
-        text = "\n".join(markdown.splitlines()[start:end]) + "\n"
-        heading = markdown.splitlines()[start] if start < len(markdown.splitlines()) else ""
-        if not re.search(rf"\b{re.escape(qualname.rsplit('.', 1)[-1])}\b", heading):
-            text = own_return_prose(text, qualname)  # a topic, not the function's entry
+        heading = lines[start] if start < len(lines) else ""
+        if re.search(rf"\b{re.escape(qualname.rsplit('.', 1)[-1])}\b", heading):
+            text = "\n".join(lines[start:end]) + "\n"  # the function's own entry
+        else:  # a topic: it speaks of the function only near where it writes it
+            near = near_mentions(lines, mentions)
+            text = own_return_prose("\n".join(line if i in near else "" for i, line in enumerate(lines[start:end],
+                                                                                          start)) + "\n", qualname)
         source = package.source(module)
         author = Author.MODEL if any(a <= start < b for a, b in ours) else Author.PERSON
         for finding in check_doc(text, functions[qualname], qualname, carried=carried_keywords(
@@ -59,8 +63,9 @@ def topic_checks(markdown: str, references: list[Reference], package: Package, i
 
 
 def _passages(markdown: str, references: list[Reference], package: Package,
-              index: ApiIndex) -> list[tuple[tuple[int, int], tuple[str, str]]]:
-    """(span, (module, qualname)) for each heading's passage whose references name one function."""
+              index: ApiIndex) -> list[tuple[tuple[int, int], tuple[str, str], list[int]]]:
+    """(span, (module, qualname), the lines that name it) for each heading's passage whose references name one
+    function."""
     marks = headings(markdown)
     total = len(markdown.splitlines())
     spans = [(h.line, next((o.line for o in marks[i + 1 :] if o.level <= h.level), total))
@@ -68,11 +73,40 @@ def _passages(markdown: str, references: list[Reference], package: Package,
     found = []
     for start, end in spans:
         inner = [s for s in spans if start < s[0] < end]
-        own = {q for r in references if start <= r.line < end and not any(a <= r.line < b for a, b in inner)
+        own = {r.line: q for r in references if start <= r.line < end and not any(a <= r.line < b for a, b in inner)
                if (q := _function_of(index.canonical(r.dotted), package)) is not None}
-        if len(own) == 1:
-            found.append(((start, end), own.pop()))
+        if len(set(own.values())) == 1:
+            found.append(((start, end), next(iter(own.values())), sorted(own)))
     return found
+
+
+def near_mentions(lines: Sequence[str], mentions: Sequence[int]) -> set[int]:
+    """The lines a passage's statement may speak of a function from without naming it: the paragraph (or code
+    block) that names it and the paragraph after that. A long topic passage's far paragraphs are about other
+    things (PySocks' README: a list of exceptions the connection raises, under a passage that names
+    set_default_proxy once, was 24 false contradictions about set_default_proxy)."""
+    paragraph = _paragraphs(lines)
+    wanted = {paragraph[m] for m in mentions if m < len(lines)}
+    wanted |= {p + 1 for p in wanted}
+    return {i for i, p in enumerate(paragraph) if p in wanted and lines[i].strip()}
+
+
+def _paragraphs(lines: Sequence[str]) -> list[int]:
+    """Each line's paragraph number: runs of non-blank lines, a fenced code block one paragraph."""
+    numbers, current, fence, blank = [], 0, "", True
+    for line in lines:
+        stripped = line.strip()
+        if fence:
+            fence = "" if stripped.startswith(fence) else fence
+        elif not stripped:
+            blank = True
+        else:
+            current += blank
+            blank = False
+            if stripped.startswith(("```", "~~~")):
+                fence = stripped[:3]
+        numbers.append(current)
+    return numbers
 
 
 def _function_of(dotted: str, package: Package) -> tuple[str, str] | None:
@@ -91,8 +125,10 @@ def claim_checks(text: str, is_rst: bool, markdown: str, references: list[Refere
     """The findings of the doc's claims about the package's functions that ``said`` (the passages' checks) does
     not already hold, each at the doc line a person sees (an RST doc's own)."""
     resolver = PackageSubjects(package, index, steps)  # docbot.verify.project.claim_subjects
-    passages = {line: f"{m}:{q}" for (start, end), (m, q) in _passages(markdown, references, package, index)
-                for line in range(start, end)}
+    lines = markdown.splitlines()
+    # a passage whose heading names the function is its entry: all of it; a topic: near where it names it
+    passages = {line: f"{m}:{q}" for (start, end), (m, q), mentions in _passages(markdown, references, package, index)
+                for line in (range(start, end) if start in mentions else near_mentions(lines, mentions))}
     units = rst_units(text) if is_rst else markdown_units(markdown)
     to_markdown = markdown_lines(text, markdown) if is_rst else {}
     claims = read_claims(units, resolver, lambda line: passages.get(to_markdown.get(line, line)))

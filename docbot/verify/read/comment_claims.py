@@ -27,6 +27,7 @@ _MARKER = re.compile(
 # A claim read after an output word ("# prints lib", "# Output: 3") states what the console shows, not the
 # call's return value: ``marked_step`` compares it with what the statement prints and echoes.
 PRINTS = "!prints "
+_DETACHED_STOP = re.compile(r"(?<=\S)\s+[!.]$")
 _VALUE_TOKEN = re.compile(r"(?=[\w-]*(?:[_\d-]|[a-z][A-Z]))[A-Za-z_][\w-]*")
 _TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):?\s*$")
 _RAISES_MARKER = re.compile(r"^\s*(?i:raises?|throws?)\s*:?\s*(?:an?\s+)?(.+)$")  # "# raises a TraitError."
@@ -219,5 +220,8 @@ def claim(comments: list[str]) -> str | None:
         if marker:
             rest = [marker.group(2)] if marker.group(2) else []
             stated = "\n".join(rest + comments[index + 1 :]).strip()
+            if marker.group(1) and "\n" not in stated:
+                # "# Print True !": after a prose word, a detached "!" or "." closes the sentence, not the value
+                stated = _DETACHED_STOP.sub("", stated)
             return (PRINTS * bool(marker.group(1)) + stated) if stated else None
     return None
