@@ -70,9 +70,26 @@ def extract_steps(section: str) -> list[Step]:
             found = _python_steps(block.text, _output_text(output) if output else None)
         before = blocks[index - 1].end + 1 if index else 0
         shows_failure = bool(_SHOWS_FAILURE.search(" ".join(lines[max(before, block.start - 3) : block.start])))
-        steps += [replace(step, line=block.start, fatal=step.fatal and not (
+        in_init = _for_package_init(blocks[index - 1] if index else None, block, lines)
+        steps += [replace(step, line=block.start, fatal=step.fatal and not in_init and not (
             shows_failure and step.expect == "none" and not _handles_failure(step.code))) for step in found]
     return steps
+
+
+# "Edit {your_package}/__init__.py", "at the top of your package's __init__ submodule": code for a file of the
+# reader's package, which fails run as a console session (beartype's beartype_this_package(): 10 false)
+_PACKAGE_INIT = re.compile(r"__init__(?:\.py\b|[\"'`]*\s+(?:sub)?module)", re.I)
+
+
+def _for_package_init(previous: CodeBlock | None, block: CodeBlock, lines: list[str]) -> bool:
+    """Whether the text just above ``block``, the end of a block right above it, or its own opening comments say
+    it goes into a package's ``__init__``."""
+    start = previous.end + 1 if previous is not None else 0
+    near = lines[max(start, block.start - 3) : block.start]
+    if previous is not None and block.start - previous.end <= 3:
+        near += previous.text.splitlines()[-2:]
+    opening = [line for line in block.text.splitlines()[:3] if line.lstrip().startswith("#")]
+    return bool(_PACKAGE_INIT.search(" ".join(near + opening)))
 
 
 def _handles_failure(code: str) -> bool:
