@@ -151,6 +151,10 @@ def test_a_reader_s_run_decides(tmp_path: Path, capsys: pytest.CaptureFixture[st
                  id="a locale this machine lacks: a note"),
     pytest.param(f"```pycon\n>>> {IMPORTS}>>> type(add(1, 2))\n<type 'int'>\n```\n",
                  [("version_dependent", "example_mismatch")], id="Python 2's output: version dependent"),
+    pytest.param(block("# Python 2 only\nmylist = range(5)\nassert mylist == [0, 1, 2, 3, 4]"),
+                 [("version_dependent", "example_assert_failed")], id="a block marked Python 2 only (future's docs)"),
+    pytest.param(block("# Python 2 and 3:\nmylist = list(range(5))\nassert mylist == [0, 1, 2, 3, 4, 5]"),
+                 [("contradiction", "example_assert_failed")], id="a block marked for Python 2 and 3 is held to 3"),
     pytest.param(block(f"import logging\nlogging.basicConfig(format='%(asctime)s %(message)s', level='DEBUG')\n"
                        f"{IMPORTS}find('zone')") + "Output:\n\n```text\n2019-05-01 10:00:00,123 found zone\n```\n",
                  [("time_dependent", "example_mismatch")], id="a timestamped log line: time dependent"),

@@ -29,6 +29,8 @@ _CLOCK = re.compile(r"\b(?:datetime|date\.today|time\.time|now\(\)|today\(\)|utc
                     r"pendulum|random|uuid[14]|secrets)\b")
 _PY_VERSION = re.compile(r"\bPython\s*(3\.\d+)\s*(?:\+|and (?:later|above|newer)|or (?:later|newer|above)|only)",
                          re.IGNORECASE)
+# "# Python 2 only", "Python 2:" above or atop a block (future's compatible idioms); not "Python 2 and 3"
+_PY2_ONLY = re.compile(r"\bPython\s*2(?:\.\d+)?\s*(?:only\b|:)", re.IGNORECASE)
 _EXTRA = re.compile(r"pip install\s+['\"]?[\w.-]+\[([\w,.-]+)\]")
 _PYTHON2 = re.compile(r"Did you mean \"print\(|Missing parentheses in call to '(?:print|exec)'|"
                       r"unsupported operand type\(s\) for >>: 'builtin_function_or_method'|"
@@ -68,6 +70,9 @@ def classify(finding: Finding, steps: Sequence[Step], lines: list[str], defined:
     if _first_line_of_message(finding):
         return _lowered(finding, line, Severity.NOTE, "the doc quotes the first line of a longer message")
     before = " ".join(lines[max(0, (finding.line or 0) - 4) : (finding.line or 0) + 1])
+    opening = " ".join(lines[(finding.line or 0) + 1 : (finding.line or 0) + 3])  # the block's first lines
+    if _PY2_ONLY.search(before + " " + opening):
+        return _lowered(finding, line, Severity.VERSION_DEPENDENT, "the doc marks it as Python 2 code")
     marked = _PY_VERSION.search(before)
     if marked and tuple(int(p) for p in marked.group(1).split(".")) > sys.version_info[:2]:
         return _lowered(finding, line, Severity.VERSION_DEPENDENT,
