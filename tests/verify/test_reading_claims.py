@@ -278,7 +278,7 @@ def test_a_topic_passage_speaks_of_a_function_near_where_it_names_it(mentions: l
 
     lines = ["## Usage", "", "Call `f()` to go.", "It defaults x to 3.", "", "```python", "f()", "", "g()", "```", "",
              "It raises ValueError.", "", "Far away, `f` again.", "", "* `Bad input` - raised on bad input", ""]
-    assert near_mentions(lines, mentions) == near
+    assert near_mentions("\n".join(lines), mentions) == near
 
 
 FAR_ERRORS = ("\n\nThe module's other parts.\n\nMore about sockets.\n\nErrors: any error in the connection raises:\n\n"

@@ -25,7 +25,7 @@ from docbot.verify.project.api_index import ApiIndex, Resolution
 from docbot.verify.project.package import Package
 from docbot.verify.read.references import code_references
 
-__all__ = ["PackageSubjects"]
+__all__ = ["PackageSubjects", "function_of"]
 
 
 class PackageSubjects:
@@ -146,7 +146,7 @@ def _exported(source: str, name: str) -> bool:
     return not name.startswith("_")
 
 
-def _function_of(dotted: str, package: Package) -> tuple[str, str] | None:
+def function_of(dotted: str, package: Package) -> tuple[str, str] | None:
     """``pkg.core.f`` -> ("pkg.core", "f"); ``pkg.core.Class.m`` -> ("pkg.core", "Class.m"); else None."""
     parts = dotted.split(".")
     for cut in range(len(parts) - 1, 0, -1):

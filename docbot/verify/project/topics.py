@@ -23,8 +23,8 @@ from docbot.verify.project.api_index import ApiIndex
 from docbot.verify.project.package import Package
 from docbot.verify.read.claim_units import markdown_units, markdown_lines, rst_units
 from docbot.verify.read.claims import read_claims
-from docbot.verify.read.markdown import headings
-from docbot.verify.project.claim_subjects import PackageSubjects
+from docbot.verify.read.markdown import block_spans, headings
+from docbot.verify.project.claim_subjects import PackageSubjects, function_of
 from docbot.verify.read.references import Reference
 from docbot.verify.read.sections import marked_sections
 
@@ -49,7 +49,7 @@ def topic_checks(markdown: str, references: list[Reference], package: Package, i
         if re.search(rf"\b{re.escape(qualname.rsplit('.', 1)[-1])}\b", heading):
             text = "\n".join(lines[start:end]) + "\n"  # the function's own entry
         else:  # a topic: it speaks of the function only near where it writes it
-            near = near_mentions(lines, mentions)
+            near = near_mentions(markdown, mentions)
             text = own_return_prose("\n".join(line if i in near else "" for i, line in enumerate(lines[start:end],
                                                                                           start)) + "\n", qualname)
         source = package.source(module)
@@ -74,50 +74,22 @@ def _passages(markdown: str, references: list[Reference], package: Package,
     for start, end in spans:
         inner = [s for s in spans if start < s[0] < end]
         own = {r.line: q for r in references if start <= r.line < end and not any(a <= r.line < b for a, b in inner)
-               if (q := _function_of(index.canonical(r.dotted), package)) is not None}
+               if (q := function_of(index.canonical(r.dotted), package)) is not None}
         if len(set(own.values())) == 1:
             found.append(((start, end), next(iter(own.values())), sorted(own)))
     return found
 
 
-def near_mentions(lines: Sequence[str], mentions: Sequence[int]) -> set[int]:
-    """The lines a passage's statement may speak of a function from without naming it: the paragraph (or code
-    block) that names it and the paragraph after that. A long topic passage's far paragraphs are about other
+def near_mentions(markdown: str, mentions: Sequence[int]) -> set[int]:
+    """The lines a passage's statement may speak of a function from without naming it: the block (a paragraph, a
+    list, a code block) that names it and the block after that. A long topic passage's far blocks are about other
     things (PySocks' README: a list of exceptions the connection raises, under a passage that names
     set_default_proxy once, was 24 false contradictions about set_default_proxy)."""
-    paragraph = _paragraphs(lines)
-    wanted = {paragraph[m] for m in mentions if m < len(lines)}
-    wanted |= {p + 1 for p in wanted}
-    return {i for i, p in enumerate(paragraph) if p in wanted and lines[i].strip()}
-
-
-def _paragraphs(lines: Sequence[str]) -> list[int]:
-    """Each line's paragraph number: runs of non-blank lines, a fenced code block one paragraph."""
-    numbers, current, fence, blank = [], 0, "", True
-    for line in lines:
-        stripped = line.strip()
-        if fence:
-            fence = "" if stripped.startswith(fence) else fence
-        elif not stripped:
-            blank = True
-        else:
-            current += blank
-            blank = False
-            if stripped.startswith(("```", "~~~")):
-                fence = stripped[:3]
-        numbers.append(current)
-    return numbers
-
-
-def _function_of(dotted: str, package: Package) -> tuple[str, str] | None:
-    """``pkg.core.f`` -> ("pkg.core", "f"); ``pkg.core.Class.m`` -> ("pkg.core", "Class.m"); else None."""
-    parts = dotted.split(".")
-    for cut in range(len(parts) - 1, 0, -1):
-        module = ".".join(parts[:cut])
-        if module in package.modules:
-            qualname = ".".join(parts[cut:])
-            return (module, qualname) if qualname in package.functions(module) else None
-    return None
+    spans = block_spans(markdown)
+    named = {i for i, (start, end) in enumerate(spans) if any(start <= m < end for m in mentions)}
+    lines = markdown.splitlines()
+    return {line for i in named | {i + 1 for i in named} if i < len(spans) for line in range(*spans[i])
+            if line < len(lines) and lines[line].strip()}
 
 
 def claim_checks(text: str, is_rst: bool, markdown: str, references: list[Reference], steps: Sequence[Step],
@@ -125,10 +97,9 @@ def claim_checks(text: str, is_rst: bool, markdown: str, references: list[Refere
     """The findings of the doc's claims about the package's functions that ``said`` (the passages' checks) does
     not already hold, each at the doc line a person sees (an RST doc's own)."""
     resolver = PackageSubjects(package, index, steps)  # docbot.verify.project.claim_subjects
-    lines = markdown.splitlines()
     # a passage whose heading names the function is its entry: all of it; a topic: near where it names it
     passages = {line: f"{m}:{q}" for (start, end), (m, q), mentions in _passages(markdown, references, package, index)
-                for line in (range(start, end) if start in mentions else near_mentions(lines, mentions))}
+                for line in (range(start, end) if start in mentions else near_mentions(markdown, mentions))}
     units = rst_units(text) if is_rst else markdown_units(markdown)
     to_markdown = markdown_lines(text, markdown) if is_rst else {}
     claims = read_claims(units, resolver, lambda line: passages.get(to_markdown.get(line, line)))

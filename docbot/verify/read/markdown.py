@@ -297,6 +297,12 @@ def _blocks(text: str) -> list[tuple[str, int, int]]:
             if t.type in kinds and t.level == 0 and t.map]
 
 
+def block_spans(markdown: str) -> list[tuple[int, int]]:
+    """The (first line, end line) of each top-level block: a paragraph, heading, list, table, quote or code block,
+    in document order."""
+    return [(t.map[0], t.map[1]) for t in tokens(markdown) if t.level == 0 and t.map and t.nesting >= 0]
+
+
 def _list_items(text: str, start: int, end: int) -> list[Entry]:
     """The items of one top-level list, each with its continuation lines and nested lists."""
     lines = text.splitlines()
