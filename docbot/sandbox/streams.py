@@ -61,9 +61,17 @@ class _Stream(io.TextIOBase):
         self._capture, self._name, self._real = capture, name, real
         self.buffer = _Bytes(self)  # a terminal's stdout takes bytes too (click.echo(b"...") writes them there)
 
+    # what a console's sys.stdout has and a type check may ask for (beartype holds a `TextIO` to mode and name)
+    mode = "w"
+    line_buffering = False
+
     @property
     def encoding(self) -> str:  # type: ignore[override]  # a property on TextIOBase; a plain value here
         return "utf-8"
+
+    @property
+    def name(self) -> str:
+        return f"<{self._name}>"
 
     def writable(self) -> bool:
         return True

@@ -164,10 +164,35 @@ def test_a_traceback_shows_the_examples_own_line(module_dir: Path) -> None:
     ({"status": "raised", "error": "KeyError: 'xlxml'", "missing": ["lxml"]}, None),  # a word, not the name
     ({"status": "raised", "error": "ValueError: please install it", "missing": ["yaml"]}, "yaml"),
     ({"status": "raised", "error": "ValueError: please install it"}, None),
+    # what a reader's machine has: a session variable, an account, a terminal (secretstorage, databricks-sdk, click)
+    ({"status": "raised", "error": "NotAvailable: Environment variable DBUS_SESSION_BUS_ADDRESS is unset"},
+     "DBUS_SESSION_BUS_ADDRESS"),
+    ({"status": "raised", "error": "RuntimeError: TOY_API_KEY is not set"}, "TOY_API_KEY"),
+    ({"status": "raised", "error": "RuntimeError: the variable is set"}, None),
+    ({"status": "raised", "error": "ValueError: default auth: cannot configure default credentials, please check"},
+     "credentials"),
+    ({"status": "raised", "error": "ValueError: the credentials are wrong"}, None),  # a doc's bad credentials
+    ({"status": "raised", "error": "OSError: [Errno 6] No such device or address: '/dev/tty'"}, "terminal"),
+    ({"status": "raised", "error": "OSError: [Errno 2] No such file or directory: 'x'"}, None),
+    # the doc shows its author's machine: a home folder's path, a shared library this machine lacks
+    ({"status": "mismatch", "got": "[]"}, None),
 ])
 def test_the_reason_of_one_result(result: dict[str, object], why: str | None) -> None:
     got = Environment(512).reason(Step("x = f()", "none"), result)
     assert (got is None) if why is None else (got is not None and why in got), got
+
+
+@pytest.mark.parametrize(("want", "got", "why"), [
+    ("[{'filepath': '/home/ogrisel/envs/lib/libmkl_rt.so', 'num_threads': 2}]", "[]", "/home/ogrisel"),
+    ("[{'filepath': '/usr/local/lib/libflexiblas.so.3.3'}]", "[]", "libflexiblas.so.3.3"),  # threadpoolctl
+    ("'/Users/ann/project/data.csv'", "'/root/project/data.csv'", "/Users/ann"),
+    ("'/home/ann/a.txt'", "'/home/ann/a.txt '", None),  # the run shows the same path
+    ("'/usr/lib/python3/x.py'", "'/usr/lib/python3/y.py'", None),  # no home, no library: the doc's to answer for
+    (f"{sys.prefix!r}", "'/elsewhere'", None),  # a path this machine has
+])
+def test_an_output_of_the_doc_author_s_machine(want: str, got: str, why: str | None) -> None:
+    found = Environment(512).reason(Step("info()", "value", want=want), {"status": "mismatch", "got": got})
+    assert (found is None) if why is None else (found is not None and why in found), found
 
 
 def test_a_later_step_is_excused_only_for_the_names_a_failed_step_was_to_bind() -> None:
@@ -202,5 +227,6 @@ def test_a_name_an_output_showed_to_be_the_machines_stays_the_machines() -> None
 def test_machine_values_are_this_machines() -> None:
     values = dict((value, what) for what, value in machine_values())
     assert values[sys.prefix] == "Python installation"
+    assert "kernel release" in values.values()  # a user agent shows it (requests-toolbelt's docs/user-agent.rst)
     if Path("/etc/os-release").exists():
         assert "operating system" in values.values()

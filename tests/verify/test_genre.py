@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from docbot.fronts.cli import main
-from docbot.verify.read.genre import is_history_heading, is_history_path, read_genre, removed_in
+from docbot.verify.read.genre import is_design_path, is_history_heading, is_history_path, read_genre, removed_in
 from docbot.verify.read.markdown import code_blocks
 
 
@@ -34,6 +34,17 @@ from docbot.verify.read.markdown import code_blocks
 ])
 def test_a_history_page_by_its_name(path: str, history: bool) -> None:
     assert is_history_path(path, "pkg") is history
+
+
+@pytest.mark.parametrize("path, design", [
+    ("docs/dev/analysis/features/text/font-color.rst", True),  # python-docx 1.2.0: what the API could be
+    ("docs/roadmap.rst", True),  # future 1.0.0: proposed names
+    ("rfcs/0001-streams.md", True), ("docs/proposals/typed.md", True), ("doc/adr/0003-cache.md", True),
+    ("docs/design.rst", False),  # flask: how today's code works
+    ("docs/analytics.md", False), ("docs/api/index.rst", False), ("README.md", False),
+])
+def test_a_design_page_by_its_name(path: str, design: bool) -> None:
+    assert is_design_path(path) is design
 
 
 @pytest.mark.parametrize("heading, history", [
@@ -305,6 +316,8 @@ SNIFFIO_EXAMPLE = ("- Added ``current_async_library``::\n\n    >>> import sniffi
     # under a release heading of any page: a note too
     ("docs/source/index.rst", "Release history\n===============\n\nSniffio 1.0.0 (2018-07-31)\n"
      "--------------------------\n\n" + SNIFFIO_EXAMPLE, []),
+    # a design page weighs what the API could be: a note
+    ("docs/dev/analysis/library.rst", "Analysis\n========\n\n" + SNIFFIO_EXAMPLE, []),
     # today's page: a contradiction
     ("docs/source/usage.rst", "Usage\n=====\n\n" + SNIFFIO_EXAMPLE, [("docs/source/usage.rst", "example_mismatch")]),
 ])
@@ -317,3 +330,24 @@ def test_a_changelog_s_example_is_what_an_earlier_version_did(tmp_path: Path, ca
     assert (_contradictions(found), code) == (expected, 1 if expected else 0)
     if not expected:
         assert (path, "note", "example_mismatch") in found
+
+
+@pytest.mark.parametrize("markdown, python2", [
+    # future 1.0.0 docs/isinstance.rst: a block introduced as Python 2's output
+    ("Here is how to use it. (The output showing is from Py2):\n\n```pycon\n>>> type(a)\nlong\n```\n", True),
+    ("On Py2, this gives us:\n\n```pycon\n>>> str\nfuture.types.newstr.newstr\n```\n", True),  # str_object.rst
+    # future docs/imports.rst: everything under a heading that names Python 2 alone
+    ("## Obsolete Python 2 builtins\n\nThis is equivalent to:\n\n```python\nfrom m import cmp\n```\n", True),
+    # held to Python 3: both named (bytes_object.rst:72 and str_object.rst:81 are real stale errors)
+    ("Here is an example that works identically on Python 2.x and 3.x:\n\n```pycon\n>>> b\n```\n", False),
+    ("These objects on Py2 have the same behaviours as Python 3's str:\n\n```pycon\n>>> s\n```\n", False),
+    ("## Porting to Python 3\n\nOn Py2 it differs; on Py3:\n\n```pycon\n>>> s\n```\n", False),
+    # the sentence must introduce this block: an earlier paragraph's Py2 does not reach past a block
+    ("On Py2:\n\n```pycon\n>>> a\n```\n\n```pycon\n>>> s\n```\n", False),
+    ("Python 2 was a long time ago.\n\nToday:\n\n```pycon\n>>> s\n```\n", False),
+    ("Using Python 3.12:\n\n```pycon\n>>> s\n```\n", False),
+])
+def test_a_stretch_that_tells_what_python_2_does(markdown: str, python2: bool) -> None:
+    last = markdown.rstrip("\n").splitlines()
+    block_line = max(i for i, line in enumerate(last) if line.startswith(">>>") or line.startswith("from"))
+    assert bool(read_genre("docs/page.md", markdown).python2_at(block_line)) is python2

@@ -230,7 +230,7 @@ def _classified(kind: str, doc_text: str, code_fact: str, prose: str = "", code:
     from docbot.verify.checks.reader import classify
 
     finding = Finding(kind, "m", doc_text, code_fact, line=1)
-    steps = [Step("defined = 1", "none", line=0), Step(code, "output", line=1)]
+    steps = [Step("defined = 1", "none", line=0), Step(code, "output", line=1), Step("later = 2", "none", line=2)]
     found = classify(finding, steps, [prose, "```pycon"], {"defined", "later"}, {})
     return None if found is None else found.severity.value
 
@@ -243,6 +243,10 @@ def _classified(kind: str, doc_text: str, code_fact: str, prose: str = "", code:
     ("example_wrong_exception", "ValidationError: 'a' is bad", "pkg.errors.ValidationError: 'a' is bad, too",
      "", "x", "contradiction"),  # one line that only starts alike: not an elision
     ("example_raises", "pkg.Bad: no", "pkg.Bad: no", "", "x", "note"),  # a traceback's last line, no header
+    # python-docx styles-using.rst: a KeyError's message as a person writes it, without its repr's quotes
+    ("example_raises", "KeyError: no style 'A'", "KeyError: \"no style 'A'\"", "", "x", "note"),
+    ("example_raises", "KeyError: no style 'B'", "KeyError: \"no style 'A'\"", "", "x", "contradiction"),
+    ("example_raises", "ValueError: no style 'A'", "KeyError: \"no style 'A'\"", "", "x", "contradiction"),
     ("example_raises", "", "TypeError: unsupported operand type(s) for >>: 'builtin_function_or_method' and 'X'",
      "", "print >>sys.stderr, 'a'", "version_dependent"),  # Python 2
     ("example_raises", "", "SystemExit: 2", "", "main()", "not_runnable_as_printed"),

@@ -86,6 +86,10 @@ CASES = [
                  id="click docs: click.echo(b'...') writes bytes to stdout, as to a terminal's"),
     pytest.param(block("import sys\nsys.stdout.buffer.write('caf\\u00e9\\n'.encode())\nprint('done')") +
                  "Output:\n\n```text\ncafe\ndone\n```\n", MISMATCH, id="... and the wrong bytes stated"),
+    pytest.param(block("import sys\nprint(sys.stderr.mode, sys.stdout.name, sys.stderr.name)"
+                       "  # => w <stdout> <stderr>"),
+                 [], id="beartype eli5: a TextIO check asks the stream for its mode and name, as a console's"),
+    pytest.param(block("import sys\nprint(sys.stderr.mode)  # => wb"), MISMATCH, id="... and a wrong mode stated"),
     pytest.param(block(f"{IMPORTS}name = ask()\nprint(name)  # => Ada"), [],
                  id="click docs: click.prompt waits for what a reader types"),
     pytest.param(block(f"{IMPORTS}prompt = 'Your name: '\nprint(add(prompt, 1))"), ["example_raises"],
@@ -115,6 +119,12 @@ CASES = [
     pytest.param(block(f"{IMPORTS}\n# This raises a TraitError\nFoo(bar='3')"), [], id="a comment above announces it"),
     pytest.param(block(f"{IMPORTS}\n# This raises a ValueError\nFoo(bar='3')"), ["example_raises"],
                  id="... announcing another exception"),
+    pytest.param(block(f"{IMPORTS}\n# this will raise TraitError, bar is a string\nbar = '3'\nFoo(bar=bar)"), [],
+                 id="joserfc jwt.rst: the comment opening the failing line's paragraph announces it"),
+    pytest.param(block(f"{IMPORTS}\n# this will raise ValueError, bar is a string\nbar = '3'\nFoo(bar=bar)"),
+                 ["example_raises"], id="... announcing another exception"),
+    pytest.param(block(f"{IMPORTS}\n# this will raise TraitError\nbar = '3'\n\nFoo(bar=bar)"), ["example_raises"],
+                 id="... from another paragraph it does not"),
     pytest.param(block("class AppError(Exception):\n    pass\n\nraise AppError('boom')"), [],
                  id="a recipe whose point is to raise its own error"),
     pytest.param(block(f"{IMPORTS}if add(1, 2) != 4:\n    raise ValueError('add is wrong')"), ["example_raises"],
@@ -223,6 +233,20 @@ def test_a_submodule_s_name_is_not_an_import_the_doc_left_out(tmp_path: Path, ca
     code, doc = verify(project(tmp_path, readme, init, {"toy_pkg/app.py": app}), capsys)
     assert [(f["kind"], f["check"]) for f in doc["findings"] if f["kind"] not in ("gap", "note")] == expected
     assert code == 0
+
+
+@pytest.mark.parametrize("readme, expected", [
+    pytest.param(block("command.main(['go'], standalone_mode=False)"),
+                 [("not_runnable_as_printed", "example_raises"), ("setup_elided", "example_raises")],
+                 id="click's exceptions page: its `command` is a command an earlier page made, not click.command"),
+    pytest.param(block("from toy_pkg import command\ncommand.main(['go'])"), [("contradiction", "example_raises")],
+                 id="... the doc's own import of the function: its failure is the doc's"),
+])
+def test_a_guessed_import_that_fails_is_the_guess_s(tmp_path: Path, capsys: pytest.CaptureFixture[str], readme: str,
+                                                    expected: list[tuple[str, str]]) -> None:
+    init = "def command(name=None):\n    return lambda f: f\n"
+    code, doc = verify(project(tmp_path, readme, init), capsys)
+    assert [(f["kind"], f["check"]) for f in doc["findings"] if f["kind"] not in ("gap", "note")] == expected
 
 
 # Item 5: rules mutation testing showed unguarded, each case failing on its one-line bug.

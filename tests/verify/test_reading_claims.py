@@ -80,6 +80,10 @@ STATED_CASES = [
                  id="a bare # line after a doctest's output is a separator, not output (beautifulsoup4)"),
     pytest.param(block(">>> f(1)\n# heading\n", lang="pycon"), [("output", "# heading\n", "f(1)")],
                  id="a # line with text may be output: it stays"),
+    pytest.param(block(">>> from typing import Annotated\n# >>> from typing_extensions import Annotated\n"
+                       ">>> f(1)\n'x'\n#>>> f(2)\n", lang="pycon"),
+                 [("output", "", "from typing import Annotated"), ("output", "'x'\n", "f(1)")],
+                 id="a commented-out prompt is the doc's remark, not output (beartype README)"),
     pytest.param(block('''
         try:
             f(-1)

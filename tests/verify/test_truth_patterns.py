@@ -179,6 +179,20 @@ def test_a_signature_over_several_lines_is_read() -> None:
     assert [f.check for f in static(doc) if f.fatal] == ["wrong_default"]
 
 
+@pytest.mark.parametrize("code, kinds", [
+    pytest.param("def scale(value, factor=3.0):\n    \"\"\"Scale it.\"\"\"", ["wrong_default"], id="a stub documents"),
+    pytest.param("def scale(value, factor=3.0):\n    ...", ["wrong_default"], id="... so does `...`"),
+    pytest.param("def scale(value, factor=3.0):\n    pass", ["wrong_default"], id="... and `pass`"),
+    pytest.param("@app.command()\ndef scale(value, factor=3.0):\n    \"\"\"Doc.\"\"\"\n    print(value * factor)", [],
+                 id="click's docs: the doc's own command named like a package function"),
+    pytest.param("class Backend:\n    def scale(self, value, factor=3.0):\n        return value", [],
+                 id="keyring's README: a method of the doc's own class"),
+])
+def test_a_function_the_doc_defines_for_itself_is_no_signature(code: str, kinds: list[str]) -> None:
+    doc = "## scale\n\n" + block(code)
+    assert [f.check for f in static(doc) if f.fatal] == kinds
+
+
 @pytest.mark.parametrize("line, kinds", [
     pytest.param(" |  scale(value, factor=3.0)", ["wrong_default"], id="pydoc signature line"),
     pytest.param(" |      scale(value, factor=3.0)", [], id="pydoc docstring line is not a signature"),

@@ -14,6 +14,7 @@ import ast
 import contextlib
 import functools
 import os
+import platform
 import re
 import sys
 from dataclasses import dataclass, field
@@ -30,6 +31,23 @@ _SHOWS = "the output shows this machine's "
 # A read of the environment (not a write: `os.environ["X"] = ...` sets what it reads)
 _ENV_READ = re.compile(r"""(?:os\.environ\.get\s*\(|os\.getenv\s*\()\s*['"](\w+)['"]|"""
                        r"""os\.environ\s*\[\s*['"](\w+)['"]\s*\](?!\s*=[^=])""")
+# An error that says what the machine lacks: a variable a reader's session sets (secretstorage's "Environment
+# variable DBUS_SESSION_BUS_ADDRESS is unset"), an account's credentials (databricks-sdk's "cannot configure default
+# credentials"), a device (click.getchar's /dev/tty: ENXIO, ENODEV, ENOTTY)
+_LACKS = (
+    (re.compile(r"\benvironment variable `?([A-Z][A-Z0-9_]{2,})`? (?:is )?(?:unset|not set|missing|undefined)\b|"
+                r"\b([A-Z][A-Z0-9]*_[A-Z0-9_]+) (?:environment variable )?(?:is )?(?:unset|not set)\b"),
+     "it needs an environment variable a reader's session sets ({}), which the sandbox does not"),
+    (re.compile(r"\b(?:cannot|could not|can't|unable to|failed to) (?:configure|find|load|locate|determine) "
+                r"(?:the |any )?(?:default |valid )?credentials\b|\bno (?:valid )?credentials (?:found|provided)",
+                re.IGNORECASE), "it needs an account's credentials, which a reader has and the sandbox does not{}"),
+    (re.compile(r"^(?:OSError|FileNotFoundError): \[Errno (?:6|19|25)\]"),
+     "it needs a device the sandbox does not give (a terminal){}"),
+)
+# A path on the doc author's machine: under a home folder, or a shared library's file
+_AUTHORS_PATH = re.compile(r"(?:/home/|/Users/|[A-Z]:\\\\?Users\\)[\w.-]+[/\\][^\s'\",)\]]*|"
+                           r"/[\w.+-]+(?:/[\w.+-]+)+\.(?:so(?:\.\d+)*|dylib|dll)\b")
+_AUTHORS = "the doc shows its author's machine: "
 _FAILED = ("mismatch", "raised", "no_exception", "wrong_exception")
 
 
@@ -53,7 +71,7 @@ class Environment:
             return None
         made = bound_names(head(step.code, result.get("line")))  # the lines before the failing one did bind
         self.spoiled.update(dict.fromkeys(bound_names(step.code) - made, root))
-        if own is not None and own.startswith(_SHOWS):
+        if own is not None and own.startswith((_SHOWS, _AUTHORS)):
             # What it printed was made of the names it read: they hold this machine's state too (tzlocal's `tz`,
             # then every datetime made with it).
             self.spoiled.update({read: own for read in loaded_names(step.code) if read not in self.spoiled})
@@ -66,11 +84,16 @@ class Environment:
             return "it needs what the sandbox refused: " + ", ".join(result["refused"])
         if result["status"] == "mismatch" and (shown := _machine_value(result.get("got", ""), step.want)):
             return f"{_SHOWS}{shown}, which no doc can state"
+        if result["status"] == "mismatch" and (path := _authors_path(step.want, result.get("got", ""))):
+            return f"{_AUTHORS}{path}, which this one does not have"
         if result["status"] not in ("raised", "wrong_exception"):  # a doc's stated failure, met by another error
             return None
         error = result.get("error", "")
         if error.startswith("MemoryError"):
             return f"it needs more memory than the sandbox's {self.memory_mb} MB"
+        for pattern, reason in _LACKS:
+            if (lacked := pattern.search(error)) is not None:
+                return reason.format(next((g for g in lacked.groups() if g), ""))
         if "unsupported locale setting" in error:
             return "it needs a locale this machine does not have (a reader's machine has it installed)"
         if (variable := _ENV_READ.search(step.code)) is not None:
@@ -108,11 +131,22 @@ def _machine_value(got: str, want: str) -> str | None:
     return None
 
 
+def _authors_path(want: str, got: str) -> str | None:
+    """A path the stated output shows that the run does not and this machine lacks (threadpoolctl's README:
+    ``'filepath': '/home/ogrisel/miniconda3/envs/tmp/lib/libmkl_rt.so'``)."""
+    for found in _AUTHORS_PATH.finditer(want):
+        if found.group(0) not in got and not os.path.exists(found.group(0)):
+            return found.group(0)
+    return None
+
+
 @functools.cache
 def machine_values() -> tuple[tuple[str, str], ...]:
-    """Values that are this installation's and no reader's: the interpreter's prefix, the OS's name and id
-    (/etc/os-release, bound into the sandbox as is) and the time zone's Area/City key (/etc/localtime)."""
+    """Values that are this installation's and no reader's: the interpreter's prefix, the kernel's release (a user
+    agent string shows it), the OS's name and id (/etc/os-release, bound into the sandbox as is) and the time
+    zone's Area/City key (/etc/localtime)."""
     found = [("Python installation", path) for path in dict.fromkeys((sys.prefix, sys.base_prefix)) if len(path) > 1]
+    found += [("kernel release", release) for release in (platform.release(),) if re.search(r"\d\.\d", release)]
     with contextlib.suppress(OSError):
         release = dict(line.split("=", 1) for line in Path("/etc/os-release").read_text().splitlines() if "=" in line)
         found += [("operating system", value.strip().strip("\"'")) for key, value in release.items()
@@ -139,6 +173,34 @@ def bound_names(code: str) -> set[str]:
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
     return names
+
+
+def surely_bound(code: str) -> set[str]:
+    """The names a step binds at its top level whatever its data: not inside a function or class body, a loop,
+    a branch or an ``except`` (``for event in ws.events():`` binds ``event`` only when there is an event)."""
+    tree = _parse(code)
+    names: set[str] = set()
+    for node in _unconditional(tree.body if tree is not None else []):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+        elif not isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.If, ast.Try, ast.With, ast.AsyncWith)):
+            names |= {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            names |= {n.id for item in node.items if item.optional_vars is not None
+                      for n in ast.walk(item.optional_vars) if isinstance(n, ast.Name)}
+    return names
+
+
+def _unconditional(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements that run whenever ``body`` does: its own, and those of a ``with`` or a ``try`` body."""
+    out: list[ast.stmt] = []
+    for node in body:
+        out.append(node)
+        if isinstance(node, (ast.With, ast.AsyncWith, ast.Try)):
+            out += _unconditional(node.body)
+    return out
 
 
 def head(code: str, line: int | None) -> str:

@@ -77,8 +77,9 @@ def _raised(step: Step, shown: str, error: str, result: dict[str, Any]) -> Findi
 
 
 def announced(code: str, line: int | None, error: str) -> bool:
-    """Whether a comment on the failing line, or touching it above or below, says it fails (``# raises
-    ValueError``, ``# this throws``, ``# Traceback ...``) and names no other exception than the one raised."""
+    """Whether a comment on the failing line, touching it above or below, or opening its paragraph, says it fails
+    (``# raises ValueError``, ``# this throws``, ``# Traceback ...``) and names no other exception than the one
+    raised."""
     if line is None:
         return False
     lines = code.splitlines()
@@ -88,6 +89,12 @@ def announced(code: str, line: int | None, error: str) -> bool:
         while 0 <= at < len(lines) and lines[at].lstrip().startswith("#"):
             said.append(lines[at])
             at += step
+    top = line - 1  # the comment that opens the failing line's paragraph speaks for it (joserfc's jwt.rst:
+    while 0 < top < len(lines) and lines[top - 1].strip():  # "# this will raise MissingClaimError", a setup line,
+        top -= 1  # then the call that raises it)
+    while 0 <= top < line - 1 and lines[top].lstrip().startswith("#"):
+        said.append(lines[top])
+        top += 1
     text = " ".join(said)
     named = set(_EXCEPTION_NAME.findall(text))
     if named:

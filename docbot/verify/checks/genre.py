@@ -7,13 +7,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from docbot.verify.findings import Check, DocFinding, Severity, lower
-from docbot.verify.read.genre import Genre
+from docbot.verify.read.genre import DESIGN_PAGE, Genre
 
 
 def as_genre(found: Sequence[DocFinding], genre: Genre) -> list[DocFinding]:
     """The findings as the doc's genre reads them. A name that history mentions (on a history page, under a
     history heading, or that removal prose says is gone) is no claim that it exists: no finding. Anything else
-    history states (its examples, what they print) is a note: it held for an earlier version."""
+    history states (its examples, what they print) is a note: it held for an earlier version. What a stretch says
+    Python 2 does is version dependent."""
     out = []
     for item in found:
         finding = item.finding
@@ -21,7 +22,11 @@ def as_genre(found: Sequence[DocFinding], genre: Genre) -> list[DocFinding]:
         if finding.check is Check.UNRESOLVED_REFERENCE and (why or genre.said_gone(finding.line, finding.doc_text)):
             continue
         if why and item.severity.weight:
-            item = replace(item, finding=lower(finding, Severity.NOTE,
-                                               f"history ({why}): it tells what an earlier version did"))
+            told = "design" if why == DESIGN_PAGE else "history"
+            what = "it weighs what an API could be" if told == "design" else "it tells what an earlier version did"
+            item = replace(item, finding=lower(finding, Severity.NOTE, f"{told} ({why}): {what}"))
+        elif (python2 := genre.python2_at(finding.line)) and item.severity is Severity.CONTRADICTION:
+            item = replace(item, finding=lower(finding, Severity.VERSION_DEPENDENT,
+                                               f"Python 2 ({python2}): it tells what Python 2 does"))
         out.append(item)
     return out

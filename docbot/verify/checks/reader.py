@@ -16,9 +16,10 @@ import re
 import sys
 from collections.abc import Sequence
 
-from docbot.sandbox.compare import output_matches
+from docbot.sandbox.judge import same_message
 from docbot.sandbox.step import Step
-from docbot.verify.checks.environment import bound_names
+from docbot.verify.checks.environment import bound_names, surely_bound
+from docbot.verify.checks.reader_output import by_output
 from docbot.verify.findings import DocFinding, Finding, Severity, lower
 
 
@@ -37,11 +38,9 @@ _PYTHON2 = re.compile(r"Did you mean \"print\(|Missing parentheses in call to '(
                       r"multiple exception types must be parenthesized|leading zeros in decimal integer literals|"
                       r"NameError: name '(?:unicode|xrange|basestring|raw_input|unichr|execfile)' is not defined|"
                       r"'dict' object has no attribute '(?:iteritems|itervalues|iterkeys|has_key)'")
-# What Python 2 printed where Python 3 prints otherwise: u'' strings, 10L longs, <type '...'>.
-_PY2_OUTPUT = ((re.compile(r"(?<![\w'\"])u(?=['\"])"), ""), (re.compile(r"\b(\d+)L\b"), r"\1"),
-               (re.compile(r"<type '"), "<class '"))
-_TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?|"
-                        r"\b\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\b")
+# An error that says the code runs outside what it is meant for: flask's "Working outside of application context."
+_CONTEXT = re.compile(r"\boutside (?:of )?(?:an? |the )?[\w-]+ context\b|\bno (?:running|current) event loop\b",
+                      re.IGNORECASE)
 _INTERACTIVE = re.compile(r"\b(?:input|prompt|confirm|getpass|pause)\s*\(")
 # A value a sketch leaves for the reader, quoted back by the error: PROXYSERVER:PROXYPORT, YOUR_API_KEY, <token>
 _PLACEHOLDER = re.compile(r"(?<![\w.])(?:[A-Z][A-Z0-9]{3,}(?:[_:][A-Z0-9]+)+|<[a-z][\w -]*>|(?i:your[_-][a-z_]+))"
@@ -81,13 +80,10 @@ def classify(finding: Finding, steps: Sequence[Step], lines: list[str], defined:
     if extra := _EXTRA.search(before):
         return _lowered(finding, line, Severity.VERSION_DEPENDENT,
                         f"the doc marks it for the optional extra [{extra.group(1)}]")
-    above = {name for s in steps if finding.line is not None and s.line < finding.line for name in bound_names(s.code)}
-    return _by_error(finding, code, defined, line, above)
+    return _by_error(finding, code, steps, defined, line)
 
 
-def _by_error(finding: Finding, code: str, defined: set[str], line: int | None,
-              before: set[str]) -> DocFinding:
-    """``before``: the names the doc's blocks above this one bind."""
+def _by_error(finding: Finding, code: str, steps: Sequence[Step], defined: set[str], line: int | None) -> DocFinding:
     error = finding.code_fact
     if _PYTHON2.search(error):
         return _lowered(finding, line, Severity.VERSION_DEPENDENT, "Python 2 code: it runs only there")
@@ -100,15 +96,11 @@ def _by_error(finding: Finding, code: str, defined: set[str], line: int | None,
     if "'ellipsis'" in error and _placeholder_argument(code):
         return _lowered(finding, line, Severity.NOT_RUNNABLE,
                         "the block is a sketch: `...` stands for an argument the reader fills in")
-    undefined = _UNDEFINED.search(error)
-    if undefined and undefined.group(1) not in defined:
-        return _lowered(finding, line, Severity.SETUP_ELIDED,
-                        f"`{undefined.group(1)}` is never defined in the doc: setup it leaves to the reader "
-                        "(declare it with the docs_setup setting)")
-    if undefined and undefined.group(1) not in before:
-        return _lowered(finding, line, Severity.NOT_RUNNABLE,
-                        f"it uses `{undefined.group(1)}` before the doc defines it: a reader who runs the doc in "
-                        "order gets a NameError")
+    if (undefined := _UNDEFINED.search(error)) is not None:
+        return _undefined(finding, undefined.group(1), steps, defined, line)
+    if _CONTEXT.search(error):
+        return _lowered(finding, line, Severity.SETUP_ELIDED, "it needs a context the doc leaves to the reader (an "
+                        "application's, a request's, a running event loop): the code is meant to run inside it")
     if error.startswith(("EOFError", "click.exceptions.Abort", "Abort")) or (
             _INTERACTIVE.search(code) and "Abort" in error.split(":", 1)[0]):
         return _lowered(finding, line, Severity.NOTE, "it waits for what a reader types (a prompt); the sandbox "
@@ -125,22 +117,25 @@ def _by_error(finding: Finding, code: str, defined: set[str], line: int | None,
         return _lowered(finding, line, Severity.TIME_DEPENDENT,
                         "the example reads the clock or randomness; its stated output was true when written")
     if finding.check == "example_mismatch":
-        return _by_output(finding, line)
+        return by_output(finding, line)
     return DocFinding(finding, line)
 
 
-def _by_output(finding: Finding, line: int | None) -> DocFinding:
-    """A stated output that differs only in what the day or Python 2 printed."""
-    stated, got = finding.doc_text, finding.code_fact
-    if _TIMESTAMP.search(stated) and output_matches(_TIMESTAMP.sub("<time>", stated), _TIMESTAMP.sub("<time>", got)):
-        return _lowered(finding, line, Severity.TIME_DEPENDENT,
-                        "the output differs only in its timestamps (a log line holds the time it was run at)")
-    python3 = stated
-    for pattern, replacement in _PY2_OUTPUT:
-        python3 = pattern.sub(replacement, python3)
-    if python3 != stated and output_matches(python3, got):
-        return _lowered(finding, line, Severity.VERSION_DEPENDENT,
-                        "the doc shows what Python 2 printed (u'' strings, 10L, <type ...>); the same under Python 3")
+def _undefined(finding: Finding, name: str, steps: Sequence[Step], defined: set[str],
+               line: int | None) -> DocFinding:
+    """A NameError: setup the doc leaves out, a name used before it is bound, or a fragment of code the doc shows
+    inside a function, a loop or a branch (flask's ``db``, bound in ``get_db()``; wsproto's ``event``, bound by
+    ``for event in ws.events():``), which a reader reads as a piece of that code, not as a script."""
+    if name not in defined:
+        return _lowered(finding, line, Severity.SETUP_ELIDED, f"`{name}` is never defined in the doc: setup it "
+                        "leaves to the reader (declare it with the docs_setup setting)")
+    if name not in {bound for step in steps for bound in surely_bound(step.code)}:
+        return _lowered(finding, line, Severity.SETUP_ELIDED, f"`{name}` is bound only inside a function, a loop "
+                        "or a branch the doc shows: this block is a fragment of that code")
+    if name not in {bound for s in steps if finding.line is not None and s.line < finding.line
+                    for bound in bound_names(s.code)}:
+        return _lowered(finding, line, Severity.NOT_RUNNABLE, f"it uses `{name}` before the doc defines it: a "
+                        "reader who runs the doc in order gets a NameError")
     return DocFinding(finding, line)
 
 
@@ -181,9 +176,18 @@ def _first_line_of_message(finding: Finding) -> bool:
         return False
     stated = _traceback_tail(finding.doc_text)
     first = finding.code_fact.strip().splitlines()[0] if finding.code_fact.strip() else ""
-    if finding.check == "example_raises" and stated == _traceback_tail(finding.code_fact):
+    if finding.check == "example_raises" and _same_line(stated, _traceback_tail(finding.code_fact)):
         return True  # a doc showing a traceback's last line without its header: the same exception
     return bool(stated) and (first == stated or first.endswith("." + stated)) and "\n" in finding.code_fact.strip()
+
+
+def _same_line(stated: str, actual: str) -> bool:
+    """One exception's line, its type maybe qualified, its message as a person writes it: a KeyError prints its
+    key's repr (python-docx's ``KeyError: no latent style with name 'List Bullet'`` is the same error)."""
+    kind, _, message = actual.partition(": ")
+    stated_kind, _, stated_message = stated.partition(": ")
+    return stated == actual or (bool(message) and (kind == stated_kind or kind.endswith("." + stated_kind))
+                                and same_message(stated_message, message))
 
 
 def one_per_block(found: list[DocFinding]) -> list[DocFinding]:

@@ -25,6 +25,7 @@ from docbot.verify.read.references import Reference
 
 
 _UNDEFINED = re.compile(r"NameError: name '(\w+)' is not defined")
+_NO_ATTRIBUTE = re.compile(r"AttributeError: '(?:function|builtin_function_or_method|module)' object has no attribute")
 
 
 @dataclass(frozen=True)
@@ -66,10 +67,13 @@ def run_doc(ran: Sequence[Step], steps: Sequence[Step], context: ExampleContext,
         session = run_session(list(ran), name, context)
     judged: dict[int, DocFinding] = {}
     witnesses = 0
+    guessed = {line.split()[-1] for line in left_out.values()}
     for index, finding in session.judged:
         item = classify(finding, steps, text.lines, text.defined, text.line_of)
         if item is None:
             continue
+        if guessed and index is not None:
+            item = _guess_failed(item, ran[index], guessed)
         plan = for_step(ran, session, index) if index is not None and needs_witness(item) else None
         if plan is not None:
             item, witnesses = held(item, replay(plan, context)), witnesses + 1
@@ -90,6 +94,18 @@ def _left_out(ran: Sequence[Step], session: Session, own_import: Callable[[str],
         if not any(found.group(1) in bound_names(step.code) for step in ran[:index]):
             first[found.group(1)] = index
     return {index: line for name, index in first.items() if (line := own_import(name)) is not None}
+
+
+def _guess_failed(item: DocFinding, step: Step, guessed: set[str]) -> DocFinding:
+    """A doc whose ``command.main(...)`` fails on click's function ``command`` uses an object of its own named so
+    (made on another page): the import docbot added for the name was a guess, and the failure is the guess's."""
+    if item.severity is not Severity.CONTRADICTION or not _NO_ATTRIBUTE.match(item.finding.code_fact):
+        return item
+    name = next((n for n in sorted(guessed) if re.search(rf"(?<![\w.]){re.escape(n)}\.\w", step.code)), None)
+    if name is None:
+        return item
+    return DocFinding(lower(item.finding, Severity.SETUP_ELIDED, f"`{name}` is an object the doc made elsewhere, "
+                            f"named like the package's `{name}`: the import added for it was a guess"), item.line)
 
 
 def _not_imported(step: Step, line: str, line_of: dict[int, int]) -> DocFinding:

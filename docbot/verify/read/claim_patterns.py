@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import ast
 import re
+import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -182,3 +184,21 @@ def call_names(text: str) -> list[tuple[str, int]]:
     for match in re.finditer(r"`~?([A-Za-z_][\w.]*)(?:\([^`]*\))?`|(?<![\w.`])([A-Za-z_][\w.]*)\(\)", text):
         found.append((match.group(1) or match.group(2), match.start()))
     return found
+
+
+def own_definition(lines: Sequence[str], index: int) -> bool:
+    """Whether the ``def`` at ``lines[index]`` of a code block is the doc's own function, not a signature it
+    states: a body that does something (click's ``def echo(src): click.echo(src.read())`` under
+    ``@click.command()``, a method of the doc's own class); a stub (a docstring, ``...``, ``pass``) documents."""
+    indent = len(lines[index]) - len(lines[index].lstrip())
+    end = next((i for i in range(index + 1, len(lines))
+                if lines[i].strip() and len(lines[i]) - len(lines[i].lstrip()) <= indent), len(lines))
+    try:
+        tree = ast.parse(textwrap.dedent("\n".join(lines[index:end])))
+    except SyntaxError:
+        return False
+    node = tree.body[0] if tree.body else None
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    return any(not (isinstance(stmt, ast.Pass) or isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+                    and (stmt.value.value is Ellipsis or isinstance(stmt.value.value, str))) for stmt in node.body)

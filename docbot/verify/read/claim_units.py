@@ -20,6 +20,7 @@ from typing import Any
 
 from markdown_it.token import Token
 
+from docbot.verify.read.claim_patterns import own_definition
 from docbot.verify.read.markdown import label_of, tokens
 
 __all__ = ["Form", "Unit", "markdown_lines", "markdown_units", "rst_units", "sentences"]
@@ -98,22 +99,10 @@ def signature_lines(code: str, first: int) -> list[tuple[int, str]]:
             start = index
         pending = f"{pending} {line.strip()}" if pending else line.strip()
         if pending.count("(") <= pending.count(")") or len(pending) > 2000:
-            if not _defines(pending, lines[index + 1 :]):
+            if not own_definition(lines, start):
                 found.append((first + start, pending.replace("( ", "(").replace(", )", ")")))
             pending = ""
     return found
-
-
-def _defines(signature: str, after: list[str]) -> bool:
-    """Whether a ``def`` line is an example's own definition (``def application(request):`` and a body), not a
-    signature the doc states: one with a body other than ``...`` (or a docstring)."""
-    if not re.search(r"\)\s*(?:->\s*[^:]+)?:\s*\S*\s*$", signature):
-        return False
-    inline = signature.rstrip().rsplit(":", 1)[-1].strip()
-    if inline:
-        return inline != "..."
-    body = next((line.strip() for line in after if line.strip()), "")
-    return body not in ("...", "") and not body.startswith(('"' * 3, "'" * 3))
 
 
 @dataclass

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from docbot.verify.read.claim_patterns import own_definition
 from docbot.verify.read.markdown import Entry, code_blocks, entries, headings, parts_labelled, prose
 
 _PYDOC_GUTTER = re.compile(r"^\s*\|  (?=[A-Za-z_])")
@@ -162,7 +163,7 @@ def doc_signatures(section: str, names: set[str]) -> list[DocSignature]:
     for block in code_blocks(section):
         if ">>>" in block.text:
             continue
-        for line in _joined_lines(block.text):
+        for line in _joined_lines(_without_own_functions(block.text)):
             # A call in an example looks like a signature; only `def`, annotations, `->` or pydoc make one.
             if line.lstrip().startswith(("def ", "async def ")) or "->" in line or re.search(r"\(\s*\w+\s*:", line):
                 candidates.append(line)
@@ -174,6 +175,12 @@ def doc_signatures(section: str, names: set[str]) -> list[DocSignature]:
         if signature and signature.name.rsplit(".", 1)[-1] in names:
             found.append(signature)
     return found
+
+
+def _without_own_functions(code: str) -> str:
+    """The block without the ``def`` lines of the functions it defines for itself (``own_definition``)."""
+    lines = code.splitlines()
+    return "\n".join("" if own_definition(lines, index) else line for index, line in enumerate(lines))
 
 
 def _joined_lines(code: str) -> list[str]:

@@ -40,6 +40,7 @@ _OUTPUT_INTRO = re.compile(r"\b(outputs?|prints?|printed|results?|returns?|gives
                            r"emits?)\b", re.IGNORECASE)
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _PROMPT = re.compile(r"^\s*[$%] ", re.MULTILINE)  # a shell prompt
+_COMMENTED_PROMPT = re.compile(r"^\s*#\s*>>>")
 # `$ python example.py` and nothing more: arguments would make it another run than the block's
 _RUNS_PYTHON = re.compile(r"^\s*[$%] (?:python[\d.]*|py|uv run(?: python[\d.]*)?) [\w./-]+\.py\s*$")
 # Prose just before a block that says it shows a failure: the block is not presented as working.
@@ -210,8 +211,11 @@ def _without_commentary(exc_msg: str) -> str:
 
 def _without_separators(want: str) -> str:
     """A doctest's expected output without the bare ``#`` lines that end it: a doc sets sessions apart with
-    them (``<i>HTML</i>``, then ``#``, then the next ``>>>``), and a console prints no such line after a value."""
+    them (``<i>HTML</i>``, then ``#``, then the next ``>>>``), and a console prints no such line after a value.
+    A commented-out prompt (``# >>> from typing_extensions import Annotated``, beartype's README) and what
+    follows it are the doc's remarks, not output."""
     lines = want.splitlines()
+    lines = lines[:next((i for i, line in enumerate(lines) if _COMMENTED_PROMPT.match(line)), len(lines))]
     while lines and lines[-1].strip() == "#":
         lines.pop()
     return "".join(line + "\n" for line in lines)

@@ -11,6 +11,15 @@ Elsewhere, a sentence that says a name was removed or renamed ("`pkg.old` was re
 instead") names the old one as history, while the one it points the reader to is claimed to exist. A *deprecated*
 name is not gone: a sentence saying it is deprecated still says it exists.
 
+A design page (an analysis, a proposal, an RFC, a roadmap: ``docs/dev/analysis/features/font-color.rst``,
+``docs/roadmap.rst``) weighs what an API could be, often quoting another product's object model: what it names
+or shows is not claimed of today's code either, so it is read the way history is.
+
+A stretch that tells what Python 2 does (under a heading that names Python 2 alone, "Obsolete Python 2 builtins";
+a block whose introducing sentence does, "(The output showing is from Py2)::") is read for Python 2: what it
+states of names and outputs holds there, not on this Python. "Python 2 and 3", "2.x and 3.x", or a sentence that
+also names Python 3 is held to Python 3.
+
 ``docbot.verify.checks.genre.as_genre`` reads the findings that way.
 """
 
@@ -20,12 +29,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from docbot.verify.read.markdown import code_line_flags, headings
+from docbot.verify.read.markdown import code_blocks, code_line_flags, headings
 
 _HISTORY_WORDS = {"changelog", "changelogs", "history", "news", "whatsnew", "releasenotes"}
 _HISTORY_PAIRS = {("release", "notes"), ("release", "history"), ("whats", "new"), ("change", "log")}
 _ALONE_WORDS = {"changes", "releases"}  # history only as the whole name (``CHANGES.rst``, ``changes-2.0.md``)
 _PLAIN_WORDS = {"breaking", "api", "notes", "log", "file", "all"}
+# a design page's file or folder: python-docx 1.2.0's docs/dev/analysis/, future 1.0.0's docs/roadmap.rst
+_DESIGN_WORDS = {"analysis", "proposal", "proposals", "rfc", "rfcs", "roadmap", "enhancements", "adr", "adrs"}
 _MOVE_WORDS = {"upgrading", "upgrade", "migration", "migrating", "migrate"}
 # after "from"/"to" in a guide's name: a version, not another library (``migrating from 1.x``, ``to v2``)
 _VERSION_WORD = re.compile(r"^(?:v?\d[\w.]*|version|versions|older|earlier|newer|previous|latest|new|old|the|x)$")
@@ -49,6 +60,10 @@ _REMOVED = re.compile(
 # in a removal sentence, what follows these is the name the reader should use now; what follows "instead of" is not
 _TODAY = re.compile(r"\b(?:renamed to|replaced (?:by|with)|in favou?r of|use|moved to|superseded by|now (?:lives|is)"
                     r" (?:in|at)|alias(?:ed)? (?:of|for|to)|see|call)\b|(?P<old>\binstead of\b)", re.IGNORECASE)
+# Python 2 named alone; "Python 2 and 3", "2.x and 3.x" and any Python 3 name hold the text to Python 3 too
+_PY2 = re.compile(r"\bPy(?:thon)?\s?2(?:\.\d+|\.x)?\b", re.IGNORECASE)
+_PY3 = re.compile(r"\bPy(?:thon)?\s?3|\b2(?:\.\d+|\.x)?\s*(?:and|or|/|,|-)\s*(?:Py(?:thon)?\s?)?3\b", re.IGNORECASE)
+_NOT_PROSE = re.compile(r"^\s*(?:```|~~~|#|>>>|[=\-~^*]{3,}\s*$)")
 _SPAN = re.compile(r"`+~?([A-Za-z_][\w.]*)(?:\(\))?`+")
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[A-Z`*])")
 
@@ -61,6 +76,7 @@ class Genre:
     whole: str = ""  # why the whole doc is history; "" when it is not
     history: tuple[tuple[int, int, str], ...] = ()  # (first line, end line, the heading)
     gone: tuple[tuple[int, int, frozenset[str]], ...] = ()  # (first line, end line, names said to be gone)
+    python2: tuple[tuple[int, int, str], ...] = ()  # (first line, end line, why it tells what Python 2 does)
 
     def history_at(self, line: int | None) -> str:
         """Why ``line`` is history: the page's name or a heading's; "" when it is today's text."""
@@ -68,6 +84,10 @@ class Genre:
             return self.whole
         return next((f"under the heading {heading!r}" for start, end, heading in self.history
                      if line is not None and start <= line < end), "")
+
+    def python2_at(self, line: int | None) -> str:
+        """Why ``line`` tells what Python 2 does (a heading's or an introducing sentence's words); "" otherwise."""
+        return next((why for start, end, why in self.python2 if line is not None and start <= line < end), "")
 
     def said_gone(self, line: int | None, dotted: str) -> bool:
         """Whether the paragraph at ``line`` says ``dotted`` was removed or renamed."""
@@ -77,8 +97,20 @@ class Genre:
 
 def read_genre(path: str, markdown: str, package: str = "") -> Genre:
     """The genre of the doc at ``path`` (repo-relative) whose text (as Markdown) is ``markdown``."""
-    whole = "a history page by its name" if is_history_path(path, package) else ""
-    return Genre(whole, () if whole else history_spans(markdown, package), gone_names(markdown))
+    whole = HISTORY_PAGE if is_history_path(path, package) else DESIGN_PAGE if is_design_path(path) else ""
+    return Genre(whole, () if whole else history_spans(markdown, package), gone_names(markdown),
+                 python2_spans(markdown))
+
+
+HISTORY_PAGE = "a history page by its name"
+DESIGN_PAGE = "a design page by its name"
+
+
+def is_design_path(path: str) -> bool:
+    """An analysis, a proposal, an RFC or a roadmap, by a folder's or the file's name (``docs/dev/analysis/``,
+    ``docs/roadmap.rst``, ``rfcs/0001-x.md``); not ``docs/design.md``, which tells how today's code works."""
+    words = {w for part in path.lower().replace("\\", "/").split("/") for w in re.split(r"[^a-z0-9]+", part) if w}
+    return bool(words & _DESIGN_WORDS)
 
 
 def is_history_path(path: str, package: str = "") -> bool:
@@ -131,6 +163,38 @@ def is_history_heading(text: str, package: str = "") -> bool:
         return False
     words = [w for w in re.split(r"[^a-z0-9.]+", plain.lower().replace("'", "")) if w]
     return not (set(words) & _MOVE_WORDS) or not _names_another(words, package)
+
+
+def python2_spans(markdown: str) -> tuple[tuple[int, int, str], ...]:
+    """What tells Python 2's behaviour: the stretch under a heading naming Python 2 alone (to the next heading of
+    its level), and each block whose introducing sentence names it alone (future 1.0.0's docs/isinstance.rst:
+    "(The output showing is from Py2)::" above ``type(a)`` shown as ``future.types.newint.newint``)."""
+    marks = headings(markdown)
+    lines = markdown.splitlines()
+    spans = [(mark.line, next((h.line for h in marks[index + 1:] if h.level <= mark.level), len(lines)),
+              f"under the heading {_plain(mark.text)!r}")
+             for index, mark in enumerate(marks) if _python2_alone(mark.text)]
+    for block in code_blocks(markdown):
+        sentence = _introducing(lines, block.start)
+        if _python2_alone(sentence):
+            spans.append((block.start, block.end + 1, f"introduced by {sentence!r}"))
+    return tuple(spans)
+
+
+def _python2_alone(text: str) -> bool:
+    return _PY2.search(text) is not None and _PY3.search(text) is None
+
+
+def _introducing(lines: Sequence[str], start: int) -> str:
+    """The last sentence of the prose paragraph right above line ``start``; "" when a block or a heading is."""
+    end = start
+    while end > 0 and not lines[end - 1].strip():
+        end -= 1
+    begin = end
+    while begin > 0 and lines[begin - 1].strip() and not _NOT_PROSE.match(lines[begin - 1]):
+        begin -= 1
+    paragraph = " ".join(line.strip() for line in lines[begin:end])
+    return _SENTENCE_END.split(paragraph)[-1] if paragraph else ""
 
 
 def _plain(text: str) -> str:
