@@ -76,10 +76,11 @@ def run_steps(steps: list[Step], module: str, name: str, sys_path: tuple[str, ..
 
 def run_script(script: dict[str, Any], sys_path: tuple[str, ...], timeout_s: float = DEFAULT_EXAMPLE_TIMEOUT_S,
                memory_mb: int = DEFAULT_EXAMPLE_MEMORY_MB, sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX,
-               root: str | None = None) -> SandboxRun:
+               root: str | None = None, hash_seed: str = "0") -> SandboxRun:
     """Run one witness script (docbot.sandbox.script) in a fresh sandboxed child, behind the same boundary, limits
-    and result channel as a doc's session; its one result is ``results[0]``."""
-    return _run_job(_Job({"script": script}, 1, sys_path, timeout_s, memory_mb, root), sandbox, None)
+    and result channel as a doc's session; its one result is ``results[0]``. ``hash_seed``: the child's
+    PYTHONHASHSEED (a session's is fixed, so that its two runs differ only where the code does)."""
+    return _run_job(_Job({"script": script}, 1, sys_path, timeout_s, memory_mb, root, hash_seed), sandbox, None)
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ class _Job:
     timeout_s: float
     memory_mb: int
     root: str | None
+    hash_seed: str = "0"
 
 
 def _run_job(job: _Job, sandbox: ExampleSandbox, bwrap: str | None) -> SandboxRun:
@@ -118,7 +120,7 @@ def _run_behind(boundary: Boundary, job: _Job) -> SandboxRun:
             "parent_pid": None if boundary.bwrap else os.getpid()}
     with sigterm_unwinds(), _folder(boundary) as folder:
         command = [sys.executable, "-s", "-B", "-P", "-c", _BOOTSTRAP]
-        env = _scrubbed_env(folder)
+        env = _scrubbed_env(folder, job.hash_seed)
         if boundary.bwrap is not None:  # bwrap itself gets nothing: it is PID 1 inside, /proc/1/environ
             command, env = bwrap_command(boundary.bwrap, paths, env, root) + command, {}
         try:
@@ -222,11 +224,11 @@ def _accept(line: str, nonce: str, step_count: int, run: SandboxRun) -> str | No
     return None
 
 
-def _scrubbed_env(folder: str) -> dict[str, str]:
+def _scrubbed_env(folder: str, hash_seed: str = "0") -> dict[str, str]:
     """Nothing from the user's environment: no tokens, no proxies, no PYTHONPATH."""
     return {
         "PATH": os.defpath, "HOME": folder, "TMPDIR": folder, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-        "PYTHONIOENCODING": "utf-8", "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONIOENCODING": "utf-8", "PYTHONHASHSEED": hash_seed, "PYTHONDONTWRITEBYTECODE": "1",
         "NO_PROXY": "*", "no_proxy": "*",
         # numeric libraries start one thread per core at import; one is plenty and fits the limits
         "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",

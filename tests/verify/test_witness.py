@@ -6,6 +6,8 @@ the sandbox, through `docbot verify` and `docbot check --base` as a user runs th
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import os
 from pathlib import Path
 from typing import Any
@@ -373,3 +375,29 @@ def test_a_name_witness_whose_module_does_not_import_here_keeps_the_static_verdi
     plan = Plan("import json\nprint(json.gone)\n", 2, "name", "`json.gone` exists", {"status": "missing"})
     witness = replay(plan, ExampleContext("builtins", (str(tmp_path),), root=str(tmp_path)))
     assert witness is not None and witness.reproduced  # the control: a module that imports is asked
+
+
+def _set_order(seed: str) -> list[str]:
+    code = "print('\\n'.join({'amber', 'birch', 'cedar', 'dune', 'ember', 'fjord'}))"
+    done = subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": seed},
+                          capture_output=True, text=True, check=True)
+    return done.stdout.split()
+
+
+@pytest.mark.parametrize("iterated, order_is_the_seeds", [
+    pytest.param("{'amber', 'birch', 'cedar', 'dune', 'ember', 'fjord'}", True,
+                 id="beartype eli5: a set of strings, its order the hash seed's"),
+    pytest.param("['amber', 'birch', 'cedar', 'dune', 'ember', 'fjord']", False,
+                 id="a list: its order is the code's, and the doc states it wrongly"),
+])
+def test_an_order_the_hash_seed_chose_is_no_contradiction(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         iterated: str, order_is_the_seeds: bool) -> None:
+    session = _set_order("0") if order_is_the_seeds else eval(iterated)  # noqa: S307 - the test's own literal
+    stated = list(reversed(session))  # another order of the same lines than the session prints
+    assert any(_set_order(seed) != session for seed in ("1", "2", "3")) or not order_is_the_seeds
+    readme = "# toy\n\n" + block(f"for word in {iterated}:\n    print(word)") + "```text\n" + "\n".join(stated) + \
+        "\n```\n"
+    code, doc = verify(project(tmp_path, readme), capsys)
+    [found] = [f for f in doc["findings"] if f["check"] == "example_mismatch"]
+    assert (found["kind"], code) == (("note", 0) if order_is_the_seeds else ("contradiction", 1))
+    assert ("another hash seed" in found["reason"]) is order_is_the_seeds
