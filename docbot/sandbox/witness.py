@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 _KEPT = 8  # entries per list per step: enough to name the cause, small enough for a result line
 _FILE_NAME = re.compile(r"^[\w.-]+\.(?:txt|csv|tsv|json|ya?ml|toml|ini|cfg|conf|py|md|rst|html?|xml|log|dat|db|"
-                        r"sqlite3?|png|jpe?g|gif|svg|pdf|zip|gz|bz2|xz|tar|pkl|pickle|parquet|xlsx?|wav|mp3)$")
+                        r"sqlite3?|png|jpe?g|gif|svg|pdf|zip|gz|bz2|xz|tar|pkl|pickle|parquet|xlsx?|docx?|pptx?|od[tsp]|epub|wav|mp3|"
+                        r"mp4|pem|crt|key)$")
 
 
 class Witness:

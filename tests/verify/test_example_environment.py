@@ -96,6 +96,8 @@ CASES = [
      [("example_raises", NOTE), ("example_mismatch", NOTE), ("example_mismatch", CONTRA)], "256 MB"),
     # a placeholder path the example passes; a documented failure is still compared
     ("placeholder path", ">>> tags('/path/to/file.py')\n{'file'}", [("example_raises", NOTE)], "/path/to/file.py"),
+    ("a document the reader has", ">>> tags('existing-document-file.docx')\n{'file'}", [("example_raises", NOTE)],
+     "existing-document-file.docx"),  # python-docx's documents.rst
     ("path that exists", ">>> broken('/etc/os-release')\n{'file'}", [("example_raises", CONTRA)], None),
     ("path the example does not pass", ">>> broken('/etc' + '/nope')\n{'file'}", [("example_raises", CONTRA)], None),
     ("documented failure, same message", ">>> tags('/path/to/x')\nTraceback (most recent call last):\n"

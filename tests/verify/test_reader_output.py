@@ -79,3 +79,16 @@ FLASK = "RuntimeError: Working outside of application context.\n\nThis typically
 def test_an_error_that_says_what_the_run_lacked(error: str, steps: list[str], defined: set[str],
                                                 expected: Severity) -> None:
     assert _classified(error, steps, defined) is expected
+
+
+@pytest.mark.parametrize("stated, expected", [
+    pytest.param("TypeError: argument can't be unicode string", V, id="future bytes_object.rst: Python 2's wording"),
+    pytest.param("TypeError: unorderable types: bytes() and <type 'unicode'>", V, id="... its <type> and comparison"),
+    pytest.param("TypeError: sequence item 0: expected bytes, found unicode string", V, id="... its join"),
+    pytest.param("TypeError: can't concat int to bytes", C, id="a Python 3 message, stale"),
+    pytest.param("UnicodeDecodeError: 'ascii' codec can't decode", C, id="a Unicode error's name is no Python 2 text"),
+])
+def test_a_stated_message_only_python_2_gives(stated: str, expected: Severity) -> None:
+    finding = Finding(Check.EXAMPLE_WRONG_EXCEPTION, "m", stated, "TypeError: can't concat str to bytes", line=3)
+    found = classify(finding, [Step("b + u'x'", "raises", line=3)], ["x"] * 12, set(), {})
+    assert found is not None and found.severity is expected

@@ -182,11 +182,13 @@ def test_a_signature_over_several_lines_is_read() -> None:
 @pytest.mark.parametrize("code, kinds", [
     pytest.param("def scale(value, factor=3.0):\n    \"\"\"Scale it.\"\"\"", ["wrong_default"], id="a stub documents"),
     pytest.param("def scale(value, factor=3.0):\n    ...", ["wrong_default"], id="... so does `...`"),
-    pytest.param("def scale(value, factor=3.0):\n    pass", ["wrong_default"], id="... and `pass`"),
+    pytest.param("def scale(value, factor=3.0):\n    pass", [], id="`pass` is a body, however empty: the doc's own"),
     pytest.param("@app.command()\ndef scale(value, factor=3.0):\n    \"\"\"Doc.\"\"\"\n    print(value * factor)", [],
                  id="click's docs: the doc's own command named like a package function"),
     pytest.param("class Backend:\n    def scale(self, value, factor=3.0):\n        return value", [],
                  id="keyring's README: a method of the doc's own class"),
+    pytest.param('class Backend:\n    """Doc."""\n\n    def scale(self, value, factor=3.0):\n        """Doc."""', [],
+                 id="... however its body reads"),
 ])
 def test_a_function_the_doc_defines_for_itself_is_no_signature(code: str, kinds: list[str]) -> None:
     doc = "## scale\n\n" + block(code)
@@ -367,3 +369,12 @@ def test_doctest_directives_skip_and_normalize_whitespace_are_honoured(package: 
                 "{'a': 1,\n 'b':   2}\n>>> table()  # doctest: +NORMALIZE_WHITESPACE\n'name qty\\napple 3'")
     assert run(package, doc) == []
     assert [f.check for f in run(package, block(">>> table()\n'name qty\\napple 3'"))] == ["example_mismatch"]
+
+
+@pytest.mark.parametrize("heading, kinds", [
+    pytest.param("Why does scale() return None for a big value?", [], id="chardet's FAQ: a question states nothing"),
+    pytest.param("scale() returns None for a big value.", ["wrong_return"], id="... a statement does"),
+])
+def test_a_question_makes_no_return_claim(heading: str, kinds: list[str]) -> None:
+    doc = f"## scale\n\n{heading}\n\n**Parameters**\n\n- `value`: the value.\n"
+    assert [f.check for f in static(doc) if f.check in ("wrong_return", "invented_return")] == kinds

@@ -32,6 +32,8 @@ _PY_VERSION = re.compile(r"\bPython\s*(3\.\d+)\s*(?:\+|and (?:later|above|newer)
                          re.IGNORECASE)
 # "# Python 2 only", "Python 2:" above or atop a block (future's compatible idioms); not "Python 2 and 3"
 _PY2_ONLY = re.compile(r"\bPython\s*2(?:\.\d+)?\s*(?:only\b|:)", re.IGNORECASE)
+# What only Python 2's messages say (future's bytes_object.rst: "TypeError: argument can't be unicode string")
+_PY2_MESSAGE = re.compile(r"<type '|\bunicode (?:string|object|argument)|\bunorderable types\b|, found unicode\b")
 _EXTRA = re.compile(r"pip install\s+['\"]?[\w.-]+\[([\w,.-]+)\]")
 _PYTHON2 = re.compile(r"Did you mean \"print\(|Missing parentheses in call to '(?:print|exec)'|"
                       r"unsupported operand type\(s\) for >>: 'builtin_function_or_method'|"
@@ -87,6 +89,9 @@ def _by_error(finding: Finding, code: str, steps: Sequence[Step], defined: set[s
     error = finding.code_fact
     if _PYTHON2.search(error):
         return _lowered(finding, line, Severity.VERSION_DEPENDENT, "Python 2 code: it runs only there")
+    if finding.check == "example_wrong_exception" and _PY2_MESSAGE.search(finding.doc_text):
+        return _lowered(finding, line, Severity.VERSION_DEPENDENT, "the doc shows Python 2's message (a `<type "
+                        "...>`, a unicode string, unorderable types); Python 3 words it otherwise")
     if error.startswith("SystemExit"):
         return _lowered(finding, line, Severity.NOT_RUNNABLE,
                         "a program run from the shell (it exits); a session cannot run it as printed")

@@ -199,6 +199,9 @@ def _own_or_silent(sentence: str, name: str) -> bool:
     return True
 
 
+_CLAUSE_END = re.compile(r"[.!?\n]")
+
+
 def return_claims(section: str, facts: Facts) -> list[tuple[str, str]]:
     """What the doc says comes back, wherever it says it: ("value" | "nothing", the doc text) pairs.
 
@@ -218,6 +221,8 @@ def return_claims(section: str, facts: Facts) -> list[tuple[str, str]]:
     for match in _RETURN_PHRASE.finditer(said):
         if _RELATIVE.search(said[max(0, match.start() - 16) : match.start()]):
             continue  # "a callback that returns a list": the verb's subject is the callback, not the function
+        if (end := _CLAUSE_END.search(said, match.start())) is not None and end.group() == "?":
+            continue  # "Why does detect() return None for encoding?" (chardet's FAQ): a question states nothing
         claims.append(("nothing" if says_nothing(match.group(1)) else "value", match.group(0)))
     return claims
 

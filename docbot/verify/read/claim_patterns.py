@@ -188,9 +188,16 @@ def call_names(text: str) -> list[tuple[str, int]]:
 
 def own_definition(lines: Sequence[str], index: int) -> bool:
     """Whether the ``def`` at ``lines[index]`` of a code block is the doc's own function, not a signature it
-    states: a body that does something (click's ``def echo(src): click.echo(src.read())`` under
-    ``@click.command()``, a method of the doc's own class); a stub (a docstring, ``...``, ``pass``) documents."""
+    states: a method of a class the block defines (keyring's ``class TestKeyring(KeyringBackend)``), or a body that
+    does anything (click's ``def echo(src): click.echo(src.read())`` under ``@click.command()``; ``pass``); a
+    docstring or ``...`` alone documents one."""
+    if not lines[index].lstrip().startswith(("def ", "async def ")):
+        return False
     indent = len(lines[index]) - len(lines[index].lstrip())
+    outer = next((lines[i] for i in range(index - 1, -1, -1)
+                  if lines[i].strip() and len(lines[i]) - len(lines[i].lstrip()) < indent), "")
+    if indent and outer.lstrip().startswith("class "):
+        return True
     end = next((i for i in range(index + 1, len(lines))
                 if lines[i].strip() and len(lines[i]) - len(lines[i].lstrip()) <= indent), len(lines))
     try:
@@ -200,5 +207,5 @@ def own_definition(lines: Sequence[str], index: int) -> bool:
     node = tree.body[0] if tree.body else None
     if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
-    return any(not (isinstance(stmt, ast.Pass) or isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+    return any(not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
                     and (stmt.value.value is Ellipsis or isinstance(stmt.value.value, str))) for stmt in node.body)
