@@ -17,7 +17,8 @@ import pytest
 from docbot.fronts.cli import main
 from docbot.sandbox.step import Step
 from docbot.verify.checks.examples import ExampleContext
-from docbot.verify.checks.witness import Plan, held, replay
+from docbot.verify.checks.witness import held, replay
+from docbot.verify.checks.witness_plans import Plan
 from docbot.verify.findings import Check, DocFinding, Finding, Severity
 from tests.support.git_repo import GitRepo
 
@@ -355,7 +356,7 @@ def test_a_signature_is_held_to_the_live_one(tmp_path: Path, capsys: pytest.Capt
 ])
 def test_a_name_witness_is_the_smallest_script(codes: list[str], expected: str) -> None:
     from docbot.verify.checks.examples import Session
-    from docbot.verify.checks.witness import for_name
+    from docbot.verify.checks.witness_plans import for_name
 
     steps = [Step(code, "none", line=i) for i, code in enumerate(codes)]
     session = Session(results={i: {"index": i, "status": "ok"} for i in range(len(steps))})
@@ -401,3 +402,26 @@ def test_an_order_the_hash_seed_chose_is_no_contradiction(tmp_path: Path, capsys
     [found] = [f for f in doc["findings"] if f["check"] == "example_mismatch"]
     assert (found["kind"], code) == (("note", 0) if order_is_the_seeds else ("contradiction", 1))
     assert ("another hash seed" in found["reason"]) is order_is_the_seeds
+
+
+STATEFUL = "_backend = ['default']\n\n\ndef use(name):\n    _backend[0] = name\n\n\ndef where():\n" \
+           "    return 'from ' + _backend[0]\n"
+
+
+@pytest.mark.parametrize("second, kind", [
+    pytest.param("from toy_pkg import where\nprint(where())  # => from default", "note",
+                 id="keyring's README: alternative blocks, each right where a reader starts"),
+    pytest.param("from toy_pkg import where\nprint(where())  # => from elsewhere", "contradiction",
+                 id="... a block wrong alone too"),
+    pytest.param("print(label)  # => from default", "contradiction",
+                 id="... a block that needs a value the one before made (alone it cannot run): the session holds"),
+])
+def test_a_block_right_where_a_reader_starts_is_an_alternative(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                               second: str, kind: str) -> None:
+    readme = "# toy\n\n" + block("from toy_pkg import use, where\nuse('test')\nlabel = where()\n"
+                                   "print(where())  # => from test") + \
+        "Or, with the default backend:\n\n" + block(second)
+    code, doc = verify(project(tmp_path, readme, STATEFUL), capsys)
+    [found] = [f for f in doc["findings"] if f["check"] == "example_mismatch"]
+    assert (found["kind"], code) == (kind, 1 if kind == "contradiction" else 0)
+    assert ("run alone" in found["reason"]) is (kind == "note")

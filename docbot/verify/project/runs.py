@@ -19,7 +19,8 @@ from docbot.sandbox.step import Step
 from docbot.verify.checks.environment import bound_names
 from docbot.verify.checks.examples import ExampleContext, Session, Unverified, run_session
 from docbot.verify.checks.reader import classify
-from docbot.verify.checks.witness import Plan, for_name, for_signature, for_step, held, needs_witness, replay
+from docbot.verify.checks.witness import held, needs_witness, replay
+from docbot.verify.checks.witness_plans import Plan, for_name, for_signature, for_step
 from docbot.verify.findings import Check, DocFinding, Finding, Severity, lower
 from docbot.verify.read.references import Reference
 
