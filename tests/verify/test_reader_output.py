@@ -62,6 +62,9 @@ FLASK = "RuntimeError: Working outside of application context.\n\nThis typically
                  id="flask: ... a request context"),
     pytest.param("RuntimeError: no running event loop", [], set(), Severity.SETUP_ELIDED, id="asyncio: no loop"),
     pytest.param("RuntimeError: the context manager was left", [], set(), C, id="another RuntimeError"),
+    pytest.param('beartype.roar.BeartypeClawHookUnpackagedException: Top-level script "<doc example 4>" resides '
+                 'outside package structure.', [], set(), Severity.SETUP_ELIDED,
+                 id="beartype api_claw: code for a package's __init__, run as a script"),
     pytest.param("NameError: name 'db' is not defined", ["def get_db():\n    db = connect()\n    return db"], {"db"},
                  Severity.SETUP_ELIDED, id="flask sqlite3: a name bound only inside a function"),
     pytest.param("NameError: name 'event' is not defined", ["for event in ws.events():\n    print(event)"],

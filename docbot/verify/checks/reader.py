@@ -41,8 +41,10 @@ _PYTHON2 = re.compile(r"Did you mean \"print\(|Missing parentheses in call to '(
                       r"NameError: name '(?:unicode|xrange|basestring|raw_input|unichr|execfile)' is not defined|"
                       r"'dict' object has no attribute '(?:iteritems|itervalues|iterkeys|has_key)'")
 # An error that says the code runs outside what it is meant for: flask's "Working outside of application context."
-_CONTEXT = re.compile(r"\boutside (?:of )?(?:an? |the )?[\w-]+ context\b|\bno (?:running|current) event loop\b",
-                      re.IGNORECASE)
+# beartype's claw hook: "Top-level script ... resides outside package structure" (it is meant for a package's
+# __init__)
+_CONTEXT = re.compile(r"\boutside (?:of )?(?:an? |the )?[\w-]+ context\b|\bno (?:running|current) event loop\b|"
+                      r"\boutside (?:of )?(?:an? |the )?package(?: structure)?\b", re.IGNORECASE)
 _INTERACTIVE = re.compile(r"\b(?:input|prompt|confirm|getpass|pause)\s*\(")
 # A value a sketch leaves for the reader, quoted back by the error: PROXYSERVER:PROXYPORT, YOUR_API_KEY, <token>
 _PLACEHOLDER = re.compile(r"(?<![\w.])(?:[A-Z][A-Z0-9]{3,}(?:[_:][A-Z0-9]+)+|<[a-z][\w -]*>|(?i:your[_-][a-z_]+))"
@@ -105,7 +107,8 @@ def _by_error(finding: Finding, code: str, steps: Sequence[Step], defined: set[s
         return _undefined(finding, undefined.group(1), steps, defined, line)
     if _CONTEXT.search(error):
         return _lowered(finding, line, Severity.SETUP_ELIDED, "it needs a context the doc leaves to the reader (an "
-                        "application's, a request's, a running event loop): the code is meant to run inside it")
+                        "application's, a request's, a running event loop, a package's): the code is meant to run "
+                        "inside it")
     if error.startswith(("EOFError", "click.exceptions.Abort", "Abort")) or (
             _INTERACTIVE.search(code) and "Abort" in error.split(":", 1)[0]):
         return _lowered(finding, line, Severity.NOTE, "it waits for what a reader types (a prompt); the sandbox "
