@@ -15,6 +15,7 @@ from collections import Counter
 
 from docbot.sandbox.compare import output_matches
 from docbot.verify.findings import DocFinding, Finding, Severity, lower
+from docbot.verify.read.genre import python2_alone
 
 _TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?|"
                         r"\b\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\b")
@@ -26,8 +27,6 @@ _VIEW = re.compile(r"^dict_(?:keys|values|items)\((.*)\)$", re.DOTALL)
 # A remark after the value: two spaces then ``#`` (beartype's ``UnionTypeHint  # <-- what madness is this?``)
 _REMARK = re.compile(r"\s{2,}#.*$", re.MULTILINE)
 _CLASS = re.compile(r"<class '([\w.]+)'>")
-_PY2_ALONE = re.compile(r"\bPy(?:thon)?\s?2(?:\.\d+|\.x)?\b", re.IGNORECASE)
-_PY3 = re.compile(r"\bPy(?:thon)?\s?3", re.IGNORECASE)
 
 
 def by_output(finding: Finding, line: int | None) -> DocFinding:
@@ -36,7 +35,7 @@ def by_output(finding: Finding, line: int | None) -> DocFinding:
     if _TIMESTAMP.search(stated) and output_matches(_TIMESTAMP.sub("<time>", stated), _TIMESTAMP.sub("<time>", got)):
         return _lowered(finding, line, Severity.TIME_DEPENDENT,
                         "the output differs only in its timestamps (a log line holds the time it was run at)")
-    if _python2_output(stated, got) or (_PY2_ALONE.search(stated) and not _PY3.search(stated)):
+    if _python2_output(stated, got) or python2_alone(stated):
         return _lowered(finding, line, Severity.VERSION_DEPENDENT,
                         "the doc shows what Python 2 printed (u'' strings, 10L, <type ...>, a list for a dict "
                         "view, a str for bytes); the same under Python 3")

@@ -173,15 +173,16 @@ def python2_spans(markdown: str) -> tuple[tuple[int, int, str], ...]:
     lines = markdown.splitlines()
     spans = [(mark.line, next((h.line for h in marks[index + 1:] if h.level <= mark.level), len(lines)),
               f"under the heading {_plain(mark.text)!r}")
-             for index, mark in enumerate(marks) if _python2_alone(mark.text)]
+             for index, mark in enumerate(marks) if python2_alone(mark.text)]
     for block in code_blocks(markdown):
         sentence = _introducing(lines, block.start)
-        if _python2_alone(sentence):
+        if python2_alone(sentence):
             spans.append((block.start, block.end + 1, f"introduced by {sentence!r}"))
     return tuple(spans)
 
 
-def _python2_alone(text: str) -> bool:
+def python2_alone(text: str) -> bool:
+    """Whether ``text`` names Python 2 and no Python 3 ("On Py2"; not "Python 2.x and 3.x")."""
     return _PY2.search(text) is not None and _PY3.search(text) is None
 
 
