@@ -142,3 +142,17 @@ def test_rst_units_keep_the_lines_a_person_sees() -> None:
 def test_claim_kinds_are_the_issues_seven() -> None:
     assert {k.value for k in Kind} == {"exists", "takes", "default", "type", "raises", "returns_type",
                                         "returns_value"}
+
+
+@pytest.mark.parametrize("rst, subjects", [
+    pytest.param(".. class:: MyTrait\n\n   .. method:: validate(obj, value)\n\n      Check it.\n",
+                 ["MyTrait", "MyTrait.validate(obj, value)"],
+                 id="traitlets: a method nested in a class directive is the class's"),
+    pytest.param(".. class:: MyTrait\n\n   Text.\n\n.. function:: validate(obj, value)\n\n   Check it.\n",
+                 ["MyTrait", "validate(obj, value)"],
+                 id="a function after the class directive, not in it, is the module's"),
+    pytest.param(".. class:: A\n\n   .. method:: B.run(x)\n", ["A", "B.run(x)"],
+                 id="a qualified name stays as written"),
+])
+def test_a_directive_nested_in_a_class_is_the_class_s(rst: str, subjects: list[str]) -> None:
+    assert [u.subject for u in rst_units(rst) if u.form is Form.SIGNATURE] == subjects  # each read once

@@ -57,6 +57,7 @@ _ANNOTATED_CALL = re.compile(r"^\s*(?:[A-Za-z_][\w.]*)\s*\(.*(?:\w\s*:\s*\S|\)\s
 _PYDOC_GUTTER = re.compile(r"^\s*\|  (?=[A-Za-z_])")
 _DIRECTIVE = re.compile(r"^(\s*)\.\.\s+(?:py:)?(?:function|method|classmethod|staticmethod|class|exception|"
                         r"decorator)::\s*(\S.*?)\s*$")
+_CLASS_DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:class|exception)::")
 _DEFINITION_MARK = re.compile(r"^:\s+\S")
 
 
@@ -215,15 +216,21 @@ def _row(header: list[str], row: list[str], line: int, context: _Context) -> Uni
 # --- reStructuredText --------------------------------------------------------------------------------------------
 
 
-def rst_units(text: str, first: int = 0, subject: str = "") -> list[Unit]:
-    """Every statement of an RST doc, in order; ``first``: the line the text starts on (a directive's body)."""
+def rst_units(text: str, first: int = 0, subject: str = "", owner: str = "") -> list[Unit]:
+    """Every statement of an RST doc, in order; ``first``: the line the text starts on (a directive's body);
+    ``owner``: the class whose directive's body this is. A directive nested in a class's is that class's, as
+    Sphinx qualifies it (traitlets' ``.. class:: MyTrait`` holds ``.. method:: validate(obj, value)``:
+    ``MyTrait.validate``, not the module's ``validate``)."""
     from docbot.verify.read.rst import rst_tree
 
     original = text.splitlines()
     units: list[Unit] = []
-    for line, signature, body in _directives(original):
+    for line, signature, body, is_class in _directives(original):
+        name = re.split(r"[\s(\[]", signature, maxsplit=1)[0]
+        if owner and "." not in name:
+            signature, name = f"{owner}.{signature}", f"{owner}.{name}"
         units.append(Unit(Form.SIGNATURE, signature, first + line, signature, subject=signature))
-        units += rst_units(body, first + line + 1, signature)
+        units += rst_units(body, first + line + 1, signature, name if is_class else owner)
     walker = _RstWalk(original, first, subject, units)
     walker.walk(rst_tree(_without_directives(original)), _Context())
     return sorted(units, key=lambda u: u.line)
@@ -245,11 +252,13 @@ def markdown_lines(rst: str, markdown: str = "") -> dict[int, int]:
     return filled
 
 
-def _directives(lines: list[str]) -> list[tuple[int, str, str]]:
-    """(line, signature, body) of each Python-domain signature directive, its body dedented."""
+def _directives(lines: list[str]) -> list[tuple[int, str, str, bool]]:
+    """(line, signature, body, is a class) of each Python-domain signature directive at the top of ``lines`` (one
+    nested in another's body is read with that body), its body dedented."""
     found = []
+    end = 0
     for index, line in enumerate(lines):
-        match = _DIRECTIVE.match(line)
+        match = _DIRECTIVE.match(line) if index >= end else None
         if not match:
             continue
         indent, body = len(match.group(1)), []
@@ -257,14 +266,16 @@ def _directives(lines: list[str]) -> list[tuple[int, str, str]]:
             if after.strip() and len(after) - len(after.lstrip()) <= indent:
                 break
             body.append(after)
-        found.append((index, match.group(2), textwrap.dedent("\n".join(body))))
+        end = index + 1 + len(body)
+        is_class = _CLASS_DIRECTIVE.match(line) is not None
+        found.append((index, match.group(2), textwrap.dedent("\n".join(body)), is_class))
     return found
 
 
 def _without_directives(lines: list[str]) -> str:
     """The text with each signature directive and its body blanked (line count kept): they are read apart."""
     out = list(lines)
-    for line, _signature, body in _directives(lines):
+    for line, _signature, body, _is_class in _directives(lines):
         for index in range(line, line + 1 + len(body.splitlines())):
             if index < len(out):
                 out[index] = ""
