@@ -109,6 +109,7 @@ class Chunk(NamedTuple):
     body: tuple[Chunk, ...] = ()  # the chunks of a public class's body (when the chunk is that one class)
     name: str = ""  # that class's name
     indent: str = ""  # its body's indentation
+    writes_all: tuple[str, ...] = ()  # at module level: the text of each statement that may write ``__all__``
 
 
 def chunks_of(tree: ast.Module, lines: list[str], exported: set[str] | None) -> tuple[Chunk, ...]:
@@ -141,15 +142,26 @@ def _cut(statements: list[ast.stmt], block: Span, lines: list[str], exported: se
 
 def _chunk(span: Span, held: list[ast.stmt], lines: list[str], exported: set[str] | None,
            classes: tuple[str, ...]) -> Chunk:
+    writes = () if classes else _writes_all(held, lines)
     node = held[0] if len(held) == 1 else None
     if not (isinstance(node, ast.ClassDef)
             and ast_finder.is_public(node.name, classes, exported, is_class=True, include_dunder=True)):
-        return Chunk(span)
+        return Chunk(span, writes_all=writes)
     body_first = _first_line(node.body[0], lines)
     if body_first <= node.lineno:  # ``class C: x = 1``: no line of its own for the body
         return Chunk(span)
     body = _cut(node.body, (body_first, span[1]), lines, exported, (*classes, node.name))
-    return Chunk(span, body, node.name, _indentation(lines[node.body[0].lineno - 1]))
+    return Chunk(span, body, node.name, _indentation(lines[node.body[0].lineno - 1]), writes)
+
+
+_MAY_WRITE_ALL = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)  # the statements exported_order reads
+
+
+def _writes_all(statements: list[ast.stmt], lines: list[str]) -> tuple[str, ...]:
+    """The text of each module-level statement that may write ``__all__`` (``ast_finder.exported_order``
+    reads only these kinds): two sides with the same such texts in the same order have the same ``__all__``."""
+    return tuple("\n".join(lines[node.lineno - 1:node.end_lineno]) for node in statements
+                 if isinstance(node, _MAY_WRITE_ALL) and _mentions_all(lines, (node.lineno, node.end_lineno or 0)))
 
 
 def _first_line(node: ast.stmt, lines: list[str]) -> int:
@@ -179,21 +191,15 @@ def spliced(pieces: tuple[Sequence[Piece], Sequence[Piece]], chunks: Sequence[Ch
     an unchanged first line of a chunk; a unit that is one chunk no added line touches and whose lines are,
     byte for byte, the old lines is kept: its functions are the new side's, moved. A public class whose
     header is kept is spliced the same way inside. Every other unit is parsed alone and must parse as whole
-    statements of its block, so the old module is the units in turn. None when a unit does not parse alone
-    or ``__all__`` is written in a changed part (then the old ``__all__`` may differ from the new one, and
-    with it every kept function's publicity)."""
+    statements of its block, so the old module is the units in turn. None when a unit does not parse alone,
+    or when a changed unit's statements that may write ``__all__`` are not those of its new chunks (then the
+    old ``__all__`` may differ from the new one, and with it every kept function's publicity)."""
     new_lines, old_lines = lines
-    if any(_mentions_all(new_lines, span) for span in _changed(chunks, added)):
-        return None
     gone = sorted(line for low, high in removed for line in range(low, high + 1))
     new = sorted(line for low, high in added for line in range(low, high + 1))
     work = _Splice(pieces, exported, new_lines, old_lines, gone, new)
     found = _block(work, chunks, (1, len(old_lines)), (), None)
     return None if found is None else found[0]
-
-
-def _changed(chunks: Sequence[Chunk], added: list[LineRange]) -> list[Span]:
-    return [c.span for c in chunks if any(low <= c.span[1] and c.span[0] <= high for low, high in added)]
 
 
 def _block(work: _Splice, chunks: Sequence[Chunk], old: Span, classes: tuple[str, ...],
@@ -248,11 +254,11 @@ def _unit(work: _Splice, unit: Span, members: list[Chunk], classes: tuple[str, .
                 inside = _block(work, chunk.body, (first + header, last), (*classes, chunk.name), chunk.indent)
                 if inside is not None and inside[1] > 0:
                     return inside[0], 1
-    if _mentions_all(work.old_lines, unit):
-        return None
     statements = _parsed(work.old_lines, unit, indent)
     if statements is None:
         return None
+    if indent is None and _writes_all(statements, work.old_lines) != tuple(w for c in members for w in c.writes_all):
+        return None  # the old ``__all__`` may differ, and with it the publicity of every kept function
     return ast_finder.find_in(statements, work.old_lines, work.exported, classes), len(statements)
 
 

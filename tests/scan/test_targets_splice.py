@@ -46,6 +46,14 @@ CASES = [
     (HEAD, HEAD.replace("class C:", "class D:"), True),  # the class header: C parsed alone on the old side
     (HEAD, HEAD.replace("def f():\n    return 1\n", "__all__ = ['g']\n\n\ndef f():\n    return 1\n"), False),
     (HEAD.replace("import os\n", "__all__ = ['f']\n"), HEAD.replace("import os\n", "__all__ = ['f', 'g']\n"), False),
+    # a comment after an unchanged __all__ (inspect.py's private edit): its chunk changed, its __all__ did not
+    (HEAD.replace("import os\n", "__all__ = ['f']\n"), HEAD.replace("import os\n", "__all__ = ['f']\n# c\n"), True),
+    (HEAD.replace("import os\n", "__all__ = ['f']\n"), HEAD.replace("import os\n", "__all__ = ['f']  # c\n"), False),
+    (HEAD.replace("import os\n", "__all__ = ['f']\n"), HEAD.replace("import os\n", "__all__ = ['g']\n"), False),
+    (HEAD.replace("import os\n", "__all__ = ['f']\n"),  # a later += written in the old side only
+     HEAD.replace("import os\n", "__all__ = ['f']\n").replace("def g():\n    pass\n", "def h():\n    pass\n"), True),
+    (HEAD.replace("import os\n", "__all__ = ['f']\n") + "__all__ += ['g']\n",
+     HEAD.replace("import os\n", "__all__ = ['f']\n"), False),
     # the old side held g inside a string: the string's first line goes with C, which then does not parse
     (HEAD.replace("def g():\n    pass\n", "s = '''\ndef g():\n    pass\n'''\n"), HEAD, False),
     (HEAD.replace("import os\n", "x = (\n"), HEAD, False),  # the old side does not parse at all
