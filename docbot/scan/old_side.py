@@ -179,6 +179,7 @@ class _Splice(NamedTuple):
     old_lines: list[str]
     gone: list[int]  # removed old lines
     new: list[int]  # added new lines
+    starts: tuple[list[int], list[int]]  # each reading's pieces' first lines: a chunk's pieces by bisection
 
 
 def spliced(pieces: tuple[Sequence[Piece], Sequence[Piece]], chunks: Sequence[Chunk], exported: set[str] | None,
@@ -197,7 +198,8 @@ def spliced(pieces: tuple[Sequence[Piece], Sequence[Piece]], chunks: Sequence[Ch
     new_lines, old_lines = lines
     gone = sorted(line for low, high in removed for line in range(low, high + 1))
     new = sorted(line for low, high in added for line in range(low, high + 1))
-    work = _Splice(pieces, exported, new_lines, old_lines, gone, new)
+    starts = ([span[0] for _, span in pieces[0]], [span[0] for _, span in pieces[1]])
+    work = _Splice(pieces, exported, new_lines, old_lines, gone, new, starts)
     found = _block(work, chunks, (1, len(old_lines)), (), None)
     return None if found is None else found[0]
 
@@ -244,10 +246,7 @@ def _unit(work: _Splice, unit: Span, members: list[Chunk], classes: tuple[str, .
     if len(members) == 1:
         chunk = members[0]
         if _same_lines(work, chunk.span, unit):
-            shift = first - chunk.span[0]
-            moved = tuple([(name, (start + shift, end + shift)) for name, (start, end) in pieces
-                           if chunk.span[0] <= start and end <= chunk.span[1]] for pieces in work.pieces)
-            return (moved[0], moved[1]), 1
+            return (_moved(work, 0, chunk.span, first), _moved(work, 1, chunk.span, first)), 1
         if chunk.body:
             header = chunk.body[0].span[0] - chunk.span[0]
             if _same_lines(work, (chunk.span[0], chunk.body[0].span[0] - 1), (first, first + header - 1)):
@@ -260,6 +259,14 @@ def _unit(work: _Splice, unit: Span, members: list[Chunk], classes: tuple[str, .
     if indent is None and _writes_all(statements, work.old_lines) != tuple(w for c in members for w in c.writes_all):
         return None  # the old ``__all__`` may differ, and with it the publicity of every kept function
     return ast_finder.find_in(statements, work.old_lines, work.exported, classes), len(statements)
+
+
+def _moved(work: _Splice, reading: int, span: Span, first: int) -> Found:
+    """One reading's pieces in the kept chunk ``span`` (each lies inside one of its statements), moved to the
+    chunk's old first line ``first``."""
+    starts, shift = work.starts[reading], first - span[0]
+    low, high = bisect.bisect_left(starts, span[0]), bisect.bisect_right(starts, span[1])
+    return [(name, (start + shift, end + shift)) for name, (start, end) in work.pieces[reading][low:high]]
 
 
 def _same_lines(work: _Splice, new: Span, old: Span) -> bool:
