@@ -98,7 +98,7 @@ class PageNames:
 
 def reexported(root: Path, package: str) -> dict[str, str]:
     """Private module -> the public module that re-exports most of its objects (ties: the shortest path)."""
-    from docbot.apidocs.api_model import defined_at  # griffe: only here (docs/design.md#lazy-imports)
+    from docbot.apidocs.api_model import defined_at, release  # griffe: only here (docs/design.md#lazy-imports)
 
     counts: dict[str, Counter[str]] = {}
     try:
@@ -108,6 +108,8 @@ def reexported(root: Path, package: str) -> dict[str, str]:
                 counts.setdefault(source, Counter())[module] += 1
     except Exception:  # noqa: BLE001 -- griffe cannot read the package: every module takes its public parent
         return {}
+    finally:
+        release()
     return {source: min(found, key=lambda path: (-found[path], path.count("."), path))
             for source, found in counts.items()}
 

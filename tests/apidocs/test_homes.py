@@ -97,3 +97,24 @@ def test_reexported_names_the_public_module_showing_most_of_a_private_modules_ob
     assert found == {source: min(c, key=lambda p: (-c[p], p.count("."), p)) for source, c in counts.items()}
     names = homes.PageNames(tmp_path)
     assert [names.page(m) for m in ("pkg._funcs", "pkg._alone", "pkg.sub._impl")] == ["pkg", "pkg", "pkg.sub"]
+
+
+def test_a_loaded_package_is_let_go(tmp_path: Path) -> None:
+    """griffe's dataclass extension caches every dataclass it reads, and each holds its whole package: after
+    ``reexported`` no griffe object of the package is left (check --all loads package after package)."""
+    import gc
+
+    files = {**PACKAGE, "pkg/_make.py": "from dataclasses import dataclass\n\n\n@dataclass\nclass Factory:\n"
+                                         "    size: int = 1\n\n    def make(self):\n        pass\n"}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    old = gc.get_threshold()
+    gc.set_threshold(100_000, 50, 100)  # as a whole-tree scan runs
+    try:
+        assert homes.reexported(tmp_path, "pkg")["pkg._make"] == "pkg.filters"
+        left = [o for o in gc.get_objects() if str(type(o).__module__).startswith("griffe")
+                and not isinstance(o, type) and str(getattr(o, "filepath", "")).startswith(str(tmp_path))]
+    finally:
+        gc.set_threshold(*old)
+    assert left == []
