@@ -77,6 +77,20 @@ def _to_old(line: int, gone: list[int], new: list[int]) -> int:
     return old
 
 
+def _all_to_old(lines: list[int], gone: list[int], new: list[int]) -> list[int]:
+    """``_to_old`` of each of ``lines`` (unchanged new-side lines in increasing order) in one pass."""
+    found: list[int] = []
+    added = removed = 0
+    for line in lines:
+        while added < len(new) and new[added] < line:
+            added += 1
+        kept = line - added  # the unchanged lines up to and including this one
+        while removed < len(gone) and gone[removed] <= kept + removed:
+            removed += 1
+        found.append(kept + removed)
+    return found
+
+
 def _is_in(lines: list[int], line: int) -> bool:
     index = bisect.bisect_left(lines, line)
     return index < len(lines) and lines[index] == line
@@ -224,8 +238,8 @@ def _block(work: _Splice, chunks: Sequence[Chunk], old: Span, classes: tuple[str
 def _units(work: _Splice, chunks: Sequence[Chunk], old: Span) -> list[tuple[Span, list[Chunk]]]:
     """The block's old lines cut at each chunk whose first line is unchanged (where the diff maps it), each
     piece with the chunks that start in it; [] marks a cut the diff cannot place (nothing is kept then)."""
-    anchors = [(index, _to_old(c.span[0], work.gone, work.new)) for index, c in enumerate(chunks)
-               if not _is_in(work.new, c.span[0])]
+    unchanged = [index for index, c in enumerate(chunks) if not _is_in(work.new, c.span[0])]
+    anchors = list(zip(unchanged, _all_to_old([chunks[i].span[0] for i in unchanged], work.gone, work.new)))
     units: list[tuple[Span, list[Chunk]]] = []
     line, taken = old[0], 0
     for index, at in anchors:

@@ -141,3 +141,12 @@ def test_module_edits_of_stdlib_files_give_the_targets_of_parsing_both_sides() -
             assert answer == parsed_old(old)
     # Guards against a vacuous pass: most edits were compared, and the splice answered often but not always.
     assert compared > 150 and 0.3 * compared < spliced < 0.98 * compared, (compared, spliced)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_all_to_old_maps_each_line_as_to_old_does(seed: int) -> None:
+    rng = random.Random(seed)
+    gone = sorted(rng.sample(range(1, 60), rng.randint(0, 15)))
+    new = sorted(rng.sample(range(1, 60), rng.randint(0, 15)))
+    lines = [line for line in range(1, 70) if line not in new and rng.random() < 0.5]
+    assert old_side._all_to_old(lines, gone, new) == [old_side._to_old(line, gone, new) for line in lines]
