@@ -15,6 +15,9 @@ Only ratios are quoted: the machine is shared.
 - **noserver**: ``docbot-hook`` on the same public edit with no model server (``OLLAMA_HOST`` at port 9):
   CPU until it exits 3.
 - **private**: ``docbot-hook`` with a comment staged in ``inspect.py``, against interrogate and the floor.
+- **drift**: the drift gate ``check --base HEAD~1`` on a one-line edit no doc reaches in click 8.1.7's sdist
+  (``bench.bench_drift``'s repository and edit), against ``check --staged`` on the same edit staged, each tree
+  against itself.
 - **all**: ``check --all`` on the stdlib, cold and warm, against pydoclint and the ``ast.parse`` floor; peak
   memory beside pydoclint's.
 - **scale**: ``check --all`` cold at 500 and 5,000 stdlib files (the stdlib copied under three folders past
@@ -35,6 +38,7 @@ from pathlib import Path
 
 from bench.bench_speed import (BIG, FILE_FLOOR, FLOOR_CHILD, PARSE_CHILD, Cost, inspect_path, measure,
                                release_repo, tool)
+from bench.bench_drift import _edit, click_repo
 from bench.bench_targets import build_repo, stdlib_sources
 from bench.common import git, interleaved, machine, median, publish
 
@@ -137,6 +141,26 @@ def targets_rows(trees: dict[str, Path], folder: Path, rounds: int, sdists: Path
             f"changed files | |" for side in trees]
 
 
+def drift_rows(trees: dict[str, Path], folder: Path, rounds: int, sdists: Path) -> list[str]:
+    root = click_repo(folder, sdists)
+    staged, based = folder / "staged", folder / "based"
+    shutil.copytree(root, staged)
+    shutil.copytree(root, based)
+    _edit(staged)
+    git(staged, "add", "-A")
+    _edit(based)
+    git(based, "commit", "-qam", "one line")
+    runs: Runs = {}
+    for side, path in trees.items():
+        runs[f"staged {side}"] = run(docbot(path, "docbot.fronts.cli", "check", "--staged"), staged)
+        runs[f"base {side}"] = run(docbot(path, "docbot.fronts.cli", "check", "--base", "HEAD~1"), based)
+    seen = interleaved(runs, rounds)
+    return [f"| the drift gate `check --base HEAD~1`, one-line edit, click 8.1.7, {side} | "
+            f"{ratios(seen, f'base {side}', f'staged {side}')} `check --staged` | "
+            f"{median([c.cpu for c in seen[f'base {side}']]):.2f} / "
+            f"{median([c.cpu for c in seen[f'staged {side}']]):.2f} CPU-s |" for side in trees]
+
+
 def pydoclint_on(folder: Path) -> Callable[[], Cost]:
     return lambda: measure([peer("pydoclint"), "-q", "--exclude", r"\.git|\.docbot", "."], folder)
 
@@ -234,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--before", required=True)
     parser.add_argument("--after", default="HEAD")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--rows", default="staged,private,targets,all,scale")
+    parser.add_argument("--rows", default="staged,private,targets,drift,all,scale")
     parser.add_argument("--sizes", default="500,5000")
     parser.add_argument("--peer-rounds", type=int, default=1, help="pydoclint's rounds in the scale rows")
     parser.add_argument("--sdists", default=str(Path(tempfile.gettempdir()) / "docbot-bench-sdists"))
@@ -251,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, build in (("staged", lambda f: staged_rows(trees, f, args.rounds)),
                             ("private", lambda f: private_rows(trees, f, args.rounds)),
                             ("targets", lambda f: targets_rows(trees, f, args.rounds, Path(args.sdists))),
+                            ("drift", lambda f: drift_rows(trees, f, args.rounds, Path(args.sdists))),
                             ("all", lambda f: all_rows(trees, f, args.rounds)),
                             ("scale", lambda f: scale_rows(trees, f, args.rounds,
                                                            [int(s) for s in args.sizes.split(",")],

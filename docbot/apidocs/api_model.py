@@ -10,6 +10,7 @@ imported only here and there, and only when pages are built: the hook's no-op pa
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
@@ -75,11 +76,41 @@ class ApiModule:
 
 def load_api(root: Path, package: str) -> list[ApiModule]:
     """The public modules of ``package`` found under ``root`` (a checkout or an unpacked sdist)."""
+    return [_module(module, root) for module in _public_modules(_load(root, package))]
+
+
+def defined_at(root: Path, package: str) -> Iterator[tuple[str, str]]:
+    """(public module, canonical path) of each object ``load_api`` gives that module, in its order, without
+    reading any object's signature, docstring or members: where a private module's functions are documented
+    (docbot.apidocs.homes) needs only where each shown object is defined, and building every object of a
+    large package cost a quarter of the load (issue 32)."""
+    for module in _public_modules(_load(root, package)):
+        for name in _exported(module):
+            target = _shown(module[name])
+            if target is not None:
+                yield module.path, target.path
+
+
+def release() -> None:
+    """Let the packages griffe loaded go. griffe's dataclass extension caches each dataclass it reads in an
+    unbounded ``functools.cache``, and each cached class holds its whole package (members and parents): every
+    package loaded stayed to the end of the run (``check --all`` loads each package with a private module:
+    472 MiB at 5,000 files; issue 32). The model is cyclic, and a whole-tree scan raises the collector's
+    threshold past what a run allocates (docbot.scan.repo.few_collections), so it is collected here."""
+    try:
+        from griffe._internal.extensions import dataclasses as extension  # griffe 1.x and 2.x; private
+
+        extension._dataclass_parameters.cache_clear()
+    except (ImportError, AttributeError):  # another griffe: nothing known to hold its models
+        pass
+    gc.collect()
+
+
+def _load(root: Path, package: str) -> Any:
     import griffe  # lazily: see the module docstring
 
-    loaded = griffe.load(package, search_paths=[str(root), str(root / "src")], allow_inspection=False,
-                         resolve_aliases=True, resolve_external=False)
-    return [_module(module, root) for module in _public_modules(loaded)]
+    return griffe.load(package, search_paths=[str(root), str(root / "src")], allow_inspection=False,
+                       resolve_aliases=True, resolve_external=False)
 
 
 def _public_modules(module: Any) -> Iterator[Any]:
@@ -126,9 +157,18 @@ def _target(obj: Any) -> Any:
         return None
 
 
-def _object(obj: Any, path: str, root: Path, in_class: bool = False) -> ApiObject | None:
+def _shown(obj: Any) -> Any:
+    """What a page shows for a member (an alias followed to its target), or None: a module, a type alias,
+    or an alias griffe cannot follow."""
     target = _target(obj)
     if target is None or target.kind.value == "module" or target.kind.value == "type alias":
+        return None
+    return target
+
+
+def _object(obj: Any, path: str, root: Path, in_class: bool = False) -> ApiObject | None:
+    target = _shown(obj)
+    if target is None:
         return None
     kind = _kind(target, in_class)
     members: tuple[ApiObject, ...] = ()

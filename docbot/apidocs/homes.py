@@ -98,18 +98,18 @@ class PageNames:
 
 def reexported(root: Path, package: str) -> dict[str, str]:
     """Private module -> the public module that re-exports most of its objects (ties: the shortest path)."""
-    from docbot.apidocs.api_model import load_api  # griffe: only here (docs/design.md#lazy-imports)
+    from docbot.apidocs.api_model import defined_at, release  # griffe: only here (docs/design.md#lazy-imports)
 
+    counts: dict[str, Counter[str]] = {}
     try:
-        modules = load_api(root, package)
+        for module, canonical in defined_at(root, package):
+            source = canonical.rsplit(".", 1)[0]
+            if source != module and not is_public(source):
+                counts.setdefault(source, Counter())[module] += 1
     except Exception:  # noqa: BLE001 -- griffe cannot read the package: every module takes its public parent
         return {}
-    counts: dict[str, Counter[str]] = {}
-    for module in modules:
-        for obj in module.members:
-            source = obj.canonical.rsplit(".", 1)[0]
-            if source != module.path and not is_public(source):
-                counts.setdefault(source, Counter())[module.path] += 1
+    finally:
+        release()
     return {source: min(found, key=lambda path: (-found[path], path.count("."), path))
             for source, found in counts.items()}
 

@@ -34,8 +34,15 @@ def find_both(tree: ast.Module, lines: list[str]) -> tuple[Found, Found]:
     dunders and its check without, and one parse serves both. The setting decides only whether a dunder
     *function* is public, and a function's body is never walked, so the narrower reading is the wider
     one less those functions, in the same order."""
-    walker = _Walker(exported_names(tree, lines), True, lines)
-    walker.walk(tree.body, ())
+    return find_in(tree.body, lines, exported_names(tree, lines))
+
+
+def find_in(statements: list[ast.stmt], lines: list[str], exported: set[str] | None,
+            classes: tuple[str, ...] = ()) -> tuple[Found, Found]:
+    """``find_both`` over some ``statements`` of a module whose ``__all__`` is ``exported``, inside the public
+    ``classes``: a part of the old side of a diff, parsed alone (docbot.scan.old_side.spliced)."""
+    walker = _Walker(exported, True, lines)
+    walker.walk(statements, classes)
     return [f for index, f in enumerate(walker.found) if index not in walker.dunder_only], walker.found
 
 
@@ -67,7 +74,7 @@ class _Walker:
                 if self._public(node.name, classes, is_class=False):
                     if not is_public(node.name, classes, self.exported, is_class=False, include_dunder=False):
                         self.dunder_only.add(len(self.found))
-                    first = _decorator_line(self.lines, node.decorator_list[0]) if node.decorator_list else node.lineno
+                    first = decorator_line(self.lines, node.decorator_list[0]) if node.decorator_list else node.lineno
                     self.found.append((".".join((*classes, node.name)), (first, node.end_lineno or node.lineno)))
             elif isinstance(node, ast.ClassDef):
                 if self._public(node.name, classes, is_class=True):  # a private class hides its methods
@@ -102,7 +109,7 @@ def is_main_guard(test: ast.expr) -> bool:
             and any(isinstance(s, ast.Constant) and s.value == "__main__" for s in sides))
 
 
-def _decorator_line(lines: list[str], expression: ast.expr) -> int:
+def decorator_line(lines: list[str], expression: ast.expr) -> int:
     """The line of the ``@`` before ``expression``. Usually the expression's own line, but ``@(`` or
     ``@\\`` put the expression lower; between the two only brackets, blanks and comments can stand."""
     line = expression.lineno

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 from collections.abc import Callable, Iterable
 
 from docbot.scan import ast_finder
@@ -54,17 +55,30 @@ def _dotted(names: list[str]) -> str:
 def reexported(init_source: str, part: PrivatePart) -> tuple[frozenset[str], bool]:
     """The names ``init_source`` (the package's ``__init__.py``) re-exports from ``part.private``,
     and whether it star-imports from there. Its literal ``__all__`` counts as re-exporting."""
-    try:
-        tree = ast.parse(init_source.removeprefix("\ufeff"))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    read = _init_reading(init_source)
+    if read is None:
         return frozenset(), False
-    names = set(ast_finder.exported_names(tree, init_source.split("\n")) or ())
+    exported, imports = read
+    names = set(exported)
     star = False
-    for node in _module_level(tree.body):
-        if isinstance(node, ast.ImportFrom) and _inside(_resolve(node, part.package), part.private):
+    for node in imports:
+        if _inside(_resolve(node, part.package), part.private):
             names |= {alias.name for alias in node.names}
             star = star or any(alias.name == "*" for alias in node.names)
     return frozenset(names), star
+
+
+# One scan asks of the same ``__init__.py`` for each private module under it, and the hook's screen and its
+# check (or ``targets``' screen and scan) ask again: one parse per text, not one per question (issue 32).
+@functools.lru_cache(maxsize=16)
+def _init_reading(init_source: str) -> tuple[frozenset[str], tuple[ast.ImportFrom, ...]] | None:
+    """An ``__init__.py``'s literal ``__all__`` and its module-level ``from`` imports; None when it does not parse."""
+    try:
+        tree = ast.parse(init_source.removeprefix("\ufeff"))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    exported = frozenset(ast_finder.exported_names(tree, init_source.split("\n")) or ())
+    return exported, tuple(node for node in _module_level(tree.body) if isinstance(node, ast.ImportFrom))
 
 
 def _module_level(statements: list[ast.stmt]) -> Iterable[ast.stmt]:

@@ -29,10 +29,10 @@ import ast
 import enum
 import functools
 import re
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from docbot.scan import ast_finder, old_side
+from docbot.scan.names import importable as importable, importable_as as importable_as, module_name  # re-exported
 from docbot.results import ChangeKind, SourceParseError, Target
 from docbot.scan.ast_finder import Found, Span
 
@@ -53,38 +53,6 @@ class _Definition(NamedTuple):  # not a dataclass: ~1 ms less on every hook run'
     @property
     def source(self) -> str:
         return "\n".join(_piece(self.lines, s) for s in self.spans)
-
-
-def importable(path: str) -> bool:
-    """Whether ``path`` names a module ``import`` can reach: every part of its dotted name an identifier
-    (Unicode ones included: ``ünï.py``) and no keyword. ``spa ce.py``, ``-rf.py`` and ``class.py`` are
-    not: nothing can import their functions, so they are not API (docs/design.md#scanner)."""
-    import keyword
-
-    name = module_name(path)
-    return bool(name) and all(part.isidentifier() and not keyword.iskeyword(part) for part in name.split("."))
-
-
-def importable_as(source: Path) -> tuple[str, tuple[str, ...]]:
-    """The dotted module and import path of a file: from its package root, so relative imports work."""
-    root = source.parent
-    while (root / "__init__.py").exists():
-        root = root.parent
-    if (root / "src").is_dir() and root.name != "src" and source.is_relative_to(root / "src"):
-        root = root / "src"
-    return module_name(source.relative_to(root).as_posix()), (str(root),)
-
-
-def module_name(path: str) -> str:
-    """``src/pkg/sub/mod.py`` -> ``pkg.sub.mod``; ``pkg/__init__.py`` -> ``pkg``."""
-    parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
-    if parts and parts[0] == "src":
-        parts = parts[1:]
-    if parts and parts[-1].endswith(".py"):
-        parts[-1] = parts[-1][: -len(".py")]
-    if len(parts) > 1 and parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join(parts)
 
 
 class Parser(enum.Enum):
@@ -116,6 +84,7 @@ def targets_at(spans: list[tuple[str, tuple[Span, ...]]], source: str, module: s
 def clear_caches() -> None:
     """Forget the parsed blobs (benchmarks time cold parses)."""
     _both_readings.cache_clear()
+    _spliced_readings.cache_clear()
     _cst_definitions.cache_clear()
 
 
@@ -135,24 +104,56 @@ def changed_targets(old_source: str | None, new_source: str | None, change: File
     elif old_module is None:
         old_module = module_name(old_path)
     new_defs = () if new_source is None else _definitions(new_source, path, include_dunder)
+    old_defs = None
     if change.status == "modified" and not change.binary and old_source is not None and new_source is not None:
-        same = _same_functions(new_defs, old_source, old_path, change) if new_defs else None
+        old_lines = _lines_or_none(old_source, old_path)
+        same = _same_functions(new_defs, old_lines, change) if new_defs and old_lines is not None else None
         if same is not None:  # the old side defines the new side's functions: only ``same`` touched there
             touched = same | {d.qualname for d in new_defs if _touches(d, change.new_ranges, False)}
             return [_target(d, module, path, "modified") for d in new_defs if d.qualname in touched]
-    old_defs = _old_definitions(old_source, new_source, old_path, include_dunder)
+        if old_lines is not None:
+            old_defs = _spliced(new_source, path, old_source, old_path, change, include_dunder)
+    if old_defs is None:
+        old_defs = _old_definitions(old_source, new_source, old_path, include_dunder)
     return _diff(new_defs, old_defs, change, module, path, old_module)
 
 
-def _same_functions(new_defs: tuple[_Definition, ...], old_source: str, old_path: str,
-                    change: FileChange) -> set[str] | None:
-    """``old_side.old_touched`` for this change; None when the old side has to be parsed."""
+def _lines_or_none(source: str, path: str) -> list[str] | None:
     try:
-        old_lines = _prepare(old_source, old_path).split("\n")
+        return _prepare(source, path).split("\n")
     except SourceParseError:
         return None
+
+
+def _same_functions(new_defs: tuple[_Definition, ...], old_lines: list[str], change: FileChange) -> set[str] | None:
+    """``old_side.old_touched`` for this change; None when the old side has to be parsed."""
     pieces = [(d.qualname, span) for d in new_defs for span in d.spans]
     return old_side.old_touched(pieces, old_lines, change.old_ranges, change.new_ranges)
+
+
+def _spliced(new_source: str, path: str, old_source: str, old_path: str, change: FileChange,
+             include_dunder: bool) -> tuple[_Definition, ...] | None:
+    """The old side's definitions from ``old_side.spliced``: the new side's unchanged top-level statements
+    and a parse of the old lines between them; None when the whole old side has to be parsed."""
+    readings = _spliced_readings(new_source, path, old_source, old_path, tuple(change.old_ranges),
+                                 tuple(change.new_ranges))
+    return None if readings is None else readings[include_dunder]
+
+
+@functools.lru_cache(maxsize=32)  # the hook's screen and its check (or a scan and its run) splice the same diff
+def _spliced_readings(new_source: str, path: str, old_source: str, old_path: str, removed: tuple[LineRange, ...],
+                      added: tuple[LineRange, ...]) -> tuple[tuple[_Definition, ...], tuple[_Definition, ...]] | None:
+    reading = _both_readings(new_source, path)
+    if reading.layout is None:
+        return None
+    old_lines = _lines_or_none(old_source, old_path)
+    if old_lines is None:
+        return None
+    pieces = tuple(sorted(((d.qualname, span) for d in defs for span in d.spans), key=lambda piece: piece[1][0])
+                   for defs in (reading.narrow, reading.wide))
+    found = old_side.spliced((pieces[0], pieces[1]), reading.layout.chunks, reading.layout.exported,
+                             (reading.layout.lines, old_lines), list(removed), list(added))
+    return None if found is None else (_group(found[0], old_lines), _group(found[1], old_lines))
 
 
 def _old_definitions(old_source: str | None, new_source: str | None, old_path: str,
@@ -208,31 +209,48 @@ MAX_FALLBACK_DEPTH = 500  # brackets; libcst parses 1000 and crashes near 2000, 
 def _definitions(source: str, path: str, include_dunder: bool) -> tuple[_Definition, ...]:
     """Screen and parse ``source`` with ``ast`` (libcst for grammar ``ast`` does not know) and group
     its public functions by qualified name, in source order."""
-    return _both_readings(source, path)[include_dunder]
+    reading = _both_readings(source, path)
+    return reading.wide if include_dunder else reading.narrow
+
+
+class _Layout(NamedTuple):
+    """What ``old_side.spliced`` needs of a parsed new side besides its definitions."""
+
+    lines: list[str]
+    chunks: tuple[old_side.Chunk, ...]
+    exported: set[str] | None
+
+
+class _Reading(NamedTuple):
+    narrow: tuple[_Definition, ...]
+    wide: tuple[_Definition, ...]
+    layout: _Layout | None  # None for libcst's reading (grammar the running ast rejects)
 
 
 # A run parses the same blob in scan, then again in run/check; the hook's screen (dunders included)
 # and its check (the settings' choice) read it once between them.
 @functools.lru_cache(maxsize=32)
-def _both_readings(source: str, path: str) -> tuple[tuple[_Definition, ...], tuple[_Definition, ...]]:
+def _both_readings(source: str, path: str) -> _Reading:
     """``_definitions`` without and with dunders."""
     text = _prepare(source, path)
     lines = text.split("\n")  # not splitlines(): a form feed inside the code is not a line break
     try:
         tree = ast.parse(text)
     except SyntaxError as err:
-        return (_group(_last_resort(text, path, False, err), lines),
-                _group(_last_resort(text, path, True, err), lines))
+        return _Reading(_group(_last_resort(text, path, False, err), lines),
+                        _group(_last_resort(text, path, True, err), lines), None)
     except (RecursionError, MemoryError):  # CPython's own limits on nesting: libcst would crash
         raise SourceParseError(path, 0, "nesting too deep to parse") from None
     except ValueError as err:  # a null byte, a lone surrogate
         raise SourceParseError(path, 0, f"not valid source text ({err})") from None
-    narrow, wide = ast_finder.find_both(tree, lines)
+    exported = ast_finder.exported_names(tree, lines)
+    narrow, wide = ast_finder.find_in(tree.body, lines, exported)
+    layout = _Layout(lines, old_side.chunks_of(tree, lines, exported), exported)
     grouped = _group(wide, lines)
     if len(narrow) == len(wide):  # no dunder function: one grouping serves both
-        return grouped, grouped
+        return _Reading(grouped, grouped, layout)
     kept = {qualname for qualname, _ in narrow}  # the pieces of one qualname share its (dunder) name
-    return tuple(d for d in grouped if d.qualname in kept), grouped
+    return _Reading(tuple(d for d in grouped if d.qualname in kept), grouped, layout)
 
 
 @functools.lru_cache(maxsize=32)

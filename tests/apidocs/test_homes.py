@@ -3,6 +3,8 @@ several modules share (docs/design.md#docs-files)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from docbot.apidocs import homes, pages
@@ -60,3 +62,59 @@ def test_a_merge_changes_only_its_own_modules_sections(module: str, order: list[
     assert list(merged) == keys
     assert all(body in merged[key].body for key, body in bodies.items())
     assert homes.module_view(pages.parse_doc_file(text), "pkg", "pkg._b") is not None
+
+
+PACKAGE = {
+    "pkg/__init__.py": "from pkg._funcs import asdict, astuple\nfrom pkg.sub._impl import run\n"
+                       "__all__ = ['asdict', 'astuple', 'run']\n",
+    "pkg/_funcs.py": "def asdict(x):\n    return {}\n\n\ndef astuple(x):\n    return ()\n\n\n"
+                     "def _hidden():\n    pass\n",
+    "pkg/filters.py": "from pkg._funcs import asdict\nfrom pkg._make import Factory\n",
+    "pkg/_make.py": "class Factory:\n    def make(self):\n        pass\n",
+    "pkg/_alone.py": "def lonely():\n    pass\n",
+    "pkg/sub/__init__.py": "from ._impl import run, stop\n",
+    "pkg/sub/_impl.py": "def run():\n    pass\n\n\ndef stop():\n    pass\n",
+}
+
+
+def test_reexported_names_the_public_module_showing_most_of_a_private_modules_objects(tmp_path: Path) -> None:
+    """griffe's reading, without building the pages' objects: the same answer as counting ``load_api``'s."""
+    from collections import Counter
+
+    from docbot.apidocs.api_model import load_api
+
+    for rel, text in PACKAGE.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    found = homes.reexported(tmp_path, "pkg")
+    assert found == {"pkg._funcs": "pkg", "pkg._make": "pkg.filters", "pkg.sub._impl": "pkg.sub"}
+    counts: dict[str, Counter[str]] = {}
+    for module in load_api(tmp_path, "pkg"):
+        for obj in module.members:
+            source = obj.canonical.rsplit(".", 1)[0]
+            if source != module.path and not homes.is_public(source):
+                counts.setdefault(source, Counter())[module.path] += 1
+    assert found == {source: min(c, key=lambda p: (-c[p], p.count("."), p)) for source, c in counts.items()}
+    names = homes.PageNames(tmp_path)
+    assert [names.page(m) for m in ("pkg._funcs", "pkg._alone", "pkg.sub._impl")] == ["pkg", "pkg", "pkg.sub"]
+
+
+def test_a_loaded_package_is_let_go(tmp_path: Path) -> None:
+    """griffe's dataclass extension caches every dataclass it reads, and each holds its whole package: after
+    ``reexported`` no griffe object of the package is left (check --all loads package after package)."""
+    import gc
+
+    files = {**PACKAGE, "pkg/_make.py": "from dataclasses import dataclass\n\n\n@dataclass\nclass Factory:\n"
+                                         "    size: int = 1\n\n    def make(self):\n        pass\n"}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    old = gc.get_threshold()
+    gc.set_threshold(100_000, 50, 100)  # as a whole-tree scan runs
+    try:
+        assert homes.reexported(tmp_path, "pkg")["pkg._make"] == "pkg.filters"
+        left = [o for o in gc.get_objects() if str(type(o).__module__).startswith("griffe")
+                and not isinstance(o, type) and str(getattr(o, "filepath", "")).startswith(str(tmp_path))]
+    finally:
+        gc.set_threshold(*old)
+    assert left == []

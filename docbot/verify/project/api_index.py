@@ -13,6 +13,15 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 
+def parsed(source: str) -> ast.Module | None:
+    """``source``'s tree; None for a module that does not parse (Python 2, a NUL byte): what it binds is
+    unknown, not known to be nothing."""
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+
+
 @dataclass(frozen=True)
 class ApiName:
     """One public name of the package, as coverage reports it."""
@@ -42,12 +51,13 @@ class ApiIndex:
     packages: set[str] = field(default_factory=set)  # the modules that are packages (an __init__.py)
 
     def add_module(self, dotted: str, source: str, is_package: bool = False) -> None:
+        self.add_parsed(dotted, parsed(source), is_package)
+
+    def add_parsed(self, dotted: str, tree: ast.Module | None, is_package: bool = False) -> None:
+        """``add_module`` from the module's ``parsed`` tree (the drift gate parses each module once for this
+        index and its reach graph)."""
         if is_package:
             self.packages.add(dotted)
-        try:
-            tree = ast.parse(source)
-        except (SyntaxError, ValueError):  # Python 2, a NUL byte: what it binds is unknown, not known to be nothing
-            tree = None
         scope = _bindings(tree.body, dotted, self) if tree is not None else Scope(open=True)
         for name, what in self.scopes.get(dotted, Scope()).names.items():  # submodules registered before it
             scope.names.setdefault(name, what)

@@ -26,7 +26,8 @@ from docbot.verify.findings import Severity
 from docbot.verify.project.docs import DocsOptions, doc_paths, read_doc, verify_project
 from docbot.verify.project.mentions import MentionCache, PackageNames
 from docbot.verify.project.package import Package
-from docbot.verify.project.reach import Reach
+from docbot.verify.project.api_index import ApiIndex, parsed
+from docbot.verify.project.reach import ModuleDefs, Reach, split_parsed
 from docbot.verify.project.report import DocReport, DriftReport, ProjectReport, StaleLine
 from docbot.verify.project.sides import Change, changed_in, checkout, package_at
 from docbot.verify.project.suggest import OutputFix, fixes_for
@@ -48,12 +49,26 @@ def reaching(root: Path, docs: Sequence[Path], texts: Mapping[Path, str], packag
     if not changed:
         return []
     cache = cache or MentionCache(None)
-    names = PackageNames(package.name, package.index())
-    graph = Reach({m: f.name == "__init__.py" for m, f in package.modules.items()}, package.source)
+    index, defs = read_package(package)
+    names = PackageNames(package.name, index)
+    graph = Reach({m: f.name == "__init__.py" for m, f in package.modules.items()}, package.source, defs)
     uses = {p.as_posix(): names.uses(cache.mentions(texts[p], is_rst_doc(p.name, texts[p]))) for p in docs}
     cache.save()
     reached = graph.reaching(uses, set(changed))
     return [p for p in docs if p.as_posix() in reached]
+
+
+def read_package(package: Package) -> tuple[ApiIndex, dict[str, ModuleDefs]]:
+    """The package's ``ApiIndex`` and every module split for the reach graph, from one ``ast.parse`` of each
+    module: the gate read each module twice, once for each (issue 32)."""
+    index = ApiIndex(package.name)
+    defs: dict[str, ModuleDefs] = {}
+    for module, file in sorted(package.modules.items(), key=lambda item: item[0].count(".")):  # as Package.index
+        source, is_package = package.source(module), file.name == "__init__.py"
+        tree = parsed(source)
+        index.add_parsed(module, tree, is_package)
+        defs[module] = split_parsed(tree, source, module, is_package)
+    return index, defs
 
 
 def judge(root: Path, diff: DiffRead, options: DocsOptions, *, run_examples: bool = True, cache: bool = False,

@@ -42,10 +42,18 @@ class ModuleDefs:
 def split_module(source: str, module: str, is_package: bool, shapes: bool = False) -> ModuleDefs:
     """``source`` as definitions (with ``shapes``, each one's code too: what the diff compares); a module
     that does not parse is one definition, its whole code."""
-    found = ModuleDefs(keep_shapes=shapes)
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
+        tree = None
+    return split_parsed(tree, source, module, is_package, shapes)
+
+
+def split_parsed(tree: ast.Module | None, source: str, module: str, is_package: bool,
+                 shapes: bool = False) -> ModuleDefs:
+    """``split_module`` from ``source``'s tree (None: it does not parse), for a caller that parsed it already."""
+    found = ModuleDefs(keep_shapes=shapes)
+    if tree is None:
         found.refs[MODULE_CODE], found.shapes[MODULE_CODE] = set(), source
         return found
     _body(tree.body, "", module, is_package, found)
@@ -171,11 +179,13 @@ def changed_names(old: str | None, new: str | None, module: str, is_package: boo
 class Reach:
     """The package's definitions as a graph, each module read (once) when a walk first needs it.
 
-    ``modules``: dotted module -> whether it is a package (an ``__init__``); ``read``: a module's text."""
+    ``modules``: dotted module -> whether it is a package (an ``__init__``); ``read``: a module's text; ``defs``:
+    the modules already split."""
 
-    def __init__(self, modules: Mapping[str, bool], read: Callable[[str], str]) -> None:
+    def __init__(self, modules: Mapping[str, bool], read: Callable[[str], str],
+                 defs: Mapping[str, ModuleDefs] | None = None) -> None:
         self.modules, self.read = modules, read
-        self._defs: dict[str, ModuleDefs] = {}
+        self._defs: dict[str, ModuleDefs] = dict(defs or {})  # modules already split by the caller
 
     def defs(self, module: str) -> ModuleDefs:
         if module not in self._defs:
