@@ -43,6 +43,13 @@ class Client:
 
     def close(self, force: bool = False) -> None:
         """Close."""
+
+
+class Special(Client):
+    pass
+
+
+Alias = Special
 '''
 PACKAGE = {"pkg": INIT, "pkg.core": CORE, "pkg.defaults": "TIMEOUT = 30\n", "pkg.kinds": "Mode = str\n",
            "pkg.sub": "from .impl import deep\n",
@@ -71,6 +78,10 @@ def fatal(source: str, module: str, doc: str, package: dict[str, str] | None) ->
     ("pkg.core", "`fetch()` expects `url` to be a string.", set()),
     ("pkg.core", "`fetch()` expects `how` to be a list.", {"wrong_parameter_type"}),
     ("pkg.core", "`get()` expects `url` to be a list.", {"wrong_parameter_type"}),  # an alias of `T.Optional`
+    # a class that inherits its __init__, and a module alias of it
+    ("pkg.core", "`Special()` takes a `color` parameter.", {"invented_parameter"}),
+    ("pkg.core", "`core.Alias()` takes a `color` parameter.", {"invented_parameter"}),
+    ("pkg.core", "`Alias()` takes a `name` parameter.", set()),
 ])
 def test_pair_mode_reads_the_package(module: str, doc: str, expected: set[str]) -> None:
     assert fatal(PACKAGE[module], module, doc, PACKAGE) == expected

@@ -142,7 +142,10 @@ class SourceFunctions:
                 self.source, f"{name}.__init__", self.functions) or self._reexported(name)
         # a bare name is a top-level function's (or a class's, for its __init__): a method needs its class
         found = [q for q in self.leaves.get(name, []) if "." not in q]
-        return found[0] if len(found) == 1 else self._reexported(name) if not found else None
+        if found:
+            return found[0] if len(found) == 1 else None
+        # a class that inherits its __init__, or a module alias of one (marshmallow's `Str = String`)
+        return through_bases(self.source, f"{name}.__init__", self.functions) or self._reexported(name)
 
     def _reexported(self, name: str) -> str | None:
         """``f`` or ``Class.method`` the source imports from a module of its package: ``module:qualname`` there."""
