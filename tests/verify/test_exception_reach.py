@@ -8,6 +8,7 @@ import pytest
 from docbot.verify.checks.reach import CodeBase, may_raise
 
 CORE = '''\
+import functools
 import inspect
 import json
 import operator
@@ -269,6 +270,50 @@ def defaults(items, seen=None):
     return seen.get(items)
 
 
+class Prop:
+    def __init__(self):
+        self.rows = {}
+
+    @property
+    def rows(self):
+        return self._rows
+
+    @rows.setter
+    def rows(self, value):
+        self._rows = value
+
+    def look(self, key):
+        return self.rows.get(key)
+
+
+def partial_call(func, value):
+    bound = functools.partial(func, value)
+    return bound()
+
+
+def set_and_call(key):
+    global hook
+    if key:
+        hook = re.compile(key).match
+    return hook(key)
+
+
+def install(func):
+    global hook
+    hook = func
+
+
+_SHARED = {}
+
+
+def shared(key):
+    found = _SHARED.get(key)
+    if found is None:
+        found = re.compile(key).match
+        _SHARED[key] = found
+    return found(key)
+
+
 def unary(kind, value):
     op = {1: operator.neg, 2: operator.pos}[kind]
     return op(value)
@@ -292,7 +337,8 @@ def root(n):
     return r.next_plus()
 '''
 ERRORS = "class Broke(Exception):\n    pass\n"
-BASE = CodeBase((("pkg.core", CORE), ("pkg.errors", ERRORS)))
+OTHER = "from pkg.core import _SHARED\n\n\ndef put(key, func):\n    _SHARED[key] = func\n"
+BASE = CodeBase((("pkg.core", CORE), ("pkg.errors", ERRORS), ("pkg.other", OTHER)))
 
 
 @pytest.mark.parametrize("qualname, exception, expected", [
@@ -338,6 +384,10 @@ BASE = CodeBase((("pkg.core", CORE), ("pkg.errors", ERRORS)))
     ("seeded", "FileNotFoundError", None),  # a cache that did not start empty: `requests.get` was in it
     ("fire_extra", "FileNotFoundError", None),  # a cache `update`d with what a caller hands in
     ("defaults", "FileNotFoundError", None),  # a parameter rebound to a dict only when None: maybe the caller's
+    ("Prop.look", "FileNotFoundError", None),  # `self.rows` is a property: reading it runs its code
+    ("partial_call", "FileNotFoundError", None),  # `functools.partial(func, ...)` calls the caller's code
+    ("set_and_call", "FileNotFoundError", None),  # `global hook`: `install` binds it to the caller's code
+    ("shared", "FileNotFoundError", None),  # a cache another module imports and stores the caller's code in
     ("unary", "FileNotFoundError", False),  # one of a display's values: `operator.neg`
     ("binary", "FileNotFoundError", False),  # `{...: operator.add}.get(kind)`: one of its values (or None)
     ("cleans", "FileNotFoundError", False),  # inspect.cleandoc does no I/O

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from docbot.facts.module import module_tree
 
-__all__ = ["CodeBase", "CodeIndex", "Effects", "class_bases", "code_index"]
+__all__ = ["HIGHER_ORDER", "CodeBase", "CodeIndex", "Effects", "class_bases", "code_index"]
 
 IO_BUILTINS = {"open", "print", "input", "exec", "eval", "__import__", "breakpoint", "help"}
 # builtins that call code they are handed: map(f, ...), sorted(key=f), iter(f, sentinel)
@@ -34,6 +34,12 @@ PURE_FUNCTIONS = {"inspect.cleandoc", "inspect.getdoc", "inspect.isclass", "insp
                   "inspect.isroutine", "inspect.iscoroutinefunction", "inspect.isgeneratorfunction",
                   "inspect.isasyncgenfunction", "inspect.isawaitable", "inspect.ismodule", "inspect.isbuiltin",
                   "inspect.isabstract", "inspect.isgenerator", "inspect.iscoroutine", "inspect.getmro"}
+# standard-library callables that make something calling what they are handed: their result is the caller's code
+HIGHER_ORDER = {"functools.partial", "functools.partialmethod", "functools.reduce", "functools.wraps",
+                "functools.lru_cache", "functools.cache", "functools.cached_property", "functools.singledispatch",
+                "functools.cmp_to_key", "operator.methodcaller", "operator.attrgetter", "operator.call",
+                "itertools.starmap", "contextlib.contextmanager", "types.MethodType", "weakref.ref",
+                "weakref.WeakMethod", "weakref.proxy", "collections.defaultdict", "copy.copy", "copy.deepcopy"}
 PURE_OS_PATH = {"join", "split", "splitext", "basename", "dirname", "normpath", "normcase", "isabs",
                  "commonprefix", "splitdrive", "sep", "fspath"}
 PURE_METHODS = {
@@ -179,7 +185,9 @@ def _stdlib_made(tree: ast.Module, imports: Mapping[str, str]) -> set[str]:
             func = node.value.func
             head = func.value.id if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else (
                 func.id if isinstance(func, ast.Name) else "")
-            if imports.get(head, "").split(".")[0] in PURE_STDLIB:
+            dotted = imports.get(head, "")
+            dotted += f".{func.attr}" if isinstance(func, ast.Attribute) else ""
+            if imports.get(head, "").split(".")[0] in PURE_STDLIB and dotted not in HIGHER_ORDER:
                 found.add(node.targets[0].id)
     return found
 

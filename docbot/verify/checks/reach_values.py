@@ -23,7 +23,7 @@ import ast
 import enum
 from collections.abc import Iterable
 
-from docbot.verify.checks.reach_code import PURE_FUNCTIONS, PURE_STDLIB, CodeIndex
+from docbot.verify.checks.reach_code import HIGHER_ORDER, PURE_FUNCTIONS, PURE_STDLIB, CodeIndex
 
 __all__ = ["Kind", "Values", "ancestors", "bindings", "data_types"]
 
@@ -61,6 +61,9 @@ def bindings(function: ast.AST) -> dict[str, list[ast.expr | None]]:
         elif isinstance(node, (ast.AugAssign, ast.For, ast.AsyncFor, ast.NamedExpr, ast.withitem, ast.comprehension,
                                ast.ExceptHandler, ast.Import, ast.ImportFrom)):
             for name in _stored(node):
+                bound.setdefault(name, []).append(None)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):  # `global hook`: other code binds it too
+            for name in node.names:
                 bound.setdefault(name, []).append(None)
     return bound
 
@@ -170,7 +173,8 @@ class Values:
 
     @staticmethod
     def _pure(dotted: str) -> bool:
-        return bool(dotted) and (dotted.split(".")[0] in PURE_STDLIB or dotted in PURE_FUNCTIONS)
+        return bool(dotted) and (dotted.split(".")[0] in PURE_STDLIB or dotted in PURE_FUNCTIONS) and \
+            dotted not in HIGHER_ORDER
 
     def _returned(self, module: str, qualname: str) -> Kind | None:
         """A code base function's result: the join of its returns, each read in its own body."""
@@ -188,9 +192,13 @@ class Values:
         cls = self.qualname.rpartition(".")[0]
         if not cls or self.depth >= _DEPTH:
             return None
+        family = self._family(cls)
+        if any(f"{c}.{attr}" == q for c in family for (_m, q) in self.index.functions) or any(
+                attr in _class_names(node) for (_m, q), node in self.index.classes.items() if q in family):
+            return None  # a property or a method of that name: reading it runs code
         values: list[Kind | None] = []
         for (module, qualname), node in self.index.functions.items():
-            if qualname.rpartition(".")[0] not in self._family(cls):
+            if qualname.rpartition(".")[0] not in family:
                 continue
             for stored in _stores_of_attribute(node, attr):
                 if stored is None:
@@ -216,6 +224,9 @@ class Values:
             return None
         if container in self.assuming:
             return Kind.STDLIB  # the store being shown reads back what it stores
+        if any(container == target.rsplit(".", 1)[-1] for module, names in self.index.imports.items()
+               if module != self.module for target in names.values()):
+            return None  # another module imports it, and may store anything there
         values: list[Kind | None] = []
         for (module, qualname), node in self.index.functions.items():
             if module != self.module:
@@ -226,6 +237,13 @@ class Values:
                 values.append(Values(self.index, module, qualname, node, self.depth + 1,
                                      self.assuming | {container}).kind(stored))
         return _join(values) if values else None
+
+
+def _class_names(node: ast.ClassDef) -> set[str]:
+    """The names a class body binds (``rows = None``, ``mode: str``)."""
+    return {t.id for statement in node.body for t in ast.walk(statement)
+            if isinstance(statement, (ast.Assign, ast.AnnAssign)) and isinstance(t, ast.Name)
+            and isinstance(t.ctx, ast.Store)}
 
 
 def _own_returns(function: ast.AST) -> list[ast.Return]:

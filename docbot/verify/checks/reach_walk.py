@@ -8,9 +8,9 @@ import ast
 import builtins
 import sys
 
-from docbot.verify.checks.reach_code import (BUDGET, CALLING_BUILTINS, IO_BUILTINS, IO_METHODS, PURE_FUNCTIONS,
-                                             PURE_METHODS, PURE_OS_PATH, PURE_STDLIB, SAFE_DECORATORS, CodeBase,
-                                             CodeIndex, Effects, code_index)
+from docbot.verify.checks.reach_code import (BUDGET, CALLING_BUILTINS, HIGHER_ORDER, IO_BUILTINS, IO_METHODS,
+                                             PURE_FUNCTIONS, PURE_METHODS, PURE_OS_PATH, PURE_STDLIB,
+                                             SAFE_DECORATORS, CodeBase, CodeIndex, Effects, code_index)
 from docbot.verify.checks.reach_values import Kind, Values, ancestors, bindings, data_types
 
 __all__ = ["effects_of"]
@@ -115,7 +115,8 @@ class _Walk:
         if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
                 and isinstance(value.func.value, ast.Name) and value.func.value.id in self.imports):
             return False
-        return self.imports[value.func.value.id].split(".")[0] in PURE_STDLIB
+        dotted = f"{self.imports[value.func.value.id]}.{value.func.attr}"
+        return dotted.split(".")[0] in PURE_STDLIB and dotted not in HIGHER_ORDER
 
     def _is_class(self, func: ast.expr) -> bool:
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
