@@ -2,6 +2,7 @@
 
     python -m bench.claims.loop             # every function x every defect that applies; writes loop_results.json
     python -m bench.claims.loop --no-write  # prints only
+    python -m bench.claims.loop --only difflib --kind raise_entry --results /tmp/l.json   # a part, to look at it
 
 A scripted OpenAI-compatible server on loopback plays all three roles. The writer answers with the function's real
 docstring (read into the doc model as docbot reads a docstring: docbot.docstrings.existing.seed_model) plus one
@@ -9,7 +10,8 @@ planted defect, in every revision; the critic passes everything (100/100, no iss
 last draft. So only docbot's code checks stand between the defect and an approved page. The functions: the public
 functions and methods of pure-Python standard library modules (``MODULES``, in order, at most ``PER_MODULE``
 each), copied into a scratch project under their own names. A defect is planted only where it is false: a
-default other than the signature's; ``FileNotFoundError`` in a module that does no I/O; a return type that
+default other than the signature's; ``FileNotFoundError`` in a module that does no I/O (not for a function that
+calls a callback it is handed, or a method reaching one its class stored); a return type that
 typeshed's stub for the module (mypy's copy) rules out.
 """
 
@@ -102,7 +104,7 @@ def _stub_returns(module: str, qualname: str) -> str | None:
     return _STUB_TYPES.get(ast.unparse(returns))
 
 
-def defects(target: Any, module: str) -> dict[str, dict[str, Any]]:
+def defects(target: Any, module: str, module_source: str = "") -> dict[str, dict[str, Any]]:
     """kind -> the planted change, for each kind that applies to this function (and is false for it)."""
     from docbot.facts.function import extract_facts
 
@@ -113,7 +115,8 @@ def defects(target: Any, module: str) -> dict[str, dict[str, Any]]:
         param = literal[0]
         found["default_in_description"] = {"sentence": f" `{param.name}` defaults to `{_other(param.default)}`."}
         found["default_in_parameter"] = {"parameter": param.name, "text": f" (default {_other(param.default)})"}
-    if module in _NO_IO and not _calls_its_parameters(target.source, {p.name for p in facts.parameters}):
+    if module in _NO_IO and not _calls_its_parameters(target.source, {p.name for p in facts.parameters}) and \
+            not _calls_stored_callbacks(module_source, target.qualname):
         found["raise_in_description"] = {"sentence": " Raises `FileNotFoundError` if the file does not exist."}
         found["raise_entry"] = {"type": "FileNotFoundError", "condition": "the file does not exist"}
     returned = _stub_returns(module, target.qualname) if facts.name != "__init__" else None
@@ -124,6 +127,72 @@ def defects(target: Any, module: str) -> dict[str, dict[str, Any]]:
     if not any(p.kind == "var-keyword" for p in facts.parameters):
         found["invented_parameter"] = {"parameter": "verbose_output"}
     return found
+
+
+def _calls_stored_callbacks(module_source: str, qualname: str) -> bool:
+    """Whether a method reaches, through ``self.m()`` calls within its class, a call of a callback the class stored
+    from a parameter (difflib's ``self.isjunk``), or hands one to a class that calls it (``SequenceMatcher(
+    self.linejunk)``): the caller's callback may raise anything, so "raises FileNotFoundError" is not false for it."""
+    cls_name, _, method = qualname.rpartition(".")
+    classes = {n.name: n for n in ast.parse(module_source).body if isinstance(n, ast.ClassDef)}
+    if cls_name not in classes:
+        return False
+    methods = _methods(classes[cls_name])
+    callbacks = {f"self.{a}" for a in _callback_attributes(classes, cls_name)}
+    todo, seen = [method], set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in methods:
+            continue
+        seen.add(name)
+        local = {t.id for node in ast.walk(methods[name]) if isinstance(node, ast.Assign)
+                 and ast.unparse(node.value) in callbacks for t in node.targets if isinstance(t, ast.Name)}
+        for node in (n for n in ast.walk(methods[name]) if isinstance(n, ast.Call)):
+            called = ast.unparse(node.func)
+            if called in callbacks | local or _hands_callback(node, classes, callbacks | local):
+                return True
+            if called.startswith("self."):
+                todo.append(called.removeprefix("self."))
+    return False
+
+
+def _methods(cls: ast.ClassDef) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef]:
+    return {n.name: n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
+def _callback_attributes(classes: dict[str, ast.ClassDef], name: str, depth: int = 0) -> set[str]:
+    """The attributes of class ``name`` stored from a parameter and then called (directly, through a local, or
+    by a class they are handed to)."""
+    methods = _methods(classes[name])
+    stored = {t.attr: node.value.id for m in methods.values() for node in ast.walk(m) if isinstance(node, ast.Assign)
+              and isinstance(node.value, ast.Name) and node.value.id in {a.arg for a in m.args.args[1:]}
+              for t in node.targets if isinstance(t, ast.Attribute) and ast.unparse(t.value) == "self"}
+    found = set()
+    for attr in stored:
+        text = f"self.{attr}"
+        for m in methods.values():
+            local = {t.id for node in ast.walk(m) if isinstance(node, ast.Assign) and ast.unparse(node.value) == text
+                     for t in node.targets if isinstance(t, ast.Name)}
+            calls = [n for n in ast.walk(m) if isinstance(n, ast.Call)]
+            if any(ast.unparse(c.func) in {text} | local for c in calls) or depth < 3 and any(
+                    _hands_callback(c, classes, {text} | local, depth + 1) for c in calls):
+                found.add(attr)
+    return found
+
+
+def _hands_callback(call: ast.Call, classes: dict[str, ast.ClassDef], values: set[str], depth: int = 0) -> bool:
+    """Whether ``call`` builds a class of the module handing one of ``values`` to a callback parameter of it."""
+    name = ast.unparse(call.func)
+    if name not in classes or "__init__" not in _methods(classes[name]) or depth > 3:
+        return False
+    init = _methods(classes[name])["__init__"]
+    params = [a.arg for a in init.args.args[1:]]
+    given = {params[i]: ast.unparse(a) for i, a in enumerate(call.args) if i < len(params)}
+    given |= {k.arg: ast.unparse(k.value) for k in call.keywords if k.arg}
+    taking = {p for p in params if any(ast.unparse(n.value) == p for n in ast.walk(init) if isinstance(n, ast.Assign)
+                                       and any(isinstance(t, ast.Attribute) and t.attr in _callback_attributes(
+                                           classes, name, depth + 1) for t in n.targets))}
+    return any(given.get(p) in values for p in taking)
 
 
 def _calls_its_parameters(source: str, params: set[str]) -> bool:
@@ -211,7 +280,8 @@ def _docstring(source: str) -> str | None:
     return existing_docstring(source)
 
 
-def run(modules: tuple[str, ...] = MODULES, per_module: int = PER_MODULE) -> dict[str, Any]:
+def run(modules: tuple[str, ...] = MODULES, per_module: int = PER_MODULE,
+        kinds: tuple[str, ...] = ()) -> dict[str, Any]:
     from docbot.docstrings.existing import seed_model
     from docbot.docmodel import DocModel
     from docbot.loop.runner import documenter_for
@@ -229,7 +299,8 @@ def run(modules: tuple[str, ...] = MODULES, per_module: int = PER_MODULE) -> dic
         document = documenter_for(build_models(settings), settings, root, lambda event: None)
         for module, target in targets_of(root, modules, per_module):
             seed = seed_model(_docstring(target.source)) or DocModel(summary=target.qualname)
-            for kind, change in defects(target, module).items():
+            planted_here = defects(target, module, (root / f"{module}.py").read_text(encoding="utf-8"))
+            for kind, change in ((k, c) for k, c in planted_here.items() if not kinds or k in kinds):
                 script.draft = json.dumps(planted(seed, kind, change).model_dump())
                 result = document(target)
                 approved = str(result.outcome) in ("approved", "Outcome.APPROVED")
@@ -267,13 +338,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", type=Path)
     parser.add_argument("--only", action="append", help="these modules only (to look at one)")
     parser.add_argument("--per-module", type=int, default=PER_MODULE)
+    parser.add_argument("--kind", action="append", help="these defects only (raise_entry, ...)")
     args = parser.parse_args(argv)
-    results = run(tuple(args.only or MODULES), args.per_module)
-    if not args.no_write and not args.only:
+    results = run(tuple(args.only or MODULES), args.per_module, tuple(args.kind or ()))
+    if not args.no_write and not args.only and not args.kind:
         (HERE / "loop_results.json").write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     if args.results:
         args.results.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
-    publish(section(results), write=not args.no_write and not args.only)
+    publish(section(results), write=not args.no_write and not args.only and not args.kind)
     return 0
 
 

@@ -8,8 +8,9 @@
   (``float`` accepting an ``int``);
 - a name: ``getattr`` on the imported module raises AttributeError;
 - an exception: no running can show an absence, so this one is read, not run: the exception is an ``OSError``,
-  the defining module's source (``inspect.getsource``) does no I/O (no ``open(``, ``os.``, ``io.``, sockets,
-  subprocesses, paths, ``sys.std*``) and imports nothing outside the standard library but the package, and no
+  the defining module's source (``inspect.getsource``) and that of every package module it imports, transitively,
+  does no I/O (no ``open(``, ``os.``, ``io.``, sockets, subprocesses, paths, ``sys.std*``, package data read
+  through ``importlib.resources``) and imports nothing outside the standard library but the package, and no
   ``raise`` of the package names it. The report says so.
 """
 
@@ -27,8 +28,9 @@ from typing import Any
 
 from bench.claims.probe import _type_words
 
-_IO = re.compile(r"\bopen\(|\bos\.|\bio\.|socket|subprocess|pathlib|shutil|sys\.std|urllib|http|requests|\.read\(|"
-                 r"\.write\(|\.connect\(|\.send\(|\.recv\(|tempfile|\bfile\b")
+_IO = re.compile(r"\bopen\(|\bos\.|\bio\.|socket|subprocess|pathlib|shutil|sys\.std|urllib|\bhttp(?!s?://)|requests|\.read\(|"
+                 r"\.write\(|\.connect\(|\.send\(|\.recv\(|tempfile|\bfile\b|importlib\.resources|"
+                 r"\.(?:read|write)_(?:bytes|text)\(|pkgutil\.get_data|inspect\.getsource")
 _NUMERIC = {"int": {"int", "float"}, "float": {"float"}, "bool": {"bool", "int", "float"}}
 
 
@@ -93,14 +95,42 @@ def check(package: str, plant: dict[str, Any]) -> tuple[bool, str]:
 
 def _exception(package: str, obj: Any, name: str) -> tuple[bool, str]:
     module = inspect.getmodule(obj)
-    source = inspect.getsource(module) if module else ""
+    source = "\n".join(_reached_sources(package, module.__name__)) if module else ""
     imports = {n.split(".")[0] for n in re.findall(r"^\s*(?:from|import)\s+([\w.]+)", source, re.MULTILINE)}
     outside = [i for i in imports if i not in sys.stdlib_module_names and i != package and i != "__future__"]
     raised = _raised_anywhere(package, module, name)
     false = not _IO.search(source) and not outside and not raised
-    return false, (f"static: {module.__name__ if module else '?'} does no I/O, imports only the standard library "
-                   f"and the package, and no raise names {name}" if false else
+    return false, (f"static: {module.__name__ if module else '?'} and what it imports do no I/O, import only the "
+                   f"standard library and the package, and no raise names {name}" if false else
                    f"not shown false: I/O {bool(_IO.search(source))}, imports {outside}, raised {raised}")
+
+
+def _reached_sources(package: str, start: str) -> list[str]:
+    """The defining module's source and those of the package modules it imports, transitively: the code the
+    function may reach (chardet's ``detect`` reads its model files in ``chardet.models``)."""
+    todo, seen, found = [start], set(), []
+    while todo:
+        name = todo.pop()
+        if name in seen or not (name == package or name.startswith(package + ".")):
+            continue
+        seen.add(name)
+        try:
+            module = importlib.import_module(name)
+            source = inspect.getsource(module)
+        except (ImportError, OSError, TypeError):
+            continue  # not a module (`from pkg.mod import name`): its module is on the list too
+        found.append(source)
+        is_package = hasattr(module, "__path__")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Import):
+                todo += [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                parts = name.split(".")
+                up = node.level - (1 if is_package else 0)
+                head = ".".join(parts[: len(parts) - up]) if node.level else ""
+                base = ".".join(p for p in (head, node.module or "") if p)
+                todo += [base, *(f"{base}.{a.name}" for a in node.names)]
+    return found
 
 
 def _raised_anywhere(package: str, module: Any, name: str) -> bool:

@@ -86,7 +86,7 @@ def probe(package: str, docs: list[str]) -> dict[str, Any]:
             if params is None:
                 continue
             target = obj.__init__ if inspect.isclass(obj) else obj
-            source = inspect.getsourcefile(obj) or ""
+            source = inspect.getsourcefile(inspect.unwrap(obj)) or ""  # `@contextmanager`'s: the function's file
             found[written] = {"written": written, "name": name, "module": _defined_in(obj, package),
                               "qualname": getattr(obj, "__qualname__", name), "is_class": inspect.isclass(obj),
                               "parameters": params, "returns": None if inspect.isclass(obj) else _type_words(

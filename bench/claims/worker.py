@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.claims.plant import Plant
+from docbot.fronts.cli_files import package_sources
 from docbot.scan.targets import importable_as
 from docbot.verify.checks.source_doc import verify_source_doc
 from docbot.verify.project.docs import DocsOptions, verify_here
@@ -31,7 +32,7 @@ def _project(root: Path, doc: Path) -> list[tuple[str, int | None, str]]:
 def _pair(source: Path, text: str, rst: bool) -> list[tuple[str, int | None, str]]:
     module, sys_path = importable_as(source.resolve())
     report = verify_source_doc(source.read_text(encoding="utf-8", errors="replace"), text, module, sys_path,
-                               run_examples=False, rst=rst)
+                               run_examples=False, rst=rst, package=package_sources(module, sys_path))
     return [(f.check.value, f.line, f.doc_text) for r in report for f in r.findings if f.fatal]
 
 

@@ -39,9 +39,22 @@ def cmd_verify(args: argparse.Namespace) -> int:
     names = [n.strip() for given in args.function or [] for n in given.split(",") if n.strip()]
     report = PairReport(verify_source_doc(read_source(source_path), read_doc(doc_path), module=module,
                                           sys_path=sys_path, function=names, run_examples=not args.no_examples,
-                                          sandbox=sandbox, rst=doc_path.suffix == ".rst"))
+                                          sandbox=sandbox, rst=doc_path.suffix == ".rst",
+                                          package=package_sources(module, sys_path)))
     print(json_document("verify", **report.to_json()) if args.json else "\n".join(report.lines()))
     return report.exit_code(args.strict)
+
+
+def package_sources(module: str, sys_path: tuple[str, ...]) -> dict[str, str]:
+    """The modules of the package ``module`` belongs to (dotted name -> text), read from ``sys_path``'s first
+    folder: pair mode finds there what the source only imports and follows the code beyond the file."""
+    from docbot.verify.project.package import Package
+
+    top = Path(sys_path[0]) / module.split(".")[0] if sys_path else None
+    if top is None or not (top / "__init__.py").is_file():
+        return {}
+    package = Package.at(top, Path(sys_path[0]))
+    return {name: package.source(name) for name in package.modules}
 
 
 def cmd_verify_project(args: argparse.Namespace) -> int:

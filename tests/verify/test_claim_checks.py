@@ -101,6 +101,9 @@ C, NOTE = Severity.CONTRADICTION.value, Severity.NOTE.value
     ("apply", "Raises `FileNotFoundError` if the file does not exist.", [("invented_exception", NOTE)]),  # func()
     ("settle", "Raises `Broke` if the amount is negative.", []),
     ("flag", "Raises `Broke` when it fails.", [("invented_exception", C)]),  # only settle raises it
+    # a bare verb after a sentence naming another callable: still the page's function
+    ("flag", "See also `str.strip()`. Raises `FileNotFoundError` if the file does not exist.",
+     [("invented_exception", C)]),
     ("clip", "Raises `ValueError` if `width` is negative.", []),
     # returns: types and values
     ("clip", "It returns a list.", [("wrong_return_type", C)]),

@@ -75,6 +75,27 @@ def test_a_statement_naming_nothing_is_about_the_passage_and_only_there() -> Non
     assert claims("## `connect()`\n\nIt returns a dict.\n") == {("returns_type", "connect", "", "dict")}
 
 
+@pytest.mark.parametrize("doc, one, expected", [
+    # one function's docstring: a bare verb's subject is the function, whatever the sentence before names
+    ("Tabs are expanded with `str.expandtabs()`. Raises `KeyError` if missing.", True,
+     {("raises", "f", "", "KeyError")}),
+    ("See also `other.g()`. Returns a dict.", True, {("returns_type", "f", "", "dict")}),
+    # a doc about many objects: the sentence before may be what it is about, so no claim
+    ("Tabs are expanded with `str.expandtabs()`. Raises `KeyError` if missing.", False, set()),
+    # a pronoun goes on referring to the sentence before
+    ("See also `other.g()`. It returns a dict.", True, set()),
+    # a bare verb in a list is its lead's (`connect()` raises these)
+    ("`connect()` raises:\n\n- Raises `KeyError` if missing\n", True, {("raises", "connect", "", "KeyError")}),
+    # the sentence's own name still decides
+    ("See also `other.g()`. Returns what `connect()` gives.", True, set()),
+])
+def test_a_bare_verb_in_one_functions_doc_is_about_that_function(doc: str, one: bool,
+                                                                 expected: set[tuple[str, ...]]) -> None:
+    found = {(c.kind.value, c.subject, c.parameter, c.value)
+             for c in markdown_claims(doc, Names(), lambda _l: "f", one=one)}
+    assert found == expected
+
+
 def test_an_exception_is_what_is_raised_never_the_subject() -> None:
     assert claims("## `f()`\n\n- raises `ValidationError` on failure\n") == {("raises", "f", "", "ValidationError")}
 

@@ -16,7 +16,7 @@ from docbot.verify.checks.kwargs_reach import NOTHING, Carried, carried_keywords
 from docbot.verify.checks.reach import CodeBase
 from docbot.facts.module import module_tree
 
-__all__ = ["OneFunction", "SourceFunctions", "bare", "every_function", "through_bases"]
+__all__ = ["OneFunction", "SourceFunctions", "bare", "every_function", "imported_from", "through_bases"]
 
 
 def every_function(source: str) -> dict[str, str]:
@@ -105,12 +105,18 @@ class OneFunction:
 
 class SourceFunctions:
     """Pair mode: the public functions of one source file, written bare (``wrap``), as ``Class.method``, as the
-    class for its ``__init__``, or under the module's name (``textwrap.wrap``)."""
+    class for its ``__init__``, or under the module's name (``textwrap.wrap``). ``package``: the other modules of
+    its package (dotted name -> source), where a name the file only imports (``pkg/__init__.py``'s ``from .core
+    import f``) is found, keyed ``module:qualname``, and where the reach, the constants and the type aliases are
+    followed."""
 
-    def __init__(self, module: str, source: str, functions: Mapping[str, str], sys_path: tuple[str, ...]) -> None:
+    def __init__(self, module: str, source: str, functions: Mapping[str, str], sys_path: tuple[str, ...],
+                 package: Mapping[str, str] | None = None) -> None:
         self.module, self.source, self.functions, self.sys_path = module, source, functions, sys_path
         self.scopes = _scopes(source)
-        self.base = CodeBase.of(module, source)
+        self.package = {**(package or {}), module: source}
+        self.base = CodeBase(tuple(sorted(self.package.items())))
+        self._defined: dict[str, dict[str, str]] = {}
         self.leaves: dict[str, list[str]] = {}
         for qualname in functions:
             self.leaves.setdefault(qualname.rsplit(".", 1)[-1], []).append(qualname)
@@ -133,10 +139,36 @@ class SourceFunctions:
             return f"{name}.__init__"
         if "." in name:
             return through_bases(self.source, name, self.functions) or through_bases(
-                self.source, f"{name}.__init__", self.functions)
+                self.source, f"{name}.__init__", self.functions) or self._reexported(name)
         # a bare name is a top-level function's (or a class's, for its __init__): a method needs its class
         found = [q for q in self.leaves.get(name, []) if "." not in q]
-        return found[0] if len(found) == 1 else None
+        if found:
+            return found[0] if len(found) == 1 else None
+        # a class that inherits its __init__, or a module alias of one (marshmallow's `Str = String`)
+        return through_bases(self.source, f"{name}.__init__", self.functions) or self._reexported(name)
+
+    def _reexported(self, name: str) -> str | None:
+        """``f`` or ``Class.method`` the source imports from a module of its package: ``module:qualname`` there."""
+        head, dot, rest = name.partition(".")
+        module, source, hops = self.module, self.source, 4
+        while hops:
+            target = imported_from(source, module, head, self.package)
+            if target is None:
+                return None
+            module, head = target
+            source = self.package[module]
+            functions = self._functions_of(module)
+            qualname = f"{head}{dot}{rest}"
+            for key in (qualname, f"{qualname}.__init__"):
+                if key in functions:
+                    return f"{module}:{key}"
+            hops -= 1
+        return None
+
+    def _functions_of(self, module: str) -> dict[str, str]:
+        if module not in self._defined:
+            self._defined[module] = every_function(self.package[module])
+        return self._defined[module]
 
     def missing(self, written: str) -> bool:
         """``module.name`` the module does not bind, ``Class.name`` a closed class of it does not have."""
@@ -151,10 +183,30 @@ class SourceFunctions:
         return bool(rest) and "." not in rest and scope is not None and rest not in scope
 
     def code_of(self, subject: str) -> Code | None:
-        source = self.functions.get(subject)
+        module, _, qualname = subject.rpartition(":")
+        if module:  # re-exported from another module of the package
+            source, module_source = self._functions_of(module).get(qualname), self.package.get(module, "")
+        else:
+            module, qualname, source, module_source = self.module, subject, self.functions.get(subject), self.source
         if source is None:
             return None
-        return Code(self.module, subject, source, self.source, self.base, self.sys_path, _carried(self.source, source))
+        return Code(module, qualname, source, module_source, self.base, self.sys_path, _carried(module_source, source))
+
+
+def imported_from(source: str, module: str, name: str, package: Mapping[str, str]) -> tuple[str, str] | None:
+    """(the module of ``package``, the name there) that ``source`` (module ``module``) imports ``name`` from."""
+    tree = module_tree(source)
+    is_package = any(other.startswith(module + ".") for other in package)
+    for node in tree.body if tree else []:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        parts = module.split(".")
+        base = parts[: len(parts) - node.level + (1 if is_package else 0)] if node.level else []
+        dotted = ".".join([*base, *([node.module] if node.module else [])])
+        for alias in node.names:
+            if (alias.asname or alias.name) == name and dotted in package:
+                return dotted, alias.name
+    return None
 
 
 def _scopes(source: str) -> dict[str, set[str]]:

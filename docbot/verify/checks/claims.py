@@ -210,9 +210,56 @@ def _literal(text: str | None) -> bool:
 
 
 def _unaliased(node: ast.expr, code: Code) -> ast.expr:
-    """The annotation with the module's type aliases written out (``_Encoding = str``, ``Path: TypeAlias = str``)."""
-    tree = module_tree(code.module_source) if code.module_source else None
+    """The annotation with the module's type aliases written out (``_Encoding = str``, ``Path: TypeAlias = str``),
+    those it imports from its code base (``from .types import Headers``, ``variable.VarDict``), and ``typing``
+    under another name (``import typing as t``: ``t.Optional``)."""
+    modules = {**code.base.modules, code.module: code.module_source} if code.module_source else {}
+    return _expanded(node, code.module, modules, 3) if modules else node
+
+
+def _expanded(node: ast.expr, module: str, modules: Mapping[str, str], hops: int) -> ast.expr:
+    aliases, typing_names, imported = _aliases_of(module, modules)
+
+    class Expand(ast.NodeTransformer):
+        def visit_Name(self, name: ast.Name) -> ast.expr:
+            value = aliases.get(name.id)
+            if isinstance(value, (ast.Name, ast.Subscript, ast.BinOp, ast.Attribute)):
+                return _expanded(value, module, modules, hops - 1) if hops else value
+            if name.id in imported and hops:  # `from .types import Headers`: that module's alias
+                return _foreign(*imported[name.id], name, modules, hops)
+            return name
+
+        def visit_Attribute(self, attribute: ast.Attribute) -> ast.expr:
+            head = attribute.value
+            if isinstance(head, ast.Name) and head.id in typing_names:
+                return ast.Attribute(ast.Name("typing", ast.Load()), attribute.attr, ast.Load())
+            if isinstance(head, ast.Name) and head.id in imported and hops:  # `variable.VarDict`
+                other = ".".join(imported[head.id])
+                if other in modules:
+                    return _foreign(other, attribute.attr, attribute, modules, hops)
+            return attribute
+
+    return Expand().visit(node)
+
+
+def _foreign(module: str, name: str, written: ast.expr, modules: Mapping[str, str], hops: int) -> ast.expr:
+    """The alias ``name`` of another module of the code base, written out there (``written`` when it has none)."""
+    if module not in modules:
+        return written
+    value = _aliases_of(module, modules)[0].get(name)
+    if not isinstance(value, (ast.Name, ast.Subscript, ast.BinOp, ast.Attribute)):
+        return written
+    return _expanded(value, module, modules, hops - 1)
+
+
+def _aliases_of(module: str, modules: Mapping[str, str]) -> tuple[dict[str, ast.expr], set[str],
+                                                                  dict[str, tuple[str, str]]]:
+    """A module's type aliases, its names for ``typing``, and the names it imports from its code base (local name
+    -> (module, name))."""
+    tree = module_tree(modules[module])
     aliases: dict[str, ast.expr] = {}
+    typing_names: set[str] = set()
+    imported: dict[str, tuple[str, str]] = {}
     for statement in tree.body if tree else []:
         if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0],
                                                                                               ast.Name):
@@ -220,13 +267,15 @@ def _unaliased(node: ast.expr, code: Code) -> ast.expr:
         elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) and statement.value \
                 and "TypeAlias" in ast.unparse(statement.annotation):
             aliases[statement.target.id] = statement.value
-
-    class Expand(ast.NodeTransformer):
-        def visit_Name(self, name: ast.Name) -> ast.expr:
-            value = aliases.get(name.id)
-            return value if isinstance(value, (ast.Name, ast.Subscript, ast.BinOp, ast.Attribute)) else name
-
-    return Expand().visit(node) if aliases else node
+        elif isinstance(statement, ast.Import):
+            typing_names |= {a.asname for a in statement.names if a.asname and a.name in ("typing",
+                                                                                          "typing_extensions")}
+        elif isinstance(statement, ast.ImportFrom):
+            source = _imported_module(statement, module, modules) if statement.level or statement.module else None
+            for alias in statement.names:
+                if source is not None:
+                    imported[alias.asname or alias.name] = (source, alias.name)
+    return aliases, typing_names, imported
 
 
 def _accepted(types: frozenset[str]) -> frozenset[str]:

@@ -70,4 +70,4 @@ def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | N
 def own_claims(doc: str, code: Code) -> list[Finding]:
     """The findings of what ``doc`` (one function's page or section) claims about that function."""
     resolver = OneFunction(code.qualname, code)
-    return claim_findings(markdown_claims(doc, resolver, lambda _line: code.qualname), resolver.code_of)
+    return claim_findings(markdown_claims(doc, resolver, lambda _line: code.qualname, one=True), resolver.code_of)

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from docbot.facts.module import module_tree
 
-__all__ = ["CodeBase", "CodeIndex", "Effects", "class_bases", "code_index"]
+__all__ = ["HIGHER_ORDER", "CodeBase", "CodeIndex", "Effects", "class_bases", "code_index"]
 
 IO_BUILTINS = {"open", "print", "input", "exec", "eval", "__import__", "breakpoint", "help"}
 # builtins that call code they are handed: map(f, ...), sorted(key=f), iter(f, sentinel)
@@ -29,6 +29,17 @@ PURE_STDLIB = {"re", "json", "math", "cmath", "string", "textwrap", "itertools",
                 "token", "shlex", "uuid", "zlib", "quopri", "graphlib", "secrets", "ipaddress", "locale", "_string",
                 "_heapq", "_bisect", "_functools", "_collections", "_statistics", "_json", "_sre", "_operator",
                 "_struct", "_random", "_datetime", "_decimal", "_pydecimal", "_strptime", "_weakref", "_abc"}
+# functions of a standard-library module that does I/O elsewhere, which do none themselves
+PURE_FUNCTIONS = {"inspect.cleandoc", "inspect.getdoc", "inspect.isclass", "inspect.isfunction", "inspect.ismethod",
+                  "inspect.isroutine", "inspect.iscoroutinefunction", "inspect.isgeneratorfunction",
+                  "inspect.isasyncgenfunction", "inspect.isawaitable", "inspect.ismodule", "inspect.isbuiltin",
+                  "inspect.isabstract", "inspect.isgenerator", "inspect.iscoroutine", "inspect.getmro"}
+# standard-library callables that make something calling what they are handed: their result is the caller's code
+HIGHER_ORDER = {"functools.partial", "functools.partialmethod", "functools.reduce", "functools.wraps",
+                "functools.lru_cache", "functools.cache", "functools.cached_property", "functools.singledispatch",
+                "functools.cmp_to_key", "operator.methodcaller", "operator.attrgetter", "operator.call",
+                "itertools.starmap", "contextlib.contextmanager", "types.MethodType", "weakref.ref",
+                "weakref.WeakMethod", "weakref.proxy", "collections.defaultdict", "copy.copy", "copy.deepcopy"}
 PURE_OS_PATH = {"join", "split", "splitext", "basename", "dirname", "normpath", "normcase", "isabs",
                  "commonprefix", "splitdrive", "sep", "fspath"}
 PURE_METHODS = {
@@ -43,6 +54,9 @@ PURE_METHODS = {
     "hex", "bit_length", "conjugate", "is_integer", "as_integer_ratio", "most_common", "elements", "appendleft",
     "popleft", "extendleft", "rotate", "isoformat", "strftime", "timestamp", "total_seconds", "pop", "popitem",
     "insert", "copy", "add", "clear",
+    # the numbers' (decimal.Decimal, fractions.Fraction, float): statistics' `x.is_finite()`, `root.next_plus()`
+    "is_finite", "is_infinite", "is_nan", "is_zero", "is_signed", "sqrt", "exp", "ln", "log10", "next_plus",
+    "next_minus", "quantize", "normalize", "adjusted", "as_tuple", "to_integral_value", "limit_denominator",
 }
 # method names that on some object do I/O: a code base's own method of that name is no proof of which one runs
 IO_METHODS = {"read", "write", "readline", "readlines", "writelines", "open", "close", "flush", "seek", "tell",
@@ -101,12 +115,14 @@ class CodeIndex:
         self.bases: dict[str, tuple[str, ...]] = {}
         self.imports: dict[str, dict[str, str]] = {}  # module -> local name -> dotted target
         self.containers: dict[str, set[str]] = {}  # module -> its top-level names bound to a dict, list, set...
+        self.empty: dict[str, set[str]] = {}  # module -> its top-level names bound only to an empty dict, list, set
         for module, source in base.modules.items():
             tree = module_tree(source)
             if tree is None:
                 continue
             self.imports[module] = _imports(tree, module, module in _packages(base))
             self.containers[module] = _containers(tree) | _stdlib_made(tree, self.imports[module])
+            self.empty[module] = _empty(tree)
             for node in tree.body:
                 self._add(module, node, "")
 
@@ -142,6 +158,23 @@ def _containers(tree: ast.Module) -> set[str]:
         and v.func.id in ("dict", "list", "set", "frozenset", "tuple") for v in values)}
 
 
+def _empty(tree: ast.Module) -> set[str]:
+    """Top-level names bound only to an empty display or ``dict()``/``list()``/``set()``: a cache filled later."""
+    bound: dict[str, list[ast.expr | None]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name):
+                        bound.setdefault(name.id, []).append(node.value if name is target else None)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            bound.setdefault(node.target.id, []).append(node.value)
+    return {name for name, values in bound.items() if all(
+        isinstance(v, (ast.Dict, ast.List, ast.Set)) and not ast.unparse(v)[1:-1].strip()
+        or isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in ("dict", "list", "set")
+        and not v.args and not v.keywords for v in values)}
+
+
 def _stdlib_made(tree: ast.Module, imports: Mapping[str, str]) -> set[str]:
     """Top-level names bound to what a pure standard-library function made (``Match = namedtuple(...)``,
     ``_RE = re.compile(...)``): their methods are the standard library's."""
@@ -152,7 +185,9 @@ def _stdlib_made(tree: ast.Module, imports: Mapping[str, str]) -> set[str]:
             func = node.value.func
             head = func.value.id if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else (
                 func.id if isinstance(func, ast.Name) else "")
-            if imports.get(head, "").split(".")[0] in PURE_STDLIB:
+            dotted = imports.get(head, "")
+            dotted += f".{func.attr}" if isinstance(func, ast.Attribute) else ""
+            if imports.get(head, "").split(".")[0] in PURE_STDLIB and dotted not in HIGHER_ORDER:
                 found.add(node.targets[0].id)
     return found
 

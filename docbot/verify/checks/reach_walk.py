@@ -8,9 +8,10 @@ import ast
 import builtins
 import sys
 
-from docbot.verify.checks.reach_code import (BUDGET, CALLING_BUILTINS, IO_BUILTINS, IO_METHODS, PURE_METHODS,
-                                             PURE_OS_PATH, PURE_STDLIB, SAFE_DECORATORS, CodeBase, CodeIndex, Effects,
-                                             code_index)
+from docbot.verify.checks.reach_code import (BUDGET, CALLING_BUILTINS, HIGHER_ORDER, IO_BUILTINS, IO_METHODS,
+                                             PURE_FUNCTIONS, PURE_METHODS, PURE_OS_PATH, PURE_STDLIB,
+                                             SAFE_DECORATORS, CodeBase, CodeIndex, Effects, code_index)
+from docbot.verify.checks.reach_values import Kind, Values, ancestors, bindings, data_types
 
 __all__ = ["effects_of"]
 
@@ -72,6 +73,9 @@ class _Walk:
         self.nested = {n.name for n in ast.walk(function) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
                        and n is not function}  # read with the function's own body (ast.walk goes into them)
         self.aliases = self._aliases(function)
+        self.values = Values(self.index, self.module, self.qualname, function)
+        self.types = data_types(function, self.imports)
+        self.classmethod = any(ast.unparse(d) == "classmethod" for d in function.decorator_list)
         for decorator in function.decorator_list:
             self._decorator(decorator)
         built = {id(n.exc) for n in ast.walk(function) if isinstance(n, ast.Raise) and n.exc is not None}
@@ -99,23 +103,11 @@ class _Walk:
             isinstance(v, ast.Call) and self._is_class(v.func) for v in values)}
 
     def _aliases(self, function: ast.AST) -> dict[str, ast.expr]:
-        """Locals only ever bound to a name or an attribute (``add = res.append``, ``_heapify = heapify``): calling
-        one calls what it names."""
-        bound: dict[str, list[ast.expr]] = {}
-        for node in ast.walk(function):
-            if isinstance(node, ast.Assign):
-                for target in node.targets:
-                    for name in ast.walk(target):
-                        if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
-                            bound.setdefault(name.id, []).append(node.value if target is name else ast.Constant(0))
-            elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr, ast.withitem)):
-                for name in ast.walk(getattr(node, "target", None) or getattr(node, "optional_vars", None)
-                                     or ast.Constant(0)):
-                    if isinstance(name, ast.Name):
-                        bound.setdefault(name.id, []).append(ast.Constant(0))
+        """Locals only ever bound to a name or an attribute (``add = res.append``, ``_heapify = heapify``, a tuple
+        unpacked in pairs: ``has, n = avail.__contains__, 0``): calling one calls what it names."""
         # bound twice to the same text (`add = res.append` again after `res = []`) names the same kind of thing
-        return {name: values[0] for name, values in bound.items() if name not in self.params
-                and len({ast.dump(v) for v in values}) == 1
+        return {name: values[0] for name, values in bindings(function).items() if name not in self.params
+                and values[0] is not None and len({ast.dump(v) if v else "" for v in values}) == 1
                 and (isinstance(values[0], (ast.Name, ast.Attribute)) or self._made_by_stdlib(values[0]))}
 
     def _made_by_stdlib(self, value: ast.expr) -> bool:
@@ -123,7 +115,8 @@ class _Walk:
         if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
                 and isinstance(value.func.value, ast.Name) and value.func.value.id in self.imports):
             return False
-        return self.imports[value.func.value.id].split(".")[0] in PURE_STDLIB
+        dotted = f"{self.imports[value.func.value.id]}.{value.func.attr}"
+        return dotted.split(".")[0] in PURE_STDLIB and dotted not in HIGHER_ORDER
 
     def _is_class(self, func: ast.expr) -> bool:
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
@@ -206,6 +199,13 @@ class _Walk:
         elif isinstance(func, ast.Name):
             if func.id in self.nested:
                 pass
+            elif func.id == "cls" and self.classmethod and "cls" in self.params and "." in self.qualname:
+                self._construct_family(self.qualname.rsplit(".", 2)[-2])  # `cls(...)`: the class, or a subclass
+            elif func.id in self.types and func.id in self.locals:
+                effects.outside = True  # `T(value)` for `T` the data's own type: an operation on the values
+            elif func.id in self.locals and (kind := self.values.kind(func)) is not None:
+                effects.outside = True  # a local bound to a builtin's or the standard library's callable
+                effects.stdlib |= kind is Kind.STDLIB
             elif func.id in self.locals:
                 effects.unknown = True  # a parameter or a local called: any code
             elif self._to_base(func):
@@ -224,6 +224,8 @@ class _Walk:
                     self._outside(self.imports.get(func.id, ""))
         elif isinstance(func, ast.Attribute):
             self._method(func)
+        elif isinstance(func, ast.Call) and ast.unparse(func.func) == "type" and len(func.args) == 1:
+            effects.outside = True  # `type(x)(...)`: a value of the data's own type, as `T(value)` above
         else:
             effects.unknown = True
             effects.operations.add("dynamic")
@@ -252,6 +254,11 @@ class _Walk:
         if isinstance(receiver, ast.Attribute) and ast.unparse(receiver) == "os.path" and "os" in self.imports:
             self.effects.outside = self.effects.stdlib = True
             self.effects.io |= name not in PURE_OS_PATH
+            return
+        kind = self.values.kind(receiver)
+        if kind is not None:  # `partials.get` for `partials = {}`, `self.b2j.get`, `re.compile(p).match`
+            self.effects.outside = True
+            self.effects.stdlib |= kind is Kind.STDLIB
             return
         if isinstance(receiver, (ast.Dict, ast.List, ast.Set, ast.Tuple, ast.Constant, ast.JoinedStr)) or (
                 isinstance(receiver, ast.Name) and (receiver.id in self.contained or receiver.id not in self.locals
@@ -283,7 +290,8 @@ class _Walk:
         elif module in sys.stdlib_module_names:
             self.effects.outside = self.effects.stdlib = True
             top = ".".join(dotted.split(".")[:2]) if module == "os" else module
-            pure = module in PURE_STDLIB or top == "os.path" and dotted.split(".")[-1] in PURE_OS_PATH
+            pure = module in PURE_STDLIB or dotted in PURE_FUNCTIONS or (
+                top == "os.path" and dotted.split(".")[-1] in PURE_OS_PATH)
             self.effects.io |= not pure
         else:
             self.effects.unknown = True
@@ -330,6 +338,12 @@ class _Walk:
                 self._construct(base, depth + 1)
             elif base not in ("object", "Exception", "BaseException") and not hasattr(builtins, base):
                 self.effects.unknown |= not self.referring
+
+    def _construct_family(self, name: str) -> None:
+        """A class and every class of the code base below it: ``cls(...)`` in a classmethod builds one of them."""
+        below = {c for c in self.index.bases if name in ancestors(c, self.index.bases)}
+        for each in sorted({name} | below):
+            self._construct(each)
 
     def _reach(self, module: str, name: str, follow: bool) -> bool:
         if follow:

@@ -7,7 +7,7 @@ functions are found with the same rules ``docbot run`` uses (docbot.scan.targets
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from docbot.scan import targets
@@ -87,7 +87,8 @@ def select(functions: dict[str, str], name: str) -> str:
 def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tuple[str, ...],
                       function: str | Sequence[str] | None = None, run_examples: bool = True,
                       timeout_s: float = DEFAULT_EXAMPLE_TIMEOUT_S, sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX,
-                      prompts: Sequence[re.Pattern[str]] | None = None, rst: bool = False) -> list[FunctionFindings]:
+                      prompts: Sequence[re.Pattern[str]] | None = None, rst: bool = False,
+                      package: Mapping[str, str] | None = None) -> list[FunctionFindings]:
     """Findings for each public function of the source (or the ones named), in source order.
 
     A function with no section is reported with ``section_found=False``. The doc's examples run as
@@ -95,7 +96,9 @@ def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tu
     section it stands in, and those outside every section (a usage guide's) to ``DOC_EXAMPLES``, named
     functions or not. With functions named, examples in another function's section are not reported. Every
     statement of the whole doc is read for its claims (docbot.verify.read.claims), each reported with the function
-    it is about, in its section or not. ``rst``: the doc is reStructuredText (read with docutils).
+    it is about, in its section or not. ``rst``: the doc is reStructuredText (read with docutils). ``package``: the
+    other modules of the source's package (dotted name -> source), where the claims find what the source only
+    imports (``pkg/__init__.py``) and follow the code beyond the file (the exception reach, imported constants).
     """
     original = doc_text
     converted = rst_to_markdown(doc_text) if rst else None
@@ -113,11 +116,13 @@ def verify_source_doc(source_text: str, doc_text: str, module: str, sys_path: tu
                                             author=Author.MODEL if q in ours else Author.PERSON,
                                             claims=False, module=module)
                                   if q in sections else [], q in sections) for q in wanted}
-    resolver = SourceFunctions(module, source_text, functions, sys_path)
+    resolver = SourceFunctions(module, source_text, functions, sys_path, package)
     units = rst_units(original) if rst else markdown_units(doc_text)
     markdown_line = markdown_lines(original) if converted else {}
     claims = read_claims(units, resolver, lambda line: _owner(markdown_line.get(line, line), spans))
     for subject, found in findings_by_subject(claims, resolver.code_of).items():
+        if not found:
+            continue
         # a name the source lacks is reported with the section it stands in (or with the doc's own findings)
         owner = subject if subject in functions else _owner(markdown_line.get(found[0].line or 0, found[0].line),
                                                              spans) or DOC_EXAMPLES

@@ -26,6 +26,8 @@ from docbot.verify.read.claim_units import Form, Unit, markdown_units, rst_units
 
 __all__ = ["Claim", "Kind", "Passage", "Resolver", "markdown_claims", "read_claims", "rst_claims"]
 
+# a sentence whose subject is left out, as a docstring's are: "Raises X if ...", "Returns a list."
+_BARE_VERB = re.compile(r"(?:Raises|Throws|Returns|Yields)\b")
 _EXCEPTION_NAME = re.compile(r"(?:Error|Exception|Warning|Exit|Interrupt|Iteration|Failure|Fault|Timeout)$")
 
 
@@ -60,11 +62,15 @@ class Claim:
     explicit: bool = False  # TAKES: the doc says it is a parameter (an invented one is then a contradiction)
 
 
-def read_claims(units: Sequence[Unit], resolver: Resolver, passage: Passage = no_passage) -> list[Claim]:
-    """The claims of ``units`` whose subject resolves to exactly one object."""
+def read_claims(units: Sequence[Unit], resolver: Resolver, passage: Passage = no_passage,
+                one: bool = False) -> list[Claim]:
+    """The claims of ``units`` whose subject resolves to exactly one object. ``one``: the doc is about the passage's
+    object alone (one function's page or docstring), where a sentence of prose that opens with a bare verb and
+    names nothing ("Raises `KeyError` if ...", "Returns a list.") is about that object, as docstrings write it,
+    whatever the sentence before it names."""
     found: dict[tuple[object, ...], Claim] = {}
     for unit in units:
-        own = _subject(unit, resolver, passage)
+        own = _subject(unit, resolver, passage, one)
         for stated in statements(unit):
             subject = resolver.subject(stated.bound) if stated.bound else own
             if subject is None:
@@ -79,8 +85,9 @@ def read_claims(units: Sequence[Unit], resolver: Resolver, passage: Passage = no
     return list(found.values())
 
 
-def markdown_claims(markdown: str, resolver: Resolver, passage: Passage = no_passage) -> list[Claim]:
-    return read_claims(markdown_units(markdown), resolver, passage)
+def markdown_claims(markdown: str, resolver: Resolver, passage: Passage = no_passage,
+                    one: bool = False) -> list[Claim]:
+    return read_claims(markdown_units(markdown), resolver, passage, one)
 
 
 def rst_claims(text: str, resolver: Resolver, passage: Passage = no_passage) -> list[Claim]:
@@ -106,7 +113,7 @@ def _resolved(text: str, resolver: Resolver) -> tuple[set[str], bool]:
     return keys, foreign
 
 
-def _subject(unit: Unit, resolver: Resolver, passage: Passage) -> str | None:
+def _subject(unit: Unit, resolver: Resolver, passage: Passage, one: bool = False) -> str | None:
     """The one object a statement is about, when nothing in its syntax says (module docstring's order)."""
     if unit.form is Form.SIGNATURE:
         signature = parse_signature(unit.text)
@@ -117,6 +124,8 @@ def _subject(unit: Unit, resolver: Resolver, passage: Passage) -> str | None:
     keys, foreign = _resolved(unit.text, resolver)
     if keys or foreign:
         return keys.pop() if len(keys) == 1 and not foreign else None
+    if one and unit.form is Form.PROSE and _BARE_VERB.match(unit.text):
+        return passage(unit.line)  # "See also `g()`. Raises KeyError if ...": the docstring's own function
     for context in (unit.term, unit.lead, unit.heading):
         keys, foreign = _resolved(context, resolver)
         if keys or foreign:
