@@ -60,27 +60,28 @@ def run_doc(ran: Sequence[Step], steps: Sequence[Step], context: ExampleContext,
     """
     session = run_session(list(ran), name, context)
     left_out = _left_out(ran, session, own_import)
-    found: list[DocFinding] = [_not_imported(ran[i], line, text.line_of) for i, line in left_out.items()]
+    advice = {line.split()[-1]: _not_imported(ran[i], line, text.line_of) for i, line in left_out.items()}
     if left_out:
         first = Step("\n".join(dict.fromkeys(left_out.values())), "none", fatal=False,
                      shown="the package's own import, which the doc leaves out", line=ran[0].line)
         ran = [first, *ran]
         session = run_session(list(ran), name, context)
     judged: dict[int, DocFinding] = {}
-    witnesses = 0
-    guessed = {line.split()[-1] for line in left_out.values()}
+    found: list[DocFinding] = []
+    witnesses, wrong = 0, set[str]()  # the names whose added import failed: no advice to add it
     for index, finding in session.judged:
         item = classify(finding, steps, text.lines, text.defined, text.line_of)
         if item is None:
             continue
-        if guessed and index is not None:
-            item = _guess_failed(item, ran[index], guessed)
+        if advice and index is not None and (guess := _guess_failed(item, ran[index], set(advice))) is not None:
+            item, wrong = guess[0], wrong | {guess[1]}
         plan = for_step(ran, session, index) if index is not None and needs_witness(item) else None
         if plan is not None:
             item, witnesses = held(item, replay(plan, context)), witnesses + 1
         found.append(item)
         if index is not None:
             judged[index] = item
+    found = [item for name, item in advice.items() if name not in wrong] + found
     return DocRun(found, unverified(ran, session, judged, text.line_of), session, list(ran), witnesses)
 
 
@@ -97,16 +98,17 @@ def _left_out(ran: Sequence[Step], session: Session, own_import: Callable[[str],
     return {index: line for name, index in first.items() if (line := own_import(name)) is not None}
 
 
-def _guess_failed(item: DocFinding, step: Step, guessed: set[str]) -> DocFinding:
+def _guess_failed(item: DocFinding, step: Step, guessed: set[str]) -> tuple[DocFinding, str] | None:
     """A doc whose ``command.main(...)`` fails on click's function ``command`` uses an object of its own named so
-    (made on another page): the import docbot added for the name was a guess, and the failure is the guess's."""
+    (made on another page): the import docbot added for the name was a guess, and the failure is the guess's (so
+    is the advice to add that import). The finding lowered and the name; None when the failure is not the guess's."""
     if item.severity is not Severity.CONTRADICTION or not _NO_ATTRIBUTE.match(item.finding.code_fact):
-        return item
+        return None
     name = next((n for n in sorted(guessed) if re.search(rf"(?<![\w.]){re.escape(n)}\.\w", step.code)), None)
     if name is None:
-        return item
+        return None
     return DocFinding(lower(item.finding, Severity.SETUP_ELIDED, f"`{name}` is an object the doc made elsewhere, "
-                            f"named like the package's `{name}`: the import added for it was a guess"), item.line)
+                            f"named like the package's `{name}`: the import added for it was a guess"), item.line), name
 
 
 def _not_imported(step: Step, line: str, line_of: dict[int, int]) -> DocFinding:
