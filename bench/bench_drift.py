@@ -56,14 +56,21 @@ def _edit(root: Path) -> None:
     (root / path).write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def gate_part(root: Path, before: Path, rounds: int) -> tuple[list[str], dict[str, Cost]]:
-    staged, based = root.parent / "staged", root.parent / "based"
+def edited_pair(root: Path, folder: Path) -> tuple[Path, Path]:
+    """Two copies of ``root`` under ``folder`` with the same one-line edit: staged in the first, committed in the
+    second (what ``check --staged`` and ``check --base HEAD~1`` read)."""
+    staged, based = folder / "staged", folder / "based"
     shutil.copytree(root, staged)
     shutil.copytree(root, based)
     _edit(staged)
     git(staged, "add", "-A")
     _edit(based)
     git(based, "commit", "-qam", "one line")
+    return staged, based
+
+
+def gate_part(root: Path, before: Path, rounds: int) -> tuple[list[str], dict[str, Cost]]:
+    staged, based = edited_pair(root, root.parent)
     cli = [sys.executable, "-P", "-m", "docbot.fronts.cli"]
     old = {"PYTHONPATH": str(before)}
     costs = rounds_of({

@@ -38,7 +38,7 @@ from pathlib import Path
 
 from bench.bench_speed import (BIG, FILE_FLOOR, FLOOR_CHILD, PARSE_CHILD, Cost, inspect_path, measure,
                                release_repo, tool)
-from bench.bench_drift import _edit, click_repo
+from bench.bench_drift import click_repo, edited_pair
 from bench.bench_targets import build_repo, stdlib_sources
 from bench.common import git, interleaved, machine, median, publish
 
@@ -142,14 +142,7 @@ def targets_rows(trees: dict[str, Path], folder: Path, rounds: int, sdists: Path
 
 
 def drift_rows(trees: dict[str, Path], folder: Path, rounds: int, sdists: Path) -> list[str]:
-    root = click_repo(folder, sdists)
-    staged, based = folder / "staged", folder / "based"
-    shutil.copytree(root, staged)
-    shutil.copytree(root, based)
-    _edit(staged)
-    git(staged, "add", "-A")
-    _edit(based)
-    git(based, "commit", "-qam", "one line")
+    staged, based = edited_pair(click_repo(folder, sdists), folder)
     runs: Runs = {}
     for side, path in trees.items():
         runs[f"staged {side}"] = run(docbot(path, "docbot.fronts.cli", "check", "--staged"), staged)

@@ -134,19 +134,10 @@ def test_each_module_s_classes_are_read_once_however_many_names_a_doc_writes(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Project mode asks every module of the package for each dotted name a doc writes: docbot's own README
     against its 188 modules re-parsed them per name (module_tree keeps 8 trees) and ran for minutes."""
-    import ast as ast_module
-
-    from docbot.facts import module as facts_module
     from docbot.verify.checks.claim_subjects import through_bases
+    from tests.support.parses import counted_parses
 
-    parsed: list[str] = []
-    real = ast_module.parse
-
-    def counting(source: str, *args: object, **kwargs: object) -> ast_module.Module:
-        parsed.append(source)
-        return real(source, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(facts_module.ast, "parse", counting)
+    parsed = counted_parses(monkeypatch)
     sources = [f"class Base{i}:\n    def run(self): ...\n\n\nclass Sub{i}(Base{i}):\n    pass\n" for i in range(20)]
     for _round in range(3):
         for i, source in enumerate(sources):

@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
 
-from docbot.verify.project import api_index, drift
+from docbot.verify.project import drift
 from docbot.verify.project.package import Package
 from docbot.verify.project.reach import Reach, split_module
+from tests.support.parses import counted_parses
 
 FILES = {
     "toy/__init__.py": "from toy.core import add, Box\nfrom toy import broken\n__all__ = ['add', 'Box']\n",
@@ -35,14 +35,7 @@ def test_one_parse_per_module_gives_the_index_and_the_splits(package: Package,
     expected_index = package.index()
     expected_defs = {m: split_module(package.source(m), m, f.name == "__init__.py")
                      for m, f in package.modules.items()}
-    parsed: list[str] = []
-    real = ast.parse
-
-    def counting(source: str, *args: object, **kwargs: object) -> ast.Module:
-        parsed.append(source)
-        return real(source, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(api_index.ast, "parse", counting)
+    parsed = counted_parses(monkeypatch)
     index, defs = drift.read_package(package)
     assert sorted(parsed) == sorted(package.source(m) for m in package.modules)  # each module once
     assert index == expected_index

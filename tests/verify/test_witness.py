@@ -93,9 +93,18 @@ def test_the_session_after_the_first_kill_goes_on_past_a_second(tmp_path: Path,
 def test_the_drift_gate_is_not_blinded_either(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """`check --base`: a change makes add's output false below a sleeping block; the gate fails on it."""
+    code, drift = _drift_gate(tmp_path, SLEEPS + block("print(add(1, 2))  # => 3"), capsys, monkeypatch)
+    assert code == 1
+    assert [(s["line"], s["check"]) for s in drift["introduced"]] == [(len(SLEEPS.splitlines()) + 2,
+                                                                       "example_mismatch")]
+
+
+def _drift_gate(tmp_path: Path, readme: str, capsys: pytest.CaptureFixture[str],
+                monkeypatch: pytest.MonkeyPatch) -> tuple[int, dict[str, Any]]:
+    """`check --base main --drift-only --json` on a feature branch that makes add return one more."""
     repo = GitRepo(tmp_path / "p")
     for name, text in {"pyproject.toml": PYPROJECT, "toy_pkg/__init__.py": CORE, "config.json": json.dumps(CONFIG),
-                       "README.md": SLEEPS + block("print(add(1, 2))  # => 3")}.items():
+                       "README.md": readme}.items():
         repo.write(name, text)
     repo.commit("base")
     repo.git("checkout", "-q", "-b", "feature")
@@ -103,10 +112,7 @@ def test_the_drift_gate_is_not_blinded_either(tmp_path: Path, capsys: pytest.Cap
     monkeypatch.chdir(repo.root)
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
     code = main(["check", "--base", "main", "--drift-only", "--json"])
-    drift = json.loads(capsys.readouterr().out)["drift"]
-    assert code == 1
-    assert [(s["line"], s["check"]) for s in drift["introduced"]] == [(len(SLEEPS.splitlines()) + 2,
-                                                                       "example_mismatch")]
+    return code, json.loads(capsys.readouterr().out)["drift"]
 
 
 def test_a_future_import_in_an_earlier_block_goes_first_in_the_witness(tmp_path: Path,
@@ -127,17 +133,7 @@ def test_claims_a_killed_block_left_unverified_fail_the_drift_gate(tmp_path: Pat
     """Issue 30: the examples' run names what a timed-out block left unchecked, and the gate does not pass a doc
     that uses the changed code with any of them, though no contradiction was found (the real sandbox, no
     stand-in for the run)."""
-    repo = GitRepo(tmp_path / "p")
-    for name, text in {"pyproject.toml": PYPROJECT, "toy_pkg/__init__.py": CORE, "config.json": json.dumps(CONFIG),
-                       "README.md": SLEEPS}.items():
-        repo.write(name, text)
-    repo.commit("base")
-    repo.git("checkout", "-q", "-b", "feature")
-    repo.write("toy_pkg/__init__.py", CORE.replace("a + b", "a + b + 1")).commit("change")
-    monkeypatch.chdir(repo.root)
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
-    code = main(["check", "--base", "main", "--drift-only", "--json"])
-    drift = json.loads(capsys.readouterr().out)["drift"]
+    code, drift = _drift_gate(tmp_path, SLEEPS, capsys, monkeypatch)
     assert drift["introduced"] == [] and drift["unverified"] == [{"path": "README.md", "claims": 1}]
     assert code == 1
 
