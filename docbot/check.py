@@ -190,7 +190,7 @@ def _modules(settings: PlanSettings, repo_root: Path, spec: DiffSpec, paths: Seq
                  exclude=settings.exclude, cache=settings.cache, diff=diff,
                  outside_package=settings.scan_outside_package)
     if trusted_base is not None and spec.base is not None and not paths:
-        _with_changed_pages(found, settings, repo_root, spec)
+        _with_changed_pages(found, settings, repo_root, spec, diff)
     for error in found.errors:
         emit(_warning().scan(error))
     return plan_modules(found, settings, repo_root, spec, paths, docs_from_index=spec.staged)
@@ -203,12 +203,14 @@ def _warned(scans: Iterable[Scan], emit: EventSink) -> Iterator[Scan]:
         yield found
 
 
-def _with_changed_pages(found: Scan, settings: PlanSettings, repo_root: Path, spec: DiffSpec) -> None:
+def _with_changed_pages(found: Scan, settings: PlanSettings, repo_root: Path, spec: DiffSpec,
+                        diff: DiffRead | None) -> None:
     """Add to ``found`` the functions of the modules whose doc pages the diff edited (docbot.apidocs.trust)."""
     from docbot.apidocs.trust import sources_of_changed_pages
 
     assert spec.base is not None
-    extra = sources_of_changed_pages(repo_root, spec.base, spec.head, settings.docs_dir)
+    extra = sources_of_changed_pages(repo_root, spec.base, spec.head, settings.docs_dir,
+                                     plan=diff.plan if diff else None)
     if not extra:
         return
     more = scan(repo_root, DiffSpec(all=True), extra, include_dunder=settings.include_dunder,

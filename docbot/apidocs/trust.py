@@ -18,11 +18,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from docbot.apidocs import pages
 from docbot.apidocs.homes import names_function
 from docbot.apidocs.pages import DocFile, Section
 from docbot.results import SectionStatus, Target
+
+if TYPE_CHECKING:
+    from docbot.git.repo import DiffPlan
 
 REWRITTEN = "its status= was written in this diff; the base does not show docbot approving this section"
 
@@ -89,14 +93,16 @@ def rewritten_approvals(targets: Sequence[Target], existing: DocFile | None, on_
             and s.hash == pages.source_hash(t.source) and not trusted(s, base_sections.get(t.qualname))]
 
 
-def sources_of_changed_pages(root: Path, base: str, head: str | None, docs_dir: str) -> list[str]:
+def sources_of_changed_pages(root: Path, base: str, head: str | None, docs_dir: str, *,
+                             plan: DiffPlan | None = None) -> list[str]:
     """The Python files whose doc pages ``base...head`` changed: a PR that edits only docs/api brings those
-    pages' sections into ``check --base``'s scope (else a forged verdict on them is never looked at)."""
+    pages' sections into ``check --base``'s scope (else a forged verdict on them is never looked at).
+    ``plan``: the revisions of ``base...head`` when the caller resolved them already."""
     from docbot.git.repo import DiffSpec, diff_plan, open_repo, tracked_python_files
     from docbot.git.runner import run_git
     from docbot.scan.targets import module_name
 
-    plan = diff_plan(open_repo(root), DiffSpec(base=base, head=head))
+    plan = plan or diff_plan(open_repo(root), DiffSpec(base=base, head=head))
     listed = run_git(root, "diff", "--name-only", "--no-renames", "-z", *plan.diff_args, "--", docs_dir)
     changed = [p for p in listed.decode("utf-8", "replace").split("\0") if p.endswith(".md")]
     if not changed:

@@ -104,7 +104,7 @@ def drift_step(inputs: ActionInputs, settings: Settings, out: TextIO) -> DriftRe
     fork's PR gets the checks that run nothing (parameters, defaults, raises, names); a gate that cannot run
     (no package the base names, no history to diff, a doc docbot cannot read) fails the check, it is never
     skipped: only the base's ``drift_gate: false`` turns it off (docs/design.md#drift-gate)."""
-    from docbot.verify.project.docs import DocsOptions
+    from docbot.verify.project.doc_files import DocsOptions
     from docbot.verify.project.drift import drift_gate
     from docbot.verify.project.report import DriftReport
 

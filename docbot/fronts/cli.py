@@ -71,7 +71,7 @@ def _diff_of(root: Path, spec: Any) -> Any:
     return None if spec.all else read_diff(root, spec)
 
 
-def _pages_edited(args: argparse.Namespace, root: Path) -> bool:
+def _pages_edited(args: argparse.Namespace, root: Path, diff: Any) -> bool:
     """``check --base`` on a diff that edits docs/api (the default folder: no config file names another): the
     verdicts it wrote are re-derived, so the check must run (docbot.apidocs.trust)."""
     if not args.base:
@@ -79,7 +79,8 @@ def _pages_edited(args: argparse.Namespace, root: Path) -> bool:
     from docbot.apidocs.trust import sources_of_changed_pages
     from docbot.plan import PLAN_DEFAULTS
 
-    return bool(sources_of_changed_pages(root, args.base, getattr(args, "head", None), PLAN_DEFAULTS.docs_dir))
+    return bool(sources_of_changed_pages(root, args.base, getattr(args, "head", None), PLAN_DEFAULTS.docs_dir,
+                                         plan=diff.plan))
 
 
 def cmd_targets(args: argparse.Namespace) -> int:
@@ -130,20 +131,20 @@ def cmd_check(args: argparse.Namespace) -> int:
     root = repo_root_of(Path.cwd())
     if args.drift_only and not args.base:
         raise ConfigError("--drift-only needs --base REV: the drift gate judges what a diff made false.")
-    drift = drift_gate(args, root, args.base) if args.base else None
+    spec = diff_spec(args, default_all=True)
+    diff = _diff_of(root, spec)  # read once: the drift gate judges the same base...HEAD
+    drift = drift_gate(args, root, args.base, None if args.head else diff) if args.base else None
     if args.drift_only:
         if args.json:
             print(json_document("check", drift=drift.to_json() if drift else None))
         return drift.exit_code() if drift else ExitCode.OK
-    code = _check_api_docs(args, root, drift)
+    code = _check_api_docs(args, root, spec, diff, drift)
     return drift.exit_code(code) if drift else code
 
 
-def _check_api_docs(args: argparse.Namespace, root: Path, drift: Any) -> int:
-    spec = diff_spec(args, default_all=True)
+def _check_api_docs(args: argparse.Namespace, root: Path, spec: Any, diff: Any, drift: Any) -> int:
     extra = {"drift": drift.to_json()} if drift is not None else {}
-    diff = _diff_of(root, spec)
-    if _nothing_public(args, root, spec, diff) and not _pages_edited(args, root):  # no settings: nothing stale
+    if _nothing_public(args, root, spec, diff) and not _pages_edited(args, root, diff):  # no settings: nothing stale
         if args.json:
             print(json_document("check", stale=[], unapproved=[], index=None, strict=args.strict, **extra))
         say(args, "docbot check: all docs are current.")

@@ -59,7 +59,8 @@ def package_sources(module: str, sys_path: tuple[str, ...]) -> dict[str, str]:
 
 def cmd_verify_project(args: argparse.Namespace) -> int:
     """Project mode: the docs against the package; exit 1 means a contradiction (with ``--strict``, any gap)."""
-    from docbot.verify.project.docs import DocsOptions, suggested_patch, verify_here
+    from docbot.verify.project.doc_files import DocsOptions
+    from docbot.verify.project.docs import suggested_patch, verify_here
 
     root = Path.cwd()
     report = verify_here(root, [Path(p) for p in args.paths], DocsOptions.of(plain_settings_from(args, root)),
@@ -95,14 +96,15 @@ def add_verify(sub: Any) -> None:
     verify.set_defaults(func=cmd_verify)
 
 
-def drift_gate(args: argparse.Namespace, root: Path, base: str) -> DriftReport:
-    """``check --base``'s drift gate: the hand-written docs the diff made false, printed (not with --json)."""
-    from docbot.verify.project.docs import DocsOptions
+def drift_gate(args: argparse.Namespace, root: Path, base: str, diff: Any = None) -> DriftReport:
+    """``check --base``'s drift gate: the hand-written docs the diff made false, printed (not with --json);
+    ``diff``: git's reading of ``base...HEAD``, when the command has it already."""
+    from docbot.verify.project.doc_files import DocsOptions
     from docbot.verify.project.drift import drift_gate as gate
 
     settings = plain_settings_from(args, root)
     drift = gate(root, base, DocsOptions.of(settings), run_examples=settings.run_examples is not False,
-                 cache=settings.cache)
+                 cache=settings.cache, diff=diff)
     if not args.json:
         for line in drift.lines(base):
             print(line)

@@ -56,7 +56,7 @@ def _verify(args: argparse.Namespace) -> int:
     if not named and (not sources or _no_docs(args, root)):
         return ExitCode.OK
     from docbot.scan.diff_read import read_diff
-    from docbot.verify.project.docs import DocsOptions
+    from docbot.verify.project.doc_files import DocsOptions
     from docbot.verify.project.drift import judge
 
     settings = settings_from(args, root)
@@ -88,7 +88,7 @@ def _only(diff: DiffRead, sources: Sequence[str]) -> DiffRead:
 def _print(root: Path, drift: DriftReport, base: str) -> int:
     from docbot.fronts.common import skip_command
     from docbot.verify.findings import Severity
-    from docbot.verify.project.docs import read_doc
+    from docbot.verify.project.doc_files import read_doc
     from docbot.verify.project.report import finding_line
     from docbot.verify.project.suggest import stated_line
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import tokenize
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,8 +55,9 @@ def open_repo(path: Path) -> Git:
     return open_git(path)
 
 
-def diff_plan(repo: Git, spec: DiffSpec) -> DiffPlan:
-    """The revisions a (non whole-tree) ``spec`` compares; RepoError when git cannot name them."""
+def diff_plan(repo: Git, spec: DiffSpec, at_head: Callable[[], str | None] | None = None) -> DiffPlan:
+    """The revisions a (non whole-tree) ``spec`` compares; RepoError when git cannot name them. ``at_head``:
+    HEAD's commit, where the caller has it (``head_sha`` otherwise)."""
     if spec.base is not None:
         base_sha = resolve_commit(repo, spec.base)
         new_sha = resolve_commit(repo, spec.head or "HEAD")
@@ -65,7 +67,7 @@ def diff_plan(repo: Git, spec: DiffSpec) -> DiffPlan:
             raise RepoError(f"{spec.base} and {spec.head or 'HEAD'} share no history (no merge base). "
                             "In a shallow clone, fetch more history (fetch-depth: 0).") from None
         return DiffPlan((merge_base, new_sha), merge_base, new_sha, merge_base, new_sha)
-    head = head_sha(repo)
+    head = at_head() if at_head else head_sha(repo)
     old_side = head or empty_tree(repo)
     if spec.staged:
         return DiffPlan(("--cached", old_side), head, "", old_side, INDEX)

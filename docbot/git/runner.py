@@ -92,6 +92,30 @@ def open_git(path: Path) -> Git:
     return found
 
 
+def open_git_at_head(path: Path) -> tuple[Git, str | None]:
+    """``open_git`` and HEAD's commit (None: no commits yet), from one git process where the folder's top is
+    not known yet: the hook's screen asked git for each (issue 32). ``--revs-only`` prints an unborn HEAD as
+    nothing, and git's complaint outside a checkout is ``open_git``'s."""
+    key = (os.path.abspath(path), os.environ.get("GIT_DIR"), os.environ.get("GIT_WORK_TREE"))
+    known = _TOPS.get(key)
+    if known is None and path.exists():
+        try:
+            lines = run_git(path, "rev-parse", "--show-toplevel", "--revs-only", "HEAD^{commit}").decode(
+                "utf-8", "surrogateescape").splitlines()
+        except GitFailed:
+            lines = []
+        if lines:
+            top = Path(lines[0])
+            if os.path.abspath(top) == key[0]:
+                _TOPS[key] = top
+            return Git(top), lines[1] if len(lines) > 1 else None
+    repo = open_git(path)
+    try:
+        return repo, repo.text("rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+    except GitFailed:
+        return repo, None
+
+
 def _open_git(path: Path) -> Git:
     if not path.exists():
         raise RepoError(f"{path}: no such folder. Run docbot from your project's checkout.")

@@ -14,7 +14,7 @@ import pytest
 
 from docbot.fronts.cli import main
 from docbot.verify.checks.examples import Unverified
-from docbot.verify.project import drift as drift_module
+from docbot.verify.project import docs as docs_module
 from docbot.verify.project.api_index import ApiIndex
 from docbot.verify.project.mentions import MentionCache, PackageNames, scan_doc
 from docbot.verify.project.reach import Reach, changed_names
@@ -74,6 +74,20 @@ def test_a_change_nothing_reaches_verifies_no_doc(tmp_path: Path, monkeypatch: p
     assert (code, drift["changed"], drift["docs"]) == (0, ["toy.core.make"], [])
 
 
+def test_a_warm_gate_reads_the_changed_module_anew(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """The package's readings are kept by each module's text (package.json): the next commit's gate, whose
+    change a doc reaches, fails as a cold one does."""
+    repo = _repo(tmp_path, monkeypatch, ADD_DOC)
+    repo.write("toy/core.py", CORE.replace("return Context()", "return Context(); Context()")).commit("make")
+    assert _gate(capsys)[0] == 0
+    kept = json.loads((repo.root / ".docbot/cache/package.json").read_text(encoding="utf-8"))["entries"]
+    assert len(kept) == 2  # toy and toy.core
+    repo.write("toy/core.py", CORE.replace("STEP = 0", "STEP = 1")).commit("step")
+    code, drift = _gate(capsys)
+    assert (code, drift["docs"]) == (1, ["README.md"])
+
+
 def test_new_means_new_whatever_kind_the_base_gave_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 30's release-diff case: the same example and stated text, not verified on the base (its import
@@ -92,14 +106,14 @@ def test_claims_left_unverified_in_a_doc_that_uses_the_change_fail_the_gate(
     """The examples' run counts what a timed-out or crashed block left unchecked (DocReport.unverified); the gate
     refuses to pass a doc that uses the changed code with any of them, and passes an edited doc that does not."""
     repo = _repo(tmp_path, monkeypatch, ADD_DOC if not edited_only else "# toy\n\nNo code here.\n")
-    real = drift_module.verify_project
+    real = docs_module.verify_project  # the gate imports it when a doc is to be verified
 
     def leaving_one(*args: object, **kwargs: object) -> ProjectReport:
         report = real(*args, **kwargs)  # type: ignore[arg-type]
         left = [Unverified(3, "print(x)", "its block timed out")]
         return replace(report, docs=[replace(d, unverified=left) for d in report.docs])
 
-    monkeypatch.setattr(drift_module, "verify_project", leaving_one)
+    monkeypatch.setattr(docs_module, "verify_project", leaving_one)
     if edited_only:
         repo.write("README.md", "# toy\n\nStill no code.\n")
     repo.write("toy/core.py", CORE.replace("STEP = 0", "STEP = 0 * 1")).commit("change")
@@ -230,7 +244,6 @@ def test_a_huge_doc_is_read_up_to_the_bound_and_the_rest_is_counted_unverified(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 30 item 6: a 9.4 MB README cost 142 s and 626 MB. Past MAX_DOC_CHARS the doc is not read: a note
     says which lines were, and the claims after them count as unverified (the gate refuses on them)."""
-    from docbot.verify.project import docs as docs_module
 
     monkeypatch.setattr(docs_module, "MAX_DOC_CHARS", 2_000)
     filler = "Some prose about nothing in particular.\n" * 100  # 4,000 characters

@@ -15,7 +15,8 @@ import pytest
 from docbot.errors import ConfigError
 from docbot.fronts.cli import main
 from docbot.verify.project.api_index import ApiIndex, Resolution
-from docbot.verify.project.docs import DEFAULT_DOCS_GLOBS, doc_paths
+from docbot.config.choices import DEFAULT_DOCS_GLOBS
+from docbot.verify.project.doc_files import doc_paths
 from docbot.verify.project.package import find_package
 from docbot.verify.read.rst import is_rst_doc
 

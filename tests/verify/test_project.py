@@ -14,7 +14,7 @@ from docbot.errors import ConfigError
 from docbot.fronts.cli import main
 from docbot.verify.project.api_index import ApiIndex, ApiName, Resolution
 from docbot.verify.read.references import code_references, prose_references
-from docbot.verify.project.docs import doc_paths, setup_for
+from docbot.verify.project.doc_files import doc_paths, setup_for
 from docbot.verify.project.package import find_package
 from docbot.verify.project.package import public_api
 from docbot.verify.read.rst import rst_to_markdown
@@ -100,6 +100,63 @@ def _index() -> ApiIndex:
 ])
 def test_names_resolve_only_where_the_package_is_known(dotted: str, expected: Resolution) -> None:
     assert _index().resolve(dotted) is expected
+
+
+_SETS_SELF = """
+class Box:
+    def __init__(self, items):
+        self.plain = 1
+        self.first, (self.second, *self.rest) = items
+        self.total: int = 0
+        self.total += 1
+        for self.index in range(3):
+            pass
+        with open(items) as self.handle:
+            pass
+        if items:
+            self.in_if = 1
+        else:
+            self.in_else = 1
+        while False:
+            pass
+        else:
+            self.in_while_else = 1
+        try:
+            self.in_try = 1
+        except ValueError:
+            self.in_handler = 1
+        finally:
+            self.in_finally = 1
+        match items:
+            case []:
+                self.in_case = 1
+
+        def later():
+            self.in_nested = 1
+
+    async def start(self):
+        async with self.lock() as self.session:
+            async for self.chunk in self.session:
+                pass
+
+    def reads(self, other):
+        print(self.read_only, other.not_self)
+        other.elsewhere = 1
+"""
+
+
+@pytest.mark.parametrize("attribute, expected", [
+    *((name, Resolution.FOUND) for name in (
+        "plain", "first", "second", "rest", "total", "index", "handle", "in_if", "in_else", "in_while_else",
+        "in_try", "in_handler", "in_finally", "in_case", "in_nested", "session", "chunk")),
+    ("read_only", Resolution.MISSING),  # read, never set
+    ("not_self", Resolution.MISSING),
+    ("elsewhere", Resolution.MISSING),  # set on another object
+])
+def test_an_instance_attribute_is_one_a_method_sets_on_self(attribute: str, expected: Resolution) -> None:
+    index = ApiIndex("pkg")
+    index.add_module("pkg", _SETS_SELF, is_package=True)
+    assert index.resolve(f"pkg.Box.{attribute}") is expected
 
 
 def test_a_re_export_resolves_to_where_it_is_defined() -> None:

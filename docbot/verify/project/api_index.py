@@ -56,11 +56,16 @@ class ApiIndex:
     def add_parsed(self, dotted: str, tree: ast.Module | None, is_package: bool = False) -> None:
         """``add_module`` from the module's ``parsed`` tree (the drift gate parses each module once for this
         index and its reach graph)."""
+        self.add_scopes(dotted, module_scopes(dotted, tree, is_package), is_package)
+
+    def add_scopes(self, dotted: str, scopes: dict[str, Scope], is_package: bool = False) -> None:
+        """The module ``dotted`` as its ``module_scopes`` (the drift gate keeps them by the module's text)."""
         if is_package:
             self.packages.add(dotted)
-        scope = _bindings(tree.body, dotted, self) if tree is not None else Scope(open=True)
+        scope = Scope(dict(scopes[dotted].names), scopes[dotted].open)
         for name, what in self.scopes.get(dotted, Scope()).names.items():  # submodules registered before it
             scope.names.setdefault(name, what)
+        self.scopes.update(scopes)
         self.scopes[dotted] = scope
         parent, _, leaf = dotted.rpartition(".")
         if parent:
@@ -123,7 +128,15 @@ class ApiIndex:
             dotted = target
 
 
-def _bindings(body: list[ast.stmt], dotted: str, index: ApiIndex) -> Scope:
+def module_scopes(dotted: str, tree: ast.Module | None, is_package: bool) -> dict[str, Scope]:
+    """What the module ``dotted`` binds (``tree``: None when it does not parse, so anything may be bound), and
+    what each of its classes does, by dotted name."""
+    scopes: dict[str, Scope] = {}
+    scopes[dotted] = _bindings(tree.body, dotted, is_package, scopes) if tree is not None else Scope(open=True)
+    return scopes
+
+
+def _bindings(body: list[ast.stmt], dotted: str, is_package: bool, scopes: dict[str, Scope]) -> Scope:
     scope = Scope()
     for node in body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -131,15 +144,16 @@ def _bindings(body: list[ast.stmt], dotted: str, index: ApiIndex) -> Scope:
             scope.open |= node.name == "__getattr__"
         elif isinstance(node, ast.ClassDef):
             scope.names[node.name] = "class"
-            inner = _bindings(node.body, f"{dotted}.{node.name}", index)
+            inner = _bindings(node.body, f"{dotted}.{node.name}", False, scopes)
             inner.names.update(_instance_attributes(node))
             inner.open |= bool(node.bases or node.keywords or node.decorator_list)  # inherited or made names
-            index.scopes[f"{dotted}.{node.name}"] = inner
+            scopes[f"{dotted}.{node.name}"] = inner
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            _imported(node, dotted, scope, dotted in index.packages)
+            _imported(node, dotted, scope, is_package)
         elif isinstance(node, (ast.If, ast.Try, ast.With)):  # `try: import x except ImportError: x = None`
             inner = _bindings([*node.body, *getattr(node, "orelse", []), *getattr(node, "finalbody", []),
-                               *(s for h in getattr(node, "handlers", []) for s in h.body)], dotted, index)
+                               *(s for h in getattr(node, "handlers", []) for s in h.body)], dotted, is_package,
+                              scopes)
             scope.names.update(inner.names)
             scope.open |= inner.open
         else:
@@ -211,6 +225,28 @@ def _assigned(node: ast.stmt) -> list[str]:
 
 
 def _instance_attributes(node: ast.ClassDef) -> dict[str, str]:
-    return {t.attr: "value" for f in node.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
-            for t in ast.walk(f) if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
-            and t.value.id == "self" and isinstance(t.ctx, ast.Store)}
+    """The attributes its methods set on ``self`` (``self.size = ...``, ``self.a, self.b = ...``, ``for self.i
+    in ...``, ``with ... as self.f``). Only statements are walked, never the expressions they hold (their
+    targets aside): the full walk was a sixth of the drift gate (issue 32), and an expression can store an
+    attribute only as a comprehension's target, which no class uses to set one."""
+    found: dict[str, str] = {}
+    todo: list[ast.stmt] = [f for f in node.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    while todo:
+        current = todo.pop()
+        for target in _targets(current):
+            found.update({t.attr: "value" for t in ast.walk(target) if isinstance(t, ast.Attribute)
+                          and isinstance(t.value, ast.Name) and t.value.id == "self" and isinstance(t.ctx, ast.Store)})
+        for name in ("body", "orelse", "finalbody"):
+            todo += [s for s in getattr(current, name, ()) if isinstance(s, ast.stmt)]
+        todo += [s for part in (*getattr(current, "handlers", ()), *getattr(current, "cases", ())) for s in part.body]
+    return found
+
+
+def _targets(node: ast.stmt) -> list[ast.expr]:
+    if isinstance(node, ast.Assign):
+        return node.targets
+    if isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
+        return [node.target]
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        return [item.optional_vars for item in node.items if item.optional_vars is not None]
+    return []

@@ -11,21 +11,17 @@ apart by what they mean to the reader (docbot.verify.checks.reader): only a cont
 
 from __future__ import annotations
 
-import fnmatch
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from docbot.config.choices import (DEFAULT_DOCS_GLOBS, DEFAULT_EXAMPLE_SANDBOX, DEFAULT_EXAMPLE_TIMEOUT_S,
-                                   ExampleSandbox)
 from docbot.sandbox.step import Step
 from docbot.verify.checks.examples import ExampleContext, Unverified
 from docbot.verify.checks.genre import as_genre
 from docbot.verify.checks.reader import classify, defined_names, one_per_block
+from docbot.errors import ConfigError
 from docbot.verify.findings import Check, DocFinding, Finding
 from docbot.verify.project.api_index import ApiIndex, ApiName, Resolution
-from docbot.errors import ConfigError
+from docbot.verify.project.doc_files import DocsOptions, doc_paths, read_doc, setup_for
 from docbot.verify.project.package import Package, find_package, public_api
 from docbot.verify.project.report import DocReport, ProjectReport
 from docbot.verify.project.runs import DocRun, DocText, name_witnesses, not_run, run_doc
@@ -38,10 +34,6 @@ from docbot.verify.read.markdown import code_line_flags
 from docbot.verify.read.references import Reference, code_references, prose_references
 from docbot.verify.read.rst import is_rst_doc, rst_to_markdown
 
-if TYPE_CHECKING:
-    from docbot.config.plain import PlainSettings
-    from docbot.config.settings import Settings
-
 # A doc is read up to this many characters: a 9.4 MB README cost 142 s and 626 MB (issue 30); past the bound the
 # rest is left unverified, said in a note and counted (the drift gate refuses a doc that reaches the change
 # with claims unverified).
@@ -49,34 +41,6 @@ MAX_DOC_CHARS = 1_000_000
 # A fresh namespace: the sandbox binds a module's names for its examples; `builtins` adds none a reader lacks. The
 # "documented name" must be one no doc rebinds (`from rich import print` does rebind print).
 _BLANK_MODULE, _BLANK_NAME = "builtins", "__build_class__"
-
-
-@dataclass(frozen=True)
-class DocsOptions:
-    """How project mode reads and runs the docs (the settings of the same names)."""
-
-    globs: tuple[str, ...] = DEFAULT_DOCS_GLOBS
-    docs_setup: Mapping[str, str] = field(default_factory=dict)
-    timeout_s: float = DEFAULT_EXAMPLE_TIMEOUT_S
-    sandbox: ExampleSandbox = DEFAULT_EXAMPLE_SANDBOX
-    generated_dir: str = "docs/api"  # docbot's own sections: kept true by `docbot check`, not by this gate
-
-    @classmethod
-    def of(cls, settings: Settings | PlainSettings) -> DocsOptions:
-        return cls(tuple(settings.docs_globs), settings.docs_setup, settings.example_timeout_s,
-                   settings.example_sandbox, settings.docs_dir)
-
-
-def doc_paths(root: Path, globs: Sequence[str]) -> list[Path]:
-    """The docs the globs name, relative to ``root``, sorted; build outputs and hidden folders are left out.
-
-    Only files (a ``README.d/`` folder is none) in Markdown or RST: ``README.txt`` is plain text. A ``README``
-    with no extension is the README where no ``README.md`` or ``README.rst`` stands beside it (``nodeenv`` ships
-    both: the one with an extension is read, once); ``is_rst_doc`` tells its format from its text."""
-    found = {p for pattern in globs for p in root.glob(pattern) if p.is_file() and p.suffix in (".md", ".rst", "")}
-    bare = {p for pattern in globs if pattern.endswith("README.*") for p in root.glob(pattern[:-2]) if p.is_file()}
-    found |= {p for p in bare if not any(p.with_suffix(s).is_file() for s in (".md", ".rst"))}
-    return sorted(p for p in found if not any(part.startswith((".", "_build")) for part in p.relative_to(root).parts))
 
 
 def autodoc_members_by_default(root: Path) -> bool:
@@ -87,11 +51,6 @@ def autodoc_members_by_default(root: Path) -> bool:
         if conf.is_file():
             return members_by_default(conf.read_text(encoding="utf-8", errors="replace"))
     return False
-
-
-def setup_for(relative: str, docs_setup: Mapping[str, str]) -> str:
-    """The ``docs_setup`` snippets whose glob matches the doc, in the setting's order."""
-    return "\n".join(code for pattern, code in docs_setup.items() if fnmatch.fnmatch(relative, pattern))
 
 
 def verify_project(root: Path, package: Package, docs: Sequence[Path], options: DocsOptions | None = None,
@@ -138,27 +97,6 @@ def _with_cut(report: DocReport, text: str, cut: int) -> DocReport:
     return replace(report, findings=[*report.findings, DocFinding(note, lines + 1)],
                    unverified=[*report.unverified, Unverified(lines + 1, "the rest of the doc",
                                                               f"{cut:,} characters past the bound")])
-
-
-def read_doc(root: Path, path: Path) -> str:
-    """A doc's text; ConfigError (exit 2) naming it when it is a symlink out of the repository (its target is
-    never read) or not UTF-8 text."""
-    full = path if path.is_absolute() else root / path
-    inside = full.absolute().relative_to(root.absolute()) if full.absolute().is_relative_to(root.absolute()) else None
-    links = [root.joinpath(*inside.parts[:i]) for i in range(1, len(inside.parts) + 1)] if inside else [full]
-    if any(p.is_symlink() for p in links):
-        target = full.resolve()
-        # tenacity's README.rst links to doc/source/index.rst: a link inside the repository is that file
-        if not (target.is_relative_to(root.resolve()) and target.is_file()):
-            raise ConfigError(f"{path}: the doc is a symlink out of the repository; docbot reads no doc through "
-                              "such a link. Commit the doc itself, or leave it out of docs_globs.")
-        full = target
-    data = full.read_bytes()
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise ConfigError(f"{path}: not UTF-8 text (byte {err.start}); save the doc as UTF-8, or leave it out of "
-                          "docs_globs.") from None
 
 
 def verify_here(root: Path, paths: Sequence[Path], options: DocsOptions, run_examples: bool = True) -> ProjectReport:

@@ -23,11 +23,12 @@ from typing import TYPE_CHECKING
 
 from docbot.errors import ConfigError
 from docbot.verify.findings import Severity
-from docbot.verify.project.docs import DocsOptions, doc_paths, read_doc, verify_project
+from docbot.verify.project.doc_files import DocsOptions, doc_paths, read_doc
 from docbot.verify.project.mentions import MentionCache, PackageNames
 from docbot.verify.project.package import Package
-from docbot.verify.project.api_index import ApiIndex, parsed
-from docbot.verify.project.reach import ModuleDefs, Reach, split_parsed
+from docbot.verify.project.content_cache import ContentCache, repo_cache_folder
+from docbot.verify.project.package_read import VERSION as PACKAGE_VERSION, read_package
+from docbot.verify.project.reach import Reach
 from docbot.verify.project.report import DocReport, DriftReport, ProjectReport, StaleLine
 from docbot.verify.project.sides import Change, changed_in, checkout, package_at
 from docbot.verify.project.suggest import OutputFix, fixes_for
@@ -44,31 +45,22 @@ def project_docs(root: Path, options: DocsOptions) -> list[Path]:
 
 
 def reaching(root: Path, docs: Sequence[Path], texts: Mapping[Path, str], package: Package, changed: Collection[str],
-             cache: MentionCache | None = None) -> list[Path]:
-    """The docs among ``docs`` whose names can reach one of the ``changed`` definitions."""
+             cache: bool = False) -> list[Path]:
+    """The docs among ``docs`` whose names can reach one of the ``changed`` definitions; ``cache``: each doc's
+    mentions and each module's reading kept in the repository's cache folder, by their text."""
     if not changed:
         return []
-    cache = cache or MentionCache(None)
-    index, defs = read_package(package)
+    folder = repo_cache_folder(root) if cache else None
+    mentions = MentionCache(folder / "mentions.json" if folder else None)
+    modules = ContentCache(folder / "package.json" if folder else None, PACKAGE_VERSION)
+    index, defs = read_package(package, modules)
+    modules.save()
     names = PackageNames(package.name, index)
     graph = Reach({m: f.name == "__init__.py" for m, f in package.modules.items()}, package.source, defs)
-    uses = {p.as_posix(): names.uses(cache.mentions(texts[p], is_rst_doc(p.name, texts[p]))) for p in docs}
-    cache.save()
+    uses = {p.as_posix(): names.uses(mentions.mentions(texts[p], is_rst_doc(p.name, texts[p]))) for p in docs}
+    mentions.save()
     reached = graph.reaching(uses, set(changed))
     return [p for p in docs if p.as_posix() in reached]
-
-
-def read_package(package: Package) -> tuple[ApiIndex, dict[str, ModuleDefs]]:
-    """The package's ``ApiIndex`` and every module split for the reach graph, from one ``ast.parse`` of each
-    module: the gate read each module twice, once for each (issue 32)."""
-    index = ApiIndex(package.name)
-    defs: dict[str, ModuleDefs] = {}
-    for module, file in sorted(package.modules.items(), key=lambda item: item[0].count(".")):  # as Package.index
-        source, is_package = package.source(module), file.name == "__init__.py"
-        tree = parsed(source)
-        index.add_parsed(module, tree, is_package)
-        defs[module] = split_parsed(tree, source, module, is_package)
-    return index, defs
 
 
 def judge(root: Path, diff: DiffRead, options: DocsOptions, *, run_examples: bool = True, cache: bool = False,
@@ -87,10 +79,14 @@ def judge(root: Path, diff: DiffRead, options: DocsOptions, *, run_examples: boo
     if not change.names and not chosen:
         return DriftReport((), (), (), ran_examples=run_examples)
     texts = {p: read_doc(root, p) for p in docs}
-    reached = reaching(root, docs, texts, package, change.names, MentionCache.in_repo(root) if cache else None)
+    reached = reaching(root, docs, texts, package, change.names, cache)
     chosen = sorted({*chosen, *reached})
     if not chosen:
         return DriftReport(tuple(sorted(change.names)), (), (), ran_examples=run_examples)
+    # imported here: the verifier (the example checks, markdown-it, the sandbox) is most of the gate's imports,
+    # and most commits reach no doc (issue 32)
+    from docbot.verify.project.docs import verify_project
+
     now = verify_project(root, package, chosen, options, run_examples)
     return _verdict(root, change, package, now, {p.relative_to(root).as_posix() for p in reached}, options,
                     run_examples)
@@ -132,6 +128,8 @@ def base_claims(root: Path, base: str | None, package: Package, relative: Sequen
         on_base = [old_root / r for r in relative if (old_root / r).is_file() and not (old_root / r).is_symlink()]
         if not on_base or not (old.path.is_file() or (old.path / "__init__.py").is_file()):
             return set()
+        from docbot.verify.project.docs import verify_project
+
         try:
             report = verify_project(old_root, old, on_base, options, run_examples)
         except ConfigError:  # a base doc docbot cannot read (not UTF-8): nothing on it vouches for the claim
@@ -177,11 +175,13 @@ def _fixes(now: ProjectReport, texts: Mapping[str, str], introduced: Sequence[St
 
 
 def drift_gate(root: Path, base: str, options: DocsOptions, *, run_examples: bool = True,
-               cache: bool = False) -> DriftReport:
-    """``docbot check --base``'s drift gate: what ``base...HEAD`` made false in the hand-written docs."""
-    from docbot.git.repo import DiffSpec, open_repo, resolve_commit
-    from docbot.scan.diff_read import read_diff
+               cache: bool = False, diff: DiffRead | None = None) -> DriftReport:
+    """``docbot check --base``'s drift gate: what ``base...HEAD`` made false in the hand-written docs;
+    ``diff``: that diff as the caller read it already (``check`` reads it once for both gates)."""
+    if diff is None:
+        from docbot.git.repo import DiffSpec, open_repo, resolve_commit
+        from docbot.scan.diff_read import read_diff
 
-    # resolved first: an unknown REV (or "-x", which git would read as an option) is a clear RepoError
-    rev = resolve_commit(open_repo(root), base)
-    return judge(root, read_diff(root, DiffSpec(base=rev)), options, run_examples=run_examples, cache=cache)
+        # resolved first: an unknown REV (or "-x", which git would read as an option) is a clear RepoError
+        diff = read_diff(root, DiffSpec(base=resolve_commit(open_repo(root), base)))
+    return judge(root, diff, options, run_examples=run_examples, cache=cache)

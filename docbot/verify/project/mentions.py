@@ -16,8 +16,6 @@ beside the scan's cache and under its trust rules: a tracked or symlinked ``.doc
 
 from __future__ import annotations
 
-import hashlib
-import json
 import keyword
 import re
 from dataclasses import asdict, dataclass, field
@@ -25,6 +23,7 @@ from functools import cached_property
 from pathlib import Path
 
 from docbot.verify.project.api_index import ApiIndex, Resolution
+from docbot.verify.project.content_cache import ContentCache
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _PROMPT = re.compile(r"^\s*(?:>>>|\.\.\.)(?: |$)")
@@ -197,49 +196,17 @@ def _longest_found(dotted: str, index: ApiIndex) -> str:
     return dotted
 
 
-class MentionCache:
-    """``DocMentions`` by the doc text's SHA-256, in ``.docbot/cache/mentions.json``; a file that does not
-    read back is an empty cache, a folder that cannot be written a cache that is not kept."""
+class MentionCache(ContentCache):
+    """``DocMentions`` by the doc text's SHA-256, in ``.docbot/cache/mentions.json``."""
 
     def __init__(self, path: Path | None) -> None:
-        self.path = path
-        self.entries: dict[str, dict[str, object]] = {}
-        self.added = False
-        if path is None:
-            return
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            if isinstance(data, dict) and data.get("version") == _VERSION and isinstance(data.get("entries"), dict):
-                self.entries = data["entries"]
-        except (OSError, ValueError):
-            pass
-
-    @classmethod
-    def in_repo(cls, root: Path) -> MentionCache:
-        from docbot.errors import ConfigError
-        from docbot.scan.cache import cache_folder
-
-        try:
-            return cls(cache_folder(root) / "mentions.json")
-        except (ConfigError, OSError):  # refused (tracked, a symlink) or faulty: no cache, never a failure
-            return cls(None)
+        super().__init__(path, _VERSION)
 
     def mentions(self, text: str, is_rst: bool) -> DocMentions:
-        key = f"{hashlib.sha256(text.encode('utf-8', 'surrogateescape')).hexdigest()}:{int(is_rst)}"
-        entry = self.entries.get(key)
+        key = self.key(text, str(int(is_rst)))
+        entry = self.get(key)
         if isinstance(entry, dict):
             return DocMentions.from_json(entry)
         found = scan_doc(text, is_rst)
-        if self.path is not None:
-            self.entries[key], self.added = found.to_json(), True
+        self.put(key, found.to_json())
         return found
-
-    def save(self) -> None:
-        from docbot.paths import write_atomic
-
-        if self.added and self.path is not None:
-            self.added = False
-            try:
-                write_atomic(self.path, json.dumps({"version": _VERSION, "entries": self.entries}))
-            except OSError:
-                pass

@@ -54,7 +54,9 @@ def split_parsed(tree: ast.Module | None, source: str, module: str, is_package: 
     """``split_module`` from ``source``'s tree (None: it does not parse), for a caller that parsed it already."""
     found = ModuleDefs(keep_shapes=shapes)
     if tree is None:
-        found.refs[MODULE_CODE], found.shapes[MODULE_CODE] = set(), source
+        found.refs[MODULE_CODE] = set()
+        if shapes:
+            found.shapes[MODULE_CODE] = source
         return found
     _body(tree.body, "", module, is_package, found)
     for node in found.nested:  # `from ._impl import pager` inside a function: the module's name for it

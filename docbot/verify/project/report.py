@@ -12,14 +12,16 @@ import html
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from docbot.errors import ExitCode, outcome_code
-from docbot.verify.checks.examples import Unverified
-from docbot.verify.checks.source_doc import FunctionFindings
 from docbot.verify.findings import DocFinding, Severity
 from docbot.verify.project.api_index import ApiName
 from docbot.verify.project.suggest import OutputFix, stated_line
+
+if TYPE_CHECKING:  # annotations only: the checks are not imported to read or print a report (issue 32)
+    from docbot.verify.checks.examples import Unverified
+    from docbot.verify.checks.source_doc import FunctionFindings
 
 _SHOWN = 20  # undocumented names the console lists before "…"
 _SHOWN_CLAIMS = 5  # unverified claims the console names per doc
