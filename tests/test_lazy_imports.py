@@ -164,9 +164,9 @@ def test_control_the_loop_is_seen_when_a_server_answers(repo: GitRepo) -> None:
 NOT_ON_PUBLIC_EDIT = (*HEAVY, "docbot.config.settings", "docbot.docmodel", "docbot.verify", "docbot.apidocs.render",
                       "docbot.events", "markdown_it", "tempfile", "shutil", "hashlib", "json")
 GIT_WRAPPER = '#!/bin/sh\necho "$1" >> "{log}"\nexec {git} "$@"\n'
-# The top, HEAD, the diff and the blobs once each: the paths, the screen and the check share one reading of
-# the diff (docs/design.md#speed; 11 processes before it). Then the two doc files' entries in the index.
-PUBLIC_EDIT_GIT = ["rev-parse", "rev-parse", "diff", "cat-file", "ls-files", "ls-files"]
+# The top with HEAD (one rev-parse), the diff and the blobs once each: the paths, the screen and the check share
+# one reading of the diff (docs/design.md#speed; 11 processes before it). Then the two doc files' entries.
+PUBLIC_EDIT_GIT = ["rev-parse", "diff", "cat-file", "ls-files", "ls-files"]
 
 
 def git_counted(root: Path) -> tuple[dict[str, str], Path]:
@@ -193,6 +193,34 @@ def test_control_the_git_wrapper_sees_every_process(repo: GitRepo) -> None:
     path, log = git_counted(repo.root)
     assert probe(repo.root, "cli", ["check", "--staged"], (), path)[0] == 1
     assert len(log.read_text(encoding="utf-8").split()) > len(PUBLIC_EDIT_GIT) - 3
+
+
+# The drift gate on a change that no doc reaches (most commits): it reads the docs' mentions and the package,
+# never the verifier (the example checks, the claim readers, markdown-it, docutils, the sandbox): issue 32.
+NOT_ON_UNREACHED_DRIFT = (*HEAVY, "docbot.verify.checks", "docbot.verify.read.markdown", "docbot.verify.read.claims",
+                          "docbot.sandbox", "markdown_it", "docutils", "pygments")
+# The top, then base, HEAD and their merge base once, the diff, the package's files at the base, the files the
+# diff names, the old side of the changed module, and the cache folder's trust.
+DRIFT_GIT = ["rev-parse", "rev-parse", "rev-parse", "merge-base", "diff", "ls-tree", "diff", "cat-file", "ls-files"]
+
+
+def test_the_drift_gate_imports_no_verifier_for_a_change_no_doc_reaches(repo: GitRepo) -> None:
+    repo.write("README.md", "# pkg\n\n```python\nimport pkg.geo\nprint(pkg.geo.f1(1))\n```\n").commit("doc")
+    repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).commit("area")
+    path, log = git_counted(repo.root)
+    exit_code, imported = probe(repo.root, "cli", ["check", "--base", "HEAD~1", "--drift-only"],
+                                NOT_ON_UNREACHED_DRIFT, path)
+    assert (exit_code, imported) == (0, [])
+    assert log.read_text(encoding="utf-8").split() == DRIFT_GIT
+    assert (repo.root / ".docbot/cache/package.json").is_file()  # the gate did read the package
+
+
+def test_control_a_change_the_doc_reaches_imports_the_verifier(repo: GitRepo) -> None:
+    repo.write("README.md", "# pkg\n\n```python\nimport pkg.geo\nprint(pkg.geo.area(1, 2))\n```\n").commit("doc")
+    repo.write("pkg/geo.py", SOURCE.replace("return w * h", "return h * w")).commit("area")
+    exit_code, imported = probe(repo.root, "cli", ["check", "--base", "HEAD~1", "--drift-only"],
+                                ("docbot.verify.checks", "markdown_it"))
+    assert (exit_code, imported) == (0, ["docbot.verify", "markdown_it"])
 
 
 def test_the_hooks_defaults_are_the_settings_defaults() -> None:

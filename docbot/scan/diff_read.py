@@ -16,7 +16,7 @@ from pathlib import Path
 from docbot.errors import RepoError
 from docbot.git.blobs import BlobReader
 from docbot.git.diff import DIFF_FLAGS, DiffShapeError, FileChange, parse_git_diff
-from docbot.git.repo import DiffPlan, DiffSpec, diff_plan
+from docbot.git.repo import DiffPlan, DiffSpec, diff_plan, open_repo
 from docbot.git.runner import Git, open_git_at_head
 
 
@@ -54,8 +54,12 @@ def read_diff(repo_root: Path, spec: DiffSpec) -> DiffRead:
     """The diff ``spec`` names (not a whole-tree spec), restricted to ``*.py`` files: one ``rev-parse``
     (the checkout's top and HEAD together) and one ``diff``. RepoError when git cannot name the revisions or
     prints a diff docbot cannot read."""
-    repo, head = open_git_at_head(repo_root)
-    plan = diff_plan(repo, spec, lambda: head)
+    if spec.base is None:  # the index or the worktree against HEAD: the top and HEAD from one process
+        repo, head = open_git_at_head(repo_root)
+        plan = diff_plan(repo, spec, lambda: head)
+    else:  # base...head names its own revisions
+        repo = open_repo(repo_root)
+        plan = diff_plan(repo, spec)
     try:
         changes = parse_git_diff(repo.run("diff", *plan.diff_args, *DIFF_FLAGS, "--", "*.py"))
     except DiffShapeError as err:
