@@ -17,7 +17,8 @@ from docbot.verify.checks.examples import Unverified
 from docbot.verify.project import docs as docs_module
 from docbot.verify.project.api_index import ApiIndex
 from docbot.verify.project.mentions import MentionCache, PackageNames, scan_doc
-from docbot.verify.project.reach import Reach, changed_names
+from docbot.verify.project.reach import Reach
+from docbot.verify.project.sides import changed_names
 from docbot.verify.project.report import ProjectReport
 from tests.support.git_repo import GitRepo
 
@@ -224,6 +225,13 @@ def test_reach_follows_the_code_to_a_fixed_point(uses: set[str], changed: set[st
     ("print('hi')\n", "print('ho')\n", {"toy.core.<module>"}),
     (None, "def f():\n    return 1\n", {"toy.core.f"}),
     ("def f(:\n", "def f(:\n ", {"toy.core.<module>"}),  # unparsable: the whole module is one definition
+    # the lines first, the trees where they differ (issue 32):
+    ("def f(a, b):\n    return a\n", "def f(a,\n      b):\n    return a\n", set()),  # a line break only
+    ("@cache\ndef f():\n    return 1\n", "@wraps(g)\ndef f():\n    return 1\n", {"toy.core.f"}),  # its decorator
+    ("A = 1; B = 2\n", "A = 1; B = 3\n", {"toy.core.B"}),  # one line, two statements
+    ("def f():\n    return 1\n", "X = 0\n\n\ndef f():\n    return 1\n", {"toy.core.X"}),  # moved down, same code
+    ("class C(A):\n    pass\n", "class C(B):\n    pass\n", {"toy.core.C"}),  # its base
+    ("from toy.a import f\n", "from toy.a import (\n    f,\n)\n", set()),  # the same import, laid out again
 ])
 def test_a_change_is_named_at_the_definition_it_changed(old: str | None, new: str, changed: set[str]) -> None:
     assert changed_names(old, new, "toy.core", False) == changed

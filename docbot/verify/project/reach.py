@@ -34,14 +34,16 @@ class ModuleDefs:
     bindings: dict[str, str] = field(default_factory=dict)  # imported name -> dotted target
     stars: list[str] = field(default_factory=list)  # modules it star-imports
     bases: dict[str, list[str]] = field(default_factory=dict)  # class -> its bases as written
-    shapes: dict[str, str] = field(default_factory=dict)  # qualname -> its code, for the diff
+    shapes: dict[str, str] = field(default_factory=dict)  # qualname -> its code's lines, for the diff
+    nodes: dict[str, list[ast.AST | str]] = field(default_factory=dict)  # ... and its code, where the lines differ
     keep_shapes: bool = False
+    lines: list[str] = field(default_factory=list)  # the source's, with keep_shapes
     nested: list[ast.Import | ast.ImportFrom] = field(default_factory=list)  # imports inside functions
 
 
 def split_module(source: str, module: str, is_package: bool, shapes: bool = False) -> ModuleDefs:
-    """``source`` as definitions (with ``shapes``, each one's code too: what the diff compares); a module
-    that does not parse is one definition, its whole code."""
+    """``source`` as definitions (with ``shapes``, each one's code instead of its references: what the diff
+    compares); a module that does not parse is one definition, its whole code."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
@@ -52,11 +54,11 @@ def split_module(source: str, module: str, is_package: bool, shapes: bool = Fals
 def split_parsed(tree: ast.Module | None, source: str, module: str, is_package: bool,
                  shapes: bool = False) -> ModuleDefs:
     """``split_module`` from ``source``'s tree (None: it does not parse), for a caller that parsed it already."""
-    found = ModuleDefs(keep_shapes=shapes)
+    found = ModuleDefs(keep_shapes=shapes, lines=source.split("\n") if shapes else [])
     if tree is None:
         found.refs[MODULE_CODE] = set()
         if shapes:
-            found.shapes[MODULE_CODE] = source
+            found.shapes[MODULE_CODE], found.nodes[MODULE_CODE] = source, [source]
         return found
     _body(tree.body, "", module, is_package, found)
     for node in found.nested:  # `from ._impl import pager` inside a function: the module's name for it
@@ -96,6 +98,15 @@ def _body(body: Sequence[ast.stmt], prefix: str, module: str, is_package: bool, 
 def _define(found: ModuleDefs, name: str, nodes: ast.AST | list[ast.AST], *, shape: str | None = None,
             append: bool = False) -> None:
     items = nodes if isinstance(nodes, list) else [nodes]
+    if found.keep_shapes:  # the diff compares code, not references
+        code: list[ast.AST | str] = [shape] if shape is not None else list(items)
+        text = shape if shape is not None else "\n".join(_lines(found.lines, n) for n in items)
+        if append and name in found.shapes:
+            found.shapes[name], found.nodes[name] = found.shapes[name] + "\n" + text, found.nodes[name] + code
+        else:
+            found.shapes[name], found.nodes[name] = text, code
+        found.refs.setdefault(name, set())
+        return
     refs: set[str] = set()
     for node in items:
         _references(node, refs, found.nested)
@@ -103,9 +114,12 @@ def _define(found: ModuleDefs, name: str, nodes: ast.AST | list[ast.AST], *, sha
         found.refs[name] |= refs
     else:
         found.refs[name] = refs
-    if found.keep_shapes:
-        text = shape if shape is not None else "\n".join(ast.dump(n) for n in items)
-        found.shapes[name] = found.shapes[name] + "\n" + text if append and name in found.shapes else text
+
+
+def _lines(lines: list[str], node: ast.AST) -> str:
+    """The source lines holding ``node`` (a definition's from its first decorator)."""
+    start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])  # type: ignore[attr-defined]
+    return "\n".join(lines[start - 1:node.end_lineno])  # type: ignore[attr-defined]
 
 
 def _references(node: ast.AST, refs: set[str], imports: list[ast.Import | ast.ImportFrom]) -> None:
@@ -168,14 +182,6 @@ def _assigned(node: ast.stmt) -> list[str]:
     elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
         targets = [node.target]
     return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
-
-
-def changed_names(old: str | None, new: str | None, module: str, is_package: bool) -> set[str]:
-    """The definitions of ``module`` whose code differs between ``old`` and ``new`` (None: no such side),
-    as ``module.qualname``."""
-    before = split_module(old, module, is_package, shapes=True).shapes if old is not None else {}
-    after = split_module(new, module, is_package, shapes=True).shapes if new is not None else {}
-    return {f"{module}.{name}" for name in before.keys() | after.keys() if before.get(name) != after.get(name)}
 
 
 class Reach:

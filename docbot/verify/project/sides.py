@@ -10,6 +10,7 @@ stops the gate (exit 2), it is never skipped.
 
 from __future__ import annotations
 
+import ast
 import io
 import tarfile
 import tempfile
@@ -21,7 +22,7 @@ from docbot.git.blobs import BlobReader
 from docbot.git.repo import decode, read_worktree
 from docbot.git.runner import git_ok, run_git
 from docbot.verify.project.package import Package, find_package
-from docbot.verify.project.reach import DATA, changed_names
+from docbot.verify.project.reach import DATA, ModuleDefs, split_module
 
 _SKELETON_DEPTH = 4  # namespace packages: google/cloud/dlp/__init__.py
 
@@ -126,3 +127,19 @@ def checkout(root: Path, rev: str, into: Path) -> Path:
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
         tar.extractall(into, filter="data")
     return into
+
+
+def changed_names(old: str | None, new: str | None, module: str, is_package: bool) -> set[str]:
+    """The definitions of ``module`` whose code differs between ``old`` and ``new`` (None: no such side),
+    as ``module.qualname``."""
+    before = split_module(old, module, is_package, shapes=True) if old is not None else ModuleDefs()
+    after = split_module(new, module, is_package, shapes=True) if new is not None else ModuleDefs()
+    # the same lines are the same code; where they differ, the trees are compared (a comment or a line break
+    # changes no definition): dumping every definition's tree was most of this (issue 32)
+    return {f"{module}.{name}" for name in before.shapes.keys() | after.shapes.keys()
+            if before.shapes.get(name) != after.shapes.get(name) and _dumped(before, name) != _dumped(after, name)}
+
+
+def _dumped(defs: ModuleDefs, name: str) -> str | None:
+    code = defs.nodes.get(name)
+    return None if code is None else "\n".join(n if isinstance(n, str) else ast.dump(n) for n in code)
