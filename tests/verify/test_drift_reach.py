@@ -21,6 +21,7 @@ from docbot.verify.project.reach import Reach
 from docbot.verify.project.sides import changed_names
 from docbot.verify.project.report import ProjectReport
 from tests.support.git_repo import GitRepo
+from tests.support.parses import counted_parses
 
 PYPROJECT = '[project]\nname = "toy"\nversion = "1"\n'
 CORE = ("STEP = 0\n\n\ndef add(a, b=2):\n    return _plus(a, b)\n\n\ndef _plus(a, b):\n    return a + b + STEP\n\n\n"
@@ -87,6 +88,19 @@ def test_a_warm_gate_reads_the_changed_module_anew(tmp_path: Path, monkeypatch: 
     repo.write("toy/core.py", CORE.replace("STEP = 0", "STEP = 1")).commit("step")
     code, drift = _gate(capsys)
     assert (code, drift["docs"]) == (1, ["README.md"])
+
+
+def test_the_gate_parses_a_changed_modules_new_side_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """What changed and the package's reading share one parse of the changed module's text (issue 32), on a
+    change no doc reaches (the docs a change reaches are verified, which reads the package again)."""
+    repo = _repo(tmp_path, monkeypatch, ADD_DOC)
+    new = CORE.replace("return Context()", "return Context(); Context()")
+    repo.write("toy/core.py", new).commit("make")
+    parsed = counted_parses(monkeypatch)
+    code, drift = _gate(capsys)
+    assert (code, drift["changed"], drift["docs"]) == (0, ["toy.core.make"], [])
+    assert parsed.count(new) == 1 and parsed.count(CORE) == 1  # the new side once, the old side once
 
 
 def test_new_means_new_whatever_kind_the_base_gave_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -16,8 +16,10 @@ staged diff), ``docbot check --base`` and the Action all judge through ``judge``
 
 from __future__ import annotations
 
+import ast
+import functools
 import tempfile
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +28,7 @@ from docbot.verify.findings import Severity
 from docbot.verify.project.doc_files import DocsOptions, doc_paths, read_doc
 from docbot.verify.project.mentions import MentionCache, PackageNames
 from docbot.verify.project.package import Package
+from docbot.verify.project.api_index import parsed
 from docbot.verify.project.content_cache import ContentCache, repo_cache_folder
 from docbot.verify.project.package_read import VERSION as PACKAGE_VERSION, read_package
 from docbot.verify.project.reach import Reach
@@ -45,15 +48,16 @@ def project_docs(root: Path, options: DocsOptions) -> list[Path]:
 
 
 def reaching(root: Path, docs: Sequence[Path], texts: Mapping[Path, str], package: Package, changed: Collection[str],
-             cache: bool = False) -> list[Path]:
+             cache: bool = False, parse: Callable[[str], ast.Module | None] = parsed) -> list[Path]:
     """The docs among ``docs`` whose names can reach one of the ``changed`` definitions; ``cache``: each doc's
-    mentions and each module's reading kept in the repository's cache folder, by their text."""
+    mentions and each module's reading kept in the repository's cache folder, by their text; ``parse``: as
+    ``read_package``'s."""
     if not changed:
         return []
     folder = repo_cache_folder(root) if cache else None
     mentions = MentionCache(folder / "mentions.json" if folder else None)
     modules = ContentCache(folder / "package.json" if folder else None, PACKAGE_VERSION)
-    index, defs = read_package(package, modules)
+    index, defs = read_package(package, modules, parse)
     modules.save()
     names = PackageNames(package.name, index)
     graph = Reach({m: f.name == "__init__.py" for m, f in package.modules.items()}, package.source, defs)
@@ -73,13 +77,14 @@ def judge(root: Path, diff: DiffRead, options: DocsOptions, *, run_examples: boo
     if not docs:
         return DriftReport((), (), (), ran_examples=run_examples)
     package = package_at(root, diff.plan.old_rev)
-    change = changed_in(root, package, diff)
+    parse = functools.cache(parsed)  # this run's: a changed module's new side is parsed once for both
+    change = changed_in(root, package, diff, parse)
     wanted = set(change.edited if edited_docs is None else edited_docs)
     chosen = [p for p in docs if p.relative_to(root).as_posix() in wanted]
     if not change.names and not chosen:
         return DriftReport((), (), (), ran_examples=run_examples)
     texts = {p: read_doc(root, p) for p in docs}
-    reached = reaching(root, docs, texts, package, change.names, cache)
+    reached = reaching(root, docs, texts, package, change.names, cache, parse)
     chosen = sorted({*chosen, *reached})
     if not chosen:
         return DriftReport(tuple(sorted(change.names)), (), (), ran_examples=run_examples)
@@ -152,8 +157,6 @@ def unvouched(doc: DocReport) -> set[tuple[str, str, str]]:
 
 
 def _reads(code: str) -> set[str]:
-    import ast
-
     try:
         return {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     except (SyntaxError, ValueError):

@@ -194,6 +194,7 @@ class Reach:
                  defs: Mapping[str, ModuleDefs] | None = None) -> None:
         self.modules, self.read = modules, read
         self._defs: dict[str, ModuleDefs] = dict(defs or {})  # modules already split by the caller
+        self._resolved: dict[tuple[str, ...], tuple[str, ...]] = {}  # _local's answers
 
     def defs(self, module: str) -> ModuleDefs:
         if module not in self._defs:
@@ -300,15 +301,25 @@ class Reach:
         return found
 
     def _local(self, module: str, qualname: str, ref: str, rest: Iterable[str] = ()) -> list[str]:
-        """A name the code of ``module.qualname`` refers to, as definitions (``self.x``: its class's ``x``)."""
+        """A name the code of ``module.qualname`` refers to, as definitions (``self.x``: its class's ``x``).
+        Kept per module and name: a package's code names the same few things again and again, and resolving
+        each use anew was most of the walk (issue 32)."""
         head, _, tail = ref.partition(".")
-        parts = [*filter(None, tail.split(".")), *rest]
+        parts = (*filter(None, tail.split(".")), *rest)
         defs = self.defs(module)
         if head in ("self", "cls") and parts:
             owner = qualname.rpartition(".")[0]
             while owner and owner not in defs.bases:
                 owner = owner.rpartition(".")[0]
-            return self._member(module, owner, parts[:1], set()) if owner else []
-        if head in defs.refs or head in defs.bindings or defs.stars:
-            return self._in_module(module, [head, *parts], set())
-        return []
+            if not owner:
+                return []
+            key: tuple[str, ...] = (module, owner, "self", parts[0])
+            if key not in self._resolved:
+                self._resolved[key] = tuple(self._member(module, owner, [parts[0]], set()))
+        elif head in defs.refs or head in defs.bindings or defs.stars:
+            key = (module, "", head, *parts)
+            if key not in self._resolved:
+                self._resolved[key] = tuple(self._in_module(module, [head, *parts], set()))
+        else:
+            return []
+        return list(self._resolved[key])

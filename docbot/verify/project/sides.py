@@ -11,9 +11,8 @@ stops the gate (exit 2), it is never skipped.
 from __future__ import annotations
 
 import ast
-import io
-import tarfile
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,7 +21,8 @@ from docbot.git.blobs import BlobReader
 from docbot.git.repo import decode, read_worktree
 from docbot.git.runner import git_ok, run_git
 from docbot.verify.project.package import Package, find_package
-from docbot.verify.project.reach import DATA, ModuleDefs, split_module
+from docbot.verify.project.api_index import parsed
+from docbot.verify.project.reach import DATA, ModuleDefs, split_parsed
 
 _SKELETON_DEPTH = 4  # namespace packages: google/cloud/dlp/__init__.py
 
@@ -73,8 +73,10 @@ def _skeleton(root: Path, rev: str, into: Path) -> Path:
     return into
 
 
-def changed_in(root: Path, package: Package, diff: object) -> Change:
-    """The definitions of ``package`` that ``diff`` (a ``docbot.scan.diff_read.DiffRead``) changed."""
+def changed_in(root: Path, package: Package, diff: object,
+               parse: Callable[[str], ast.Module | None] = parsed) -> Change:
+    """The definitions of ``package`` that ``diff`` (a ``docbot.scan.diff_read.DiffRead``) changed; ``parse``:
+    as ``changed_names``'s (the drift gate shares it with its reading of the package)."""
     from docbot.scan.diff_read import DiffRead
 
     assert isinstance(diff, DiffRead)
@@ -89,7 +91,7 @@ def changed_in(root: Path, package: Package, diff: object) -> Change:
                 continue
             old = None if plan.old_rev is None else _text(diff, reader, plan.old_rev, change.old_path, root)
             new = _text(diff, reader, plan.new_rev, change.new_path, root)
-            names |= changed_names(old, new, module, Path(change.path).name == "__init__.py")
+            names |= changed_names(old, new, module, Path(change.path).name == "__init__.py", parse)
     names |= {f"{package.name}.{DATA}" for p in paths if not p.endswith(".py") and _inside(root, package, p)}
     return Change(plan.old_rev, frozenset(names), paths)
 
@@ -123,17 +125,21 @@ def _module_of(root: Path, package: Package, rel: str) -> str | None:
 
 def checkout(root: Path, rev: str, into: Path) -> Path:
     """The tree of ``rev`` written under ``into`` (``git archive``: no worktree to register or clean up)."""
+    import io
+    import tarfile  # only here: the base is checked out only to judge a contradiction, which most commits lack
+
     data = run_git(root, "archive", "--format=tar", rev)
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
         tar.extractall(into, filter="data")
     return into
 
 
-def changed_names(old: str | None, new: str | None, module: str, is_package: bool) -> set[str]:
+def changed_names(old: str | None, new: str | None, module: str, is_package: bool,
+                  parse: Callable[[str], ast.Module | None] = parsed) -> set[str]:
     """The definitions of ``module`` whose code differs between ``old`` and ``new`` (None: no such side),
-    as ``module.qualname``."""
-    before = split_module(old, module, is_package, shapes=True) if old is not None else ModuleDefs()
-    after = split_module(new, module, is_package, shapes=True) if new is not None else ModuleDefs()
+    as ``module.qualname``; ``parse``: ``api_index.parsed``, or a run's memo of it."""
+    before = split_parsed(parse(old), old, module, is_package, True) if old is not None else ModuleDefs()
+    after = split_parsed(parse(new), new, module, is_package, True) if new is not None else ModuleDefs()
     # the same lines are the same code; where they differ, the trees are compared (a comment or a line break
     # changes no definition): dumping every definition's tree was most of this (issue 32)
     return {f"{module}.{name}" for name in before.shapes.keys() | after.shapes.keys()
