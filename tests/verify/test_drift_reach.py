@@ -227,6 +227,24 @@ def test_reach_follows_the_code_to_a_fixed_point(uses: set[str], changed: set[st
     assert (_index()[1].reaching({"doc": uses, "other": {"toy.core.make"} - uses}, changed) >= {"doc"}) is reached
 
 
+TWINS = ("def _one():\n    return 1\n\n\ndef _two():\n    return 2\n\n\n"
+         "class A:\n    def run(self):\n        return self.step()\n\n    def step(self):\n        return _one()\n\n\n"
+         "class B:\n    def run(self):\n        return self.step()\n\n    def step(self):\n        return _two()\n")
+
+
+@pytest.mark.parametrize("uses, changed, reached", [
+    ({"toy.core.A.run"}, {"toy.core._one"}, True),
+    ({"toy.core.A.run"}, {"toy.core._two"}, False),  # B's self.step is B's, though A's reads the same
+    ({"toy.core.B.run"}, {"toy.core._two"}, True),
+    ({"toy.core.B.run"}, {"toy.core._one"}, False),
+])
+def test_self_is_each_classs_own_though_the_walk_keeps_its_answers(uses: set[str], changed: set[str],
+                                                                    reached: bool) -> None:
+    _, graph = _index("from toy.core import A, B\n", TWINS)
+    graph.reaches({"toy.core.A.run", "toy.core.B.run"}, {"toy.core._one"})  # both classes walked first
+    assert graph.reaches(uses, changed) is reached
+
+
 @pytest.mark.parametrize("old, new, changed", [
     ("STEP = 0\n", "STEP = 1\n", {"toy.core.STEP"}),
     ("def f():\n    return 1\n", "def f():\n    return 1  # note\n", set()),  # a comment changes no code
