@@ -161,7 +161,8 @@ def _names(error: str, module: str) -> bool:
     return len(module) > 2 and re.search(rf"(?<![\w.]){re.escape(module)}(?!\w)", error) is not None
 
 
-def bound_names(code: str) -> set[str]:
+@functools.lru_cache(maxsize=1024)  # as loaded_names
+def bound_names(code: str) -> frozenset[str]:
     """The names a step assigns, imports or defines at any depth (a failed step may have left each unset)."""
     tree = _parse(code)
     names: set[str] = set()
@@ -172,7 +173,7 @@ def bound_names(code: str) -> set[str]:
             names.add(node.name)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
-    return names
+    return frozenset(names)
 
 
 def surely_bound(code: str) -> set[str]:
@@ -215,13 +216,18 @@ def head(code: str, line: int | None) -> str:
     return ""
 
 
-def loaded_names(code: str) -> set[str]:
+@functools.lru_cache(maxsize=1024)
+def loaded_names(code: str) -> frozenset[str]:
+    """The names ``code`` reads. Kept by its text: a doc's witnesses ask it of every step of the doc for each
+    claim, which was a third of project mode's own time on a doc of many examples (issue 32)."""
     tree = _parse(code)
-    return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)} \
-        if tree is not None else set()
+    return frozenset(node.id for node in ast.walk(tree) if isinstance(node, ast.Name)
+                     and isinstance(node.ctx, ast.Load)) if tree is not None else frozenset()
 
 
+@functools.lru_cache(maxsize=512)  # a step is read for what it binds and reads once per claim near it
 def _parse(code: str) -> ast.Module | None:
+    """``code``'s tree, shared by this module's readers: only read, never changed."""
     try:
         return ast.parse(code)
     except SyntaxError:

@@ -11,6 +11,7 @@ signature's asks the live ``inspect.signature``.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import textwrap
 from collections.abc import Mapping, Sequence
@@ -81,14 +82,15 @@ def _step_plan(step: Step, lines: list[str], expected: Mapping[str, str], steps:
                 claim_line + len(claim) if show else None, step.to_json(), value, echo, steps)
 
 
-def _imports(code: str) -> list[str]:
+@functools.lru_cache(maxsize=1024)  # as _parses: asked of each earlier step for each claim's witness
+def _imports(code: str) -> tuple[str, ...]:
     """The import statements at the top of a step (what a reader who starts at a later block runs first)."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
-        return []
-    return [ast.get_source_segment(code, node) or "" for node in tree.body
-            if isinstance(node, (ast.Import, ast.ImportFrom))]
+        return ()
+    return tuple(ast.get_source_segment(code, node) or "" for node in tree.body
+                 if isinstance(node, (ast.Import, ast.ImportFrom)))
 
 
 def for_name(dotted: str, line: int, how: str, steps: Sequence[Step], session: Session, package: str,
@@ -236,6 +238,7 @@ def _binding(steps: Sequence[Step], session: Session, indices: Sequence[int], he
     return sorted(chosen)
 
 
+@functools.lru_cache(maxsize=1024)  # asked of each step of the doc for each claim's witness
 def _parses(code: str) -> bool:
     try:
         compile(code, "<doc>", "exec", ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)

@@ -12,6 +12,7 @@ content of an object directive (its description, its examples) is read as the do
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +51,7 @@ def is_rst_doc(name: str, text: str) -> bool:
     return underlined or any(line.startswith(".. ") and "::" in line for line in lines)
 
 
+@functools.lru_cache(maxsize=64)  # a doc is read for its examples, then for its claims: converted once
 def rst_to_markdown(text: str) -> Converted:
     """The doc's headings, prose and code in Markdown; an RST error never stops the read (docutils reports it)."""
     document = _parse(_ROLE.sub(lambda m: f"``{m.group(1).strip()}``", text))
@@ -82,7 +84,9 @@ def _exact_lines(out: list[tuple[str, int]], original: list[str]) -> tuple[int, 
     return tuple(lines)
 
 
+@functools.lru_cache(maxsize=4)  # the tree rst_to_markdown walks is the one rst_tree gives: parsed once
 def _parse(text: str) -> Any:
+    """The docutils tree of ``text``; shared by its readers, so it is only read, never changed."""
     from docutils.frontend import get_default_settings
     from docutils.parsers.rst import Parser, directives, roles
     from docutils.utils import new_document
