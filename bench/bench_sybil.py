@@ -2,6 +2,7 @@
 
     python -m bench.bench_sybil --rounds 3                 # markdown-it-py, marshmallow, werkzeug; prints
     python -m bench.bench_sybil --rounds 3 --write         # ... and writes its section of bench/RESULTS.md
+    python -m bench.bench_sybil --before /tmp/old          # also docbot's tree at /tmp/old (git archive REV docbot)
 
 Each package is the published corpus's (``bench.published.setups``: the sdist made a git repo, its own venv with
 docbot beside it, under ``$DOCBOT_BENCH_USERS``). docbot runs as a user runs it: ``docbot verify --json`` at the
@@ -19,6 +20,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -66,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--sybil-site", default=str(Path(tempfile.gettempdir()) / "docbot-bench-sybil"))
+    parser.add_argument("--before", help="a docbot tree (its parent folder) to run beside, on PYTHONPATH")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args(argv)
     site = sybil_site(Path(args.sybil_site))
@@ -74,13 +77,17 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for name in PACKAGES:
         root, docbot, sybil, env, docs = commands(name, site, plugin_dir)
-        seen: dict[str, list[Cost]] = interleaved({
-            "docbot": partial(measure, docbot, root),
-            "sybil": partial(measure, sybil, root, env)}, args.rounds)
-        ratios = sorted(d.cpu / s.cpu for d, s in zip(seen["docbot"], seen["sybil"], strict=True))
-        rows.append(f"| {name} | {len(docs)} | {median([c.cpu for c in seen['docbot']]):.2f} | "
-                    f"{median([c.cpu for c in seen['sybil']]):.2f} | {ratios[0]:.2f}× / {median(ratios):.2f}× | ≤ 2× |")
-        print(rows[-1], flush=True)
+        actions: dict[str, Callable[[], Cost]] = {"docbot": partial(measure, docbot, root),
+                                                  "sybil": partial(measure, sybil, root, env)}
+        if args.before:
+            actions["before"] = partial(measure, docbot, root, {"PYTHONPATH": args.before})
+        seen: dict[str, list[Cost]] = interleaved(actions, args.rounds)
+        for label in [k for k in ("before", "docbot") if k in seen]:
+            ratios = sorted(d.cpu / s.cpu for d, s in zip(seen[label], seen["sybil"], strict=True))
+            rows.append(f"| {name}{', before' if label == 'before' else ''} | {len(docs)} | "
+                        f"{median([c.cpu for c in seen[label]]):.2f} | {median([c.cpu for c in seen['sybil']]):.2f} | "
+                        f"{ratios[0]:.2f}× / {median(ratios):.2f}× | ≤ 2× |")
+            print(rows[-1], flush=True)
     text = "\n".join([
         "## Project-mode `verify` against Sybil on the same docs (`python -m bench.bench_sybil`)", "",
         f"Command: `python -m bench.bench_sybil --rounds {args.rounds}`. Machine: {machine()}. CPU seconds of the "
