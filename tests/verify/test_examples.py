@@ -25,6 +25,14 @@ def block(body: str, lang: str = "python") -> str:
 
 # (markdown, [(expect, want, exc_type, exc_message, target, fatal)])
 EXTRACT_CASES = [
+    pytest.param(block(">>> @app.task(name='sum')\n>>> def add(x, y):\n...     return x + y\n\n>>> add.name\n'sum'\n"),
+                 [("output", "", "", None, "", True), ("output", "'sum'\n", "", None, "", True)],
+                 id="a decorator's own prompt line continues onto the definition, as a console does (celery)"),
+    pytest.param(block(">>> @cache\n>>> @wraps(f)\n>>> def g():\n...     pass\n"),
+                 [("output", "", "", None, "", True)], id="two decorator lines, then their definition"),
+    pytest.param(block(">>> @property\n'@property'\n>>> x = 1\n"),
+                 [("output", "'@property'\n", "", None, "", True), ("output", "", "", None, "", True)],
+                 id="a decorator line with a stated output is an example of its own"),
     pytest.param(block(">>> f(1)\n2\n>>> f(-1)\nTraceback (most recent call last):\nValueError: bad\n"),
                  [("output", "2\n", "", None, "", True), ("raises", "ValueError: bad", "ValueError", "bad", "", True)],
                  id="doctest result and traceback"),

@@ -55,6 +55,11 @@ def test_a_design_page_by_its_name(path: str, design: bool) -> None:
     ("[Unreleased]", True), ("[1.2.0] - 2020-01-01", True), ("What's new in 2.0", True), ("v2.0.0", True),
     ("Migrating from requests", False), ("Usage", False), ("Installation", False), ("Python 3.8+", False),
     ("Django 4.2", False), ("Changing the default", False),
+    # celery 5.7.0's docs/internals/deprecation.rst: its title, and one heading per release's removals
+    ("Celery Deprecation Time-line", False), ("Pkg Deprecation Time-line", True), ("Deprecation timeline", True),
+    ("Pkg Changelog", True), ("Pkgs Changelog", False),
+    ("Removals for version 6.0", True), ("Removals in 2.0", True), ("Removals", True),
+    ("Removals of old settings", False), ("Deprecation warnings", False),
 ])
 def test_a_history_stretch_by_its_heading(heading: str, history: bool) -> None:
     assert is_history_heading(heading, "pkg") is history

@@ -175,6 +175,18 @@ def test_examples_name_the_api_through_imports_and_aliases() -> None:
     assert [(r.dotted, r.line) for r in prose] == [("pkg.core.add", 1), ("pkg.Box.open", 1)]
 
 
+@pytest.mark.parametrize("lines, named", [
+    ([(1, "extendable through `pkg.extension` and `pkg.formatting` entry"), (2, "points")], []),  # flake8
+    ([(1, "Celery recognizes `pkg.commands` entry-points to install sub-commands")], []),
+    ([(1, "the `pkg.backends`, `pkg.schedulers` or `pkg.x` entrypoint group")], []),
+    ([(1, "Call `pkg.extension` from your entry point")], ["pkg.extension"]),  # the API, then other words
+    ([(1, "`pkg.load` reads the entry"), (3, "points")], ["pkg.load"]),  # not the next line: a paragraph apart
+])
+def test_a_code_span_naming_an_entry_point_group_is_no_api_name(lines: list[tuple[int, str]],
+                                                                named: list[str]) -> None:
+    assert [r.dotted for r in prose_references(lines, "pkg", {})] == named
+
+
 def test_public_api_follows_an_all_that_names_submodules(tmp_path: Path) -> None:
     _write(tmp_path, {"pyproject.toml": PYPROJECT, "toy_pkg/__init__.py": "from .core import add\n"
                       "__all__ = ['add', 'extra']\n", "toy_pkg/core.py": CORE,

@@ -125,6 +125,15 @@ CASES = [
                  ["example_raises"], id="... announcing another exception"),
     pytest.param(block(f"{IMPORTS}\n# this will raise TraitError\nbar = '3'\n\nFoo(bar=bar)"), ["example_raises"],
                  id="... from another paragraph it does not"),
+    pytest.param(block(f"{IMPORTS}class Sub:\n    @Foo(bar='3')\n    def bar(self):  # Raises, because bar is a str\n"
+                       "        pass"), [], id="overrides README: the decorated definition's comment announces it"),
+    pytest.param(block(f"{IMPORTS}class Sub:\n    @Foo(bar='3')\n    def bar(self):\n        pass\n\n"
+                       "later = 1  # Raises, because later is new"), ["example_raises"],
+                 id="... not the comment of a statement after it"),
+    pytest.param(block(f"{IMPORTS}class Sub:\n    @Foo(bar='3')\n    def bar(self):  # Raises ValueError\n"
+                       "        pass"), ["example_raises"], id="... nor one that names another exception"),
+    pytest.param(block(f"{IMPORTS}class Sub:\n    @Foo(bar='3')\n    def bar(self):  # returns the bar\n"
+                       "        pass"), ["example_raises"], id="... nor a comment that says no failure"),
     pytest.param(block("class AppError(Exception):\n    pass\n\nraise AppError('boom')"), [],
                  id="a recipe whose point is to raise its own error"),
     pytest.param(block(f"{IMPORTS}if add(1, 2) != 4:\n    raise ValueError('add is wrong')"), ["example_raises"],

@@ -84,6 +84,7 @@ def announced(code: str, line: int | None, error: str) -> bool:
         return False
     lines = code.splitlines()
     said = [lines[line - 1].partition("#")[2]] if 0 < line <= len(lines) and "#" in lines[line - 1] else []
+    said += _body_comments(lines, line)
     for step in (-1, 1):
         at = line - 1 + step
         while 0 <= at < len(lines) and lines[at].lstrip().startswith("#"):
@@ -100,6 +101,21 @@ def announced(code: str, line: int | None, error: str) -> bool:
     if named:
         return error.split(":", 1)[0].rsplit(".", 1)[-1] in named
     return _FAILS.search(text) is not None
+
+
+def _body_comments(lines: list[str], line: int) -> list[str]:
+    """The comments inside the compound statement the failing line opens: a class fails as one statement where
+    a method's decorator raises, and the method says so (overrides 7.7.0's README: ``class SubClass(...):`` fails
+    at ``@override`` over ``def bar(self, y) -> int: # Raises, because the signature is not compatible.``)."""
+    if not 0 < line <= len(lines) or not lines[line - 1].rstrip().endswith(":"):
+        return []
+    indent = len(lines[line - 1]) - len(lines[line - 1].lstrip())
+    found = []
+    for text in lines[line:]:
+        if text.strip() and len(text) - len(text.lstrip()) <= indent:
+            break
+        found += [text.partition("#")[2]] if "#" in text else []
+    return found
 
 
 def unfinished(step: Step, run: SandboxRun, timeout_s: float) -> Finding:

@@ -17,7 +17,6 @@ staged diff), ``docbot check --base`` and the Action all judge through ``judge``
 from __future__ import annotations
 
 import ast
-import functools
 import tempfile
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
@@ -30,7 +29,7 @@ from docbot.verify.project.mentions import MentionCache, PackageNames
 from docbot.verify.project.package import Package
 from docbot.verify.project.api_index import parsed
 from docbot.verify.project.content_cache import ContentCache, repo_cache_folder
-from docbot.verify.project.package_read import VERSION as PACKAGE_VERSION, read_package
+from docbot.verify.project.package_read import VERSION as PACKAGE_VERSION, HandedOn, read_package
 from docbot.verify.project.reach import Reach
 from docbot.verify.project.report import DocReport, DriftReport, ProjectReport, StaleLine
 from docbot.verify.project.sides import Change, changed_in, checkout, package_at
@@ -77,14 +76,14 @@ def judge(root: Path, diff: DiffRead, options: DocsOptions, *, run_examples: boo
     if not docs:
         return DriftReport((), (), (), ran_examples=run_examples)
     package = package_at(root, diff.plan.old_rev)
-    parse = functools.cache(parsed)  # this run's: a changed module's new side is parsed once for both
-    change = changed_in(root, package, diff, parse)
+    trees = HandedOn()  # a changed module's new side is parsed once, for what changed and the package's reading
+    change = changed_in(root, package, diff, trees.keep)
     wanted = set(change.edited if edited_docs is None else edited_docs)
     chosen = [p for p in docs if p.relative_to(root).as_posix() in wanted]
     if not change.names and not chosen:
         return DriftReport((), (), (), ran_examples=run_examples)
     texts = {p: read_doc(root, p) for p in docs}
-    reached = reaching(root, docs, texts, package, change.names, cache, parse)
+    reached = reaching(root, docs, texts, package, change.names, cache, trees.take)
     chosen = sorted({*chosen, *reached})
     if not chosen:
         return DriftReport(tuple(sorted(change.names)), (), (), ran_examples=run_examples)

@@ -41,6 +41,22 @@ def read_package(package: Package, cache: ContentCache | None = None,
     return index, defs
 
 
+class HandedOn:
+    """Trees parsed once and handed on once: what changed in a diff is found from the changed modules' trees
+    (``keep``), and the package's reading then takes the new side's (``take``) instead of parsing it again.
+    A tree taken is let go, so a cold reading of a large package holds one module's tree at a time."""
+
+    def __init__(self) -> None:
+        self.trees: dict[str, ast.Module | None] = {}
+
+    def keep(self, source: str) -> ast.Module | None:
+        self.trees[source] = tree = parsed(source)
+        return tree
+
+    def take(self, source: str) -> ast.Module | None:
+        return self.trees.pop(source) if source in self.trees else parsed(source)
+
+
 def _encoded(scopes: Mapping[str, Scope], split: ModuleDefs) -> dict[str, object]:
     return {"scopes": {name: [scope.names, scope.open] for name, scope in scopes.items()},
             "refs": {name: sorted(refs) for name, refs in split.refs.items()},

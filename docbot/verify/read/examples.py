@@ -175,7 +175,7 @@ def _doctest_examples(text: str) -> list[doctest.Example]:
 def _doctest_steps(text: str) -> list[Step]:
     import doctest  # loaded by _doctest_examples just above; only the option flags are read here
 
-    examples = _doctest_examples(text)
+    examples = _continued(_doctest_examples(text))
     steps = []
     for example in examples:
         if example.options.get(doctest.SKIP):
@@ -191,6 +191,27 @@ def _doctest_steps(text: str) -> list[Step]:
             steps.append(Step(example.source, "output", _without_separators(example.want), shown=shown,
                               loose_space=loose))
     return steps
+
+
+def _continued(examples: list[doctest.Example]) -> list[doctest.Example]:
+    """A ``>>>`` line of decorators alone (``>>> @app.task(name='sum')``) and the example after it as one: a console
+    waits for the definition at its ``...`` prompt, so typing the doc's next line (``>>> def add(x, y):``, a
+    second prompt the doc shows where the console shows ``...``) continues it (celery 5.7.0's tasks guide)."""
+    import doctest
+
+    joined: list[doctest.Example] = []
+    pending: doctest.Example | None = None
+    for example in examples:
+        if pending is not None:
+            example = doctest.Example(pending.source + example.source, example.want, example.exc_msg,
+                                      pending.lineno, pending.indent, example.options)
+            pending = None
+        lines = [line for line in example.source.splitlines() if line.strip()]
+        if lines and all(line.lstrip().startswith("@") for line in lines) and not example.want:
+            pending = example
+        else:
+            joined.append(example)
+    return joined + ([pending] if pending is not None else [])
 
 
 def _dedent_prompts(text: str) -> str:

@@ -44,7 +44,8 @@ _VERSION_WORD = re.compile(r"^(?:v?\d[\w.]*|version|versions|older|earlier|newer
 _HISTORY_HEADING = re.compile(
     r"^(?:change ?log|changes|change history|history|release history|release notes?|releases|news|"
     r"what'?s new\b.*|version history|(?:backwards?[- ])?incompatible changes|breaking changes|"
-    r"(?:deprecations and )?removals|unreleased|(?:upgrad(?:e|ing)|migrat(?:e|ion|ing))\b.*)$",
+    r"(?:deprecations and )?removals(?:\s+(?:for|in)\s+(?:version\s+)?v?\d[\w.]*)?|deprecation\s+time-?line|"
+    r"unreleased|(?:upgrad(?:e|ing)|migrat(?:e|ion|ing))\b.*)$",
     re.IGNORECASE)
 _DATE = r"(?:\d{4}-\d{2}-\d{2}|\d{1,2}\s+\w+\s+\d{4}|\w+\s+\d{1,2},?\s+\d{4}|unreleased|tbd|tba)"
 _RELEASE_HEADING = re.compile(
@@ -157,6 +158,8 @@ def is_history_heading(text: str, package: str = "") -> bool:
     """``Changelog``, ``Release notes``, ``What's new in 2.0``, ``Upgrading to 3.0``, ``1.3.1 (2024-02-26)``,
     ``[Unreleased]``; not ``Migrating from requests`` (another library: today's API)."""
     plain = re.sub(r"^\d+(?:\.\d+)*\.\s+", "", _plain(text))  # "2. Changelog"; not "2.0.1"
+    if package and plain.lower().startswith(f"{package.lower()} "):
+        plain = plain[len(package) + 1:]  # "Celery Deprecation Time-line"
     if _RELEASE_HEADING.match(plain):
         return True
     if not _HISTORY_HEADING.match(plain.strip("[]")):

@@ -21,6 +21,8 @@ class Reference:
 
 
 _FILE_SUFFIXES = {"py", "pyi", "txt", "md", "rst", "toml", "cfg", "ini", "json", "yaml", "yml", "so", "pyd"}
+# what follows a code span that names an entry-point group (flake8 7.5.0's README, celery 5.7.0's extending guide)
+_ENTRY_POINTS = re.compile(r"(?:\s*(?:,|and|or)?\s*`[^`]+`)*\s*(?:entry[- ]?points?|entrypoints?)\b", re.IGNORECASE)
 _CODE_SPAN = re.compile(r"`([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+)(?:\([^`]*\))?`")
 
 
@@ -78,10 +80,13 @@ def _dotted(node: ast.AST) -> str | None:
 def prose_references(prose_lines: list[tuple[int, str]], package: str, aliases: dict[str, str]) -> list[Reference]:
     """Qualified names the text marks as code: `` `pkg.f()` ``, or `` `p.f` `` under an alias the doc bound."""
     found = []
+    following = {line: text for line, text in prose_lines}
     for line, text in prose_lines:
         for match in _CODE_SPAN.finditer(text):
             if match.group(1).rpartition(".")[2] in _FILE_SUFFIXES:
                 continue  # `distro.py`, `setup.cfg`: a file the text names, not an API name
+            if _ENTRY_POINTS.match(f"{text[match.end():]} {following.get(line + 1, '')}"):
+                continue  # "`flake8.extension` and `flake8.formatting` entry points": a group's name, not the API
             head, _, rest = match.group(1).partition(".")
             if head == package:
                 found.append(Reference(match.group(1), line, "prose"))
