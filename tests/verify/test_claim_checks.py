@@ -112,6 +112,17 @@ C, NOTE = Severity.CONTRADICTION.value, Severity.NOTE.value
     ("flag", "It returns `True` when the value is positive.", []),
     ("flag", "It returns `'yes'` when the value is positive.", [("wrong_return_value", C)]),
     ("Box.size", "It returns a list.", [("wrong_return_type", C)]),  # a method, the module read
+    ("clip", "Calling `clip()` gives back a list.", [("wrong_return_type", C)]),
+    ("clip", "Calling `clip()` gives back a string.", []),
+    ("clip", "The result of `clip()` is a list.", [("wrong_return_type", C)]),
+    ("clip", "The result of `clip()` is a string.", []),
+    # a list its lead sentence says holds arguments, under a heading that names no API part (issue 29's plants on
+    # idna's README: "## Usage"); a lead that writes no call leaves the heading's reading (an example's list)
+    ("clip", "### Usage\n\n`clip()` takes these arguments:\n\n- `height` (default: `None`): the height",
+     [("invented_parameter", C)]),
+    ("clip", "### Usage\n\n`clip()` takes these arguments:\n\n- `width` (default: `70`): the width", []),
+    ("clip", "### Notes\n\n`clip()` takes these arguments:\n\n- `height`: the height", [("invented_parameter", C)]),
+    ("clip", "### Usage\n\nThe command line takes these arguments:\n\n- `height`: the height", []),
 ])
 def test_each_claim_is_held_to_the_code(name: str, doc: str, expected: list[tuple[str, str]]) -> None:
     assert checked(name, doc) == expected

@@ -41,6 +41,11 @@ def claims(doc: str, passage: str | None = None) -> set[tuple[str, str, str, str
     ("`f()` returns `None` if empty.", {("returns_value", "f", "", "None")}),
     ("`f()` returns `None`.", {("returns_value", "f", "", "None")}),  # the sentence's period after the span
     ("`f()` returns `True`.", {("returns_value", "f", "", "True")}),
+    # a return stated in other words (the phrasings of issue 29's plants on idna's README and chardet's usage.rst)
+    ("Calling `f()` gives back a dictionary.", {("returns_type", "f", "", "dictionary")}),
+    ("The result of `f()` is a string.", {("returns_type", "f", "", "string")}),
+    ("The return value of `f(x)` is always `None`.", {("returns_value", "f", "", "None")}),
+    ("Calling `f()` raises `KeyError` if missing.", {("raises", "f", "", "KeyError")}),
     ("In `f()`, `mode` defaults to `'r'`.", {("default", "f", "mode", "'r'")}),
     ("`f()` raises `KeyError` if missing.", {("raises", "f", "", "KeyError")}),
     ("If missing, a `KeyError` is raised by `f()`.", {("raises", "f", "", "KeyError")}),
@@ -63,6 +68,11 @@ def test_each_statement_makes_its_claims(doc: str, expected: set[tuple[str, str,
     "`retry_state` argument is an object of `Client` class.",  # whose argument, it does not say
     "`r.json()` returns a dict.",  # a callable the API does not know
     "`f()` raises `ValueError` when handling `KeyError`.",  # KeyError is the one caught
+    "The result of `f()` is not a list.",  # negated
+    "The result of `f()` is cached.",  # no type
+    "`f()` gives back control to the event loop.",  # no type
+    "A hook that gives back a dict is passed to `f()`.",  # the hook's return
+    "The result of `other.thing()` is a dict.",  # not ours
 ])
 def test_a_statement_about_another_subject_or_none_makes_no_claim(doc: str) -> None:
     assert {c for c in claims(doc) if c[0] != "raises" or c[3] != "ValueError"} == set()

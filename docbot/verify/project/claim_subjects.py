@@ -33,8 +33,9 @@ class PackageSubjects:
     as p``, ``f`` after ``from pkg import f``), else a name only one public function (or class) of the package
     has. Keys are ``module:qualname``."""
 
-    def __init__(self, package: Package, index: ApiIndex, steps: Sequence[Step]) -> None:
+    def __init__(self, package: Package, index: ApiIndex, steps: Sequence[Step], current: str = "") -> None:
         self.package, self.index = package, index
+        self.current = current  # the module the page's names are relative to (``.. currentmodule:: pkg``)
         self._every: dict[str, dict[str, str]] = {}
         self.aliases: dict[str, str] = {package.name: package.name}
         for step in steps:
@@ -69,6 +70,8 @@ class PackageSubjects:
         keys = set(self.leaves.get(name, []))
         if len(keys) == 1:
             return keys.pop()
+        if "." in name and not keys and self.current and (found_there := self._dotted(f"{self.current}.{name}")):
+            return found_there  # `response.HTTPResponse.read` under `.. currentmodule:: urllib3`
         if "." in name and not keys:  # `Sub.method` inherited, `Str.__init__` through `Str = String`
             found = {k for m in self.package.modules for k in [self._in_module(m, name)] if k}
             return found.pop() if len(found) == 1 else None

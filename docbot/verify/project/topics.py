@@ -21,6 +21,7 @@ from docbot.verify.checks.text_rules import Author
 from docbot.verify.findings import DocFinding, Finding, Severity
 from docbot.verify.project.api_index import ApiIndex
 from docbot.verify.project.package import Package
+from docbot.verify.read.autodoc import current_module
 from docbot.verify.read.claim_units import markdown_units, markdown_lines, rst_units
 from docbot.verify.read.claims import read_claims
 from docbot.verify.read.markdown import block_spans, headings
@@ -96,7 +97,7 @@ def claim_checks(text: str, is_rst: bool, markdown: str, references: list[Refere
                  package: Package, index: ApiIndex, said: Sequence[Finding]) -> list[DocFinding]:
     """The findings of the doc's claims about the package's functions that ``said`` (the passages' checks) does
     not already hold, each at the doc line a person sees (an RST doc's own)."""
-    resolver = PackageSubjects(package, index, steps)  # docbot.verify.project.claim_subjects
+    resolver = PackageSubjects(package, index, steps, current_module(markdown))  # project.claim_subjects
     # a passage whose heading names the function is its entry: all of it; a topic: near where it names it
     passages = {line: f"{m}:{q}" for (start, end), (m, q), mentions in _passages(markdown, references, package, index)
                 for line in (range(start, end) if start in mentions else near_mentions(markdown, mentions))}

@@ -59,6 +59,15 @@ def documented(markdown: str, package: str, members: bool = False) -> list[Docum
     return found
 
 
+def current_module(markdown: str) -> str:
+    """The module a page's names are written relative to, as Sphinx reads them: under ``.. currentmodule:: pkg``,
+    ``response.HTTPResponse`` is ``pkg.response.HTTPResponse``. "" when the page sets none, or several (which
+    name stands under which is then a matter of lines: not guessed)."""
+    found = {b.argument.split()[0] for b in code_blocks(markdown)
+             if b.lang.removeprefix("py:") in _MODULE and b.argument.strip()}
+    return found.pop() if len(found) == 1 else ""
+
+
 def _qualified(name: str, module: str, package: str) -> str:
     """``to_name`` under module ``pkg`` is ``pkg.to_name``; ``pkg.x`` (or any name with no module) as written."""
     if not module or name == package or name.startswith(f"{package}.") or name.startswith(f"{module}."):

@@ -67,7 +67,10 @@ _EXCEPTION = re.compile(
     r"(?<![\w.])((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Iteration|Failure|Fault|Timeout))\b")
 _RAISED_SPAN = re.compile(r"\s+(?:an?\s+|the\s+)?`~?((?:[A-Za-z_]\w*\.)*[A-Z][A-Za-z0-9]+)`")
 _RAISE_VERB = re.compile(r"\b(?:raise[sd]?|raising|throws?|thrown|threw)\b", re.IGNORECASE)
-_RETURN_VERB = re.compile(r"\b(?:[Rr]eturns?|[Yy]ields?)\b")
+_RETURN_VERB = re.compile(r"\b(?:[Rr]eturns?|[Yy]ields?|[Gg]ives?\s+back)\b")
+# the return stated as what the call's result is: "The result of `f()` is a list." ("is not a" states no type)
+_RESULT_OF = re.compile(r"\b[Tt]he\s+(?:result|return\s+value)\s+of\s+(?:calling\s+)?`~?([A-Za-z_][\w.]*)"
+                        r"(?:\([^`]*\))?`\s+is\s+(?:always\s+)?")
 _RETURN_END = re.compile(r"[;.]\s|[;:]|\s(?:if|when|unless|otherwise|or|and)\s")
 _PASSIVE_RETURN = re.compile(r"\b(?:is|are)\s+returned\b")
 _NEGATION = re.compile(r"\b(?:not|never|no\s+longer|n't|without|instead\s+of|rather\s+than|avoid|prevents?|"
@@ -84,10 +87,17 @@ _OTHERS = re.compile(r"\b(?:should|shall|your|you|user|callback|hook|handler|sub
                      re.IGNORECASE)
 
 
+_API_PARTS = ("params", "raises", "returns")
+_WRITES_CALL = re.compile(r"`~?[A-Za-z_][\w.]*\(")
+
+
 def statements(unit: Unit) -> list[Stated]:
     """Every claim the unit states; ``bound`` names the subject where the syntax ties one."""
-    if not unit.label and unit.form is not Form.PROSE and unit.lead.rstrip().endswith(":"):
-        unit = replace(unit, label=_introduced(unit.lead))
+    # the sentence that introduces a list or table says what its items are; under a heading that names no API part
+    # ("## Usage", "Notes") too, when it writes the call it is about: "`f()` takes these arguments:"
+    if unit.form is not Form.PROSE and unit.lead.rstrip().endswith(":") and (
+            not unit.label or unit.label not in _API_PARTS and _WRITES_CALL.search(unit.lead)):
+        unit = replace(unit, label=_introduced(unit.lead) or unit.label)
     if unit.form is Form.SIGNATURE:
         return _signature(unit.text)
     found = _row(unit) if unit.form is Form.TABLE else _item(unit) if unit.term and not unit.part else []
@@ -285,8 +295,9 @@ def _verb_subject(text: str, start: int) -> str | None:
         return ""
     spans = re.findall(r"`~?([A-Za-z_][\w.]*)(?:\([^`]*\))?`|([A-Za-z_][\w.]*)\(\)$", subject)
     names = [a or b for a, b in spans]
-    if len(names) == 1 and re.fullmatch(r"(?:the\s+)?`[^`]+`(?:\s+(?:function|method|call|class))?|[\w.]+\(\)",
-                                        subject):
+    # "`f()`", "the `f` function", "Calling `f()`" (the call is the subject: "Calling `f()` gives back a list")
+    if len(names) == 1 and re.fullmatch(r"(?:[Tt]he\s+|[Cc]alling\s+)?`[^`]+`(?:\s+(?:function|method|call|class))?"
+                                        r"|[\w.]+\(\)", subject):
         return names[0]
     return None
 
@@ -344,15 +355,19 @@ def _returns(text: str, unit: Unit) -> list[Stated]:
             if subject is None:
                 continue
             phrase, bound = _RETURN_END.split(text[verb.end():])[0], subject
-        phrase = phrase.strip()
-        value = _returned_value(phrase)
-        if value is not None:
-            found.append(Stated(Kind.RETURNS_VALUE, value=value, bound=bound))
-            continue
-        words = type_words(" ".join(phrase.split()[-3:] if passive else phrase.split()[:6])) if phrase else None
-        if words:
-            found.append(Stated(Kind.RETURNS_TYPE, value="|".join(sorted(words)), bound=bound))
+        found += _returned(phrase.strip(), bound, passive)
+    for result in _RESULT_OF.finditer(text):
+        found += _returned(_RETURN_END.split(text[result.end():])[0].strip(), result.group(1), False)
     return found
+
+
+def _returned(phrase: str, bound: str, passive: bool) -> list[Stated]:
+    """The value or type a return phrase states ("a dict", "`None` if empty"; passive: "a list is")."""
+    value = _returned_value(phrase)
+    if value is not None:
+        return [Stated(Kind.RETURNS_VALUE, value=value, bound=bound)]
+    words = type_words(" ".join(phrase.split()[-3:] if passive else phrase.split()[:6])) if phrase else None
+    return [Stated(Kind.RETURNS_TYPE, value="|".join(sorted(words)), bound=bound)] if words else []
 
 
 def _returned_value(phrase: str) -> str | None:
