@@ -1,6 +1,7 @@
 """Grow the published corpus to 150 packages by the same popularity rule, and fix its held-out quarter (issue 28).
 
     python -m bench.published.grow            # downloads candidates in rank order, writes grown.json
+    python -m bench.published.grow --continue-from 466 --count 30 --set held_out2   # a fresh held-out set
 
 The rule (written into ``grown.json``'s ``rule`` before any package of the continuation was run or judged):
 ``packages.json`` (70) and ``holdout.json`` (18) stay; the continuation walks ``pypi.tsv`` in order of its
@@ -10,10 +11,19 @@ issue 28 names (other measurements use them), every package ``bench/truth/wild``
 than 20 MB, and compiled ones (C, C++, Cython, Rust, Go or CUDA source outside tests); a candidate is kept when
 its README shows Python (``corpus.pick_docs``), until the list holds 150 packages. The held-out quarter is the
 first ceil(150 / 4) = 38 packages of the continuation in rank order; the dev set is everything else.
+
+A fresh held-out set, ``held_out2`` (its rule fixed on main at d045533, after issue 28's fourth fixes, before any
+of its candidates was downloaded, because ``held_out`` had since been read for fixes): the same walk continued
+past ``grown.json``'s last package (google-cloud-automl, rank 466), with the same exclusions and skips, and also
+skipping every package ``grown.json`` already lists, until 30 packages are kept. All 30 are the set
+``held_out2``, appended to ``grown.json``'s packages in rank order (origin ``continuation``) with their skipped
+candidates appended to ``skipped``; the entries before them are unchanged. They are run once, as a user runs
+docbot, and judged before anyone reads their findings for fixes.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import re
@@ -58,14 +68,14 @@ def _key(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name.lower())
 
 
-def candidates() -> list[tuple[int, str, str]]:
-    """(rank, name, version) past AFTER_RANK in popularity order, every exclusion applied."""
-    taken = {_key(e.name) for name in ("packages.json", "holdout.json") for e in listed(HERE / name)}
+def candidates(after: int = AFTER_RANK, also: frozenset[str] = frozenset()) -> list[tuple[int, str, str]]:
+    """(rank, name, version) past ``after`` in popularity order, every exclusion (and ``also``) applied."""
+    taken = {_key(e.name) for name in ("packages.json", "holdout.json") for e in listed(HERE / name)} | also
     wild = {_key(e["name"]) for e in json.loads((HERE.parent / "truth/wild/sdists.json").read_text())}
     rows = []
     for line in TSV.read_text(encoding="utf-8").splitlines()[1:]:
         cells = line.split("\t")
-        if len(cells) >= 4 and cells[3].strip() and int(cells[3]) > AFTER_RANK:
+        if len(cells) >= 4 and cells[3].strip() and int(cells[3]) > after:
             rows.append((int(cells[3]), cells[0], cells[1]))
     return [r for r in sorted(rows) if r[2] and _key(r[1]) not in EXCLUDED | taken | wild]
 
@@ -105,18 +115,17 @@ def judge_candidate(rank: int, name: str, version: str, fetched: tuple[Path | No
     return Entry(**{**asdict(entry), "docs": docs}), ""
 
 
-def main() -> int:
-    old = [*listed(HERE / "packages.json"), *listed(HERE / "holdout.json")]
+def walk(queue: list[tuple[int, str, str]], need: int) -> tuple[list[Entry], list[str]]:
+    """The first ``need`` candidates kept, in rank order, and why each one before the last kept was skipped."""
     into = Path(tempfile.mkdtemp(prefix="grow-"))
     taken: list[Entry] = []
     skipped: list[str] = []
-    queue = candidates()
     with ThreadPoolExecutor(CHUNK) as pool:  # downloads run ahead in parallel; candidates are judged in rank order
-        while len(old) + len(taken) < TARGET and queue:
+        while len(taken) < need and queue:
             chunk, queue = queue[:CHUNK], queue[CHUNK:]
             fetched = list(pool.map(lambda c: download(c[1], c[2], into), chunk))
             for (rank, name, version), got in zip(chunk, fetched, strict=True):
-                if len(old) + len(taken) >= TARGET:
+                if len(taken) >= need:
                     break
                 entry, why = judge_candidate(rank, name, version, got)
                 if entry is None:
@@ -124,6 +133,12 @@ def main() -> int:
                 else:
                     taken.append(entry)
                 print(f"{rank} {name}: {'kept' if entry else why}", flush=True)
+    return taken, skipped
+
+
+def grow() -> int:
+    old = [*listed(HERE / "packages.json"), *listed(HERE / "holdout.json")]
+    taken, skipped = walk(candidates(), TARGET - len(old))
     held = math.ceil(TARGET / 4)
     packages = ([{**asdict(e), "set": "dev", "origin": "packages.json"} for e in old[:70]]
                 + [{**asdict(e), "set": "dev", "origin": "holdout.json"} for e in old[70:]]
@@ -133,6 +148,33 @@ def main() -> int:
                                 indent=1) + "\n", encoding="utf-8")
     print(f"{len(packages)} packages ({held} held out), {len(skipped)} candidates skipped")
     return 0
+
+
+def extend(after: int, count: int, which: str) -> int:
+    """Continue the walk past rank ``after`` into ``grown.json`` as the set ``which``: the rule text first,
+    written before any candidate is downloaded; the entries already there are left as they are."""
+    data = json.loads(GROWN.read_text(encoding="utf-8"))
+    if any(p["set"] == which for p in data["packages"]) or max(p["rank"] for p in data["packages"]) != after:
+        raise SystemExit(f"grown.json already has {which}, or its last rank is not {after}")
+    rule = __doc__.split("\n\n")[3]
+    if rule not in data["rule"]:
+        data["rule"] += "\n\n" + rule
+        GROWN.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    taken, skipped = walk(candidates(after, frozenset(_key(p["name"]) for p in data["packages"])), count)
+    data["skipped"] += skipped
+    data["packages"] += [{**asdict(e), "set": which, "origin": "continuation"} for e in taken]
+    GROWN.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(f"{len(taken)} packages in {which}, {len(skipped)} candidates skipped")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--continue-from", type=int, metavar="RANK", help="extend grown.json past this rank")
+    parser.add_argument("--count", type=int, default=30, help="packages to keep when continuing")
+    parser.add_argument("--set", default="held_out2", dest="which", help="the set the continued packages form")
+    args = parser.parse_args(argv)
+    return grow() if args.continue_from is None else extend(args.continue_from, args.count, args.which)
 
 
 if __name__ == "__main__":

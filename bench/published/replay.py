@@ -18,7 +18,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from bench.published.project_run import entries
+from bench.published.project_run import SETS, entries
 from bench.published.setups import repo_of, venv_of
 
 _FENCE = re.compile(r"^(\s*)(```+|~~~+)\s*\{?([\w+-]*)\}?.*$")
@@ -158,7 +158,7 @@ def replay(python: Path, root: Path, doc: str, upto: int | None, fresh: bool, ti
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", choices=("held_out", "dev"), required=True, dest="which")
+    parser.add_argument("--set", choices=SETS, required=True, dest="which")
     parser.add_argument("package")
     parser.add_argument("doc")
     parser.add_argument("--upto", type=int, help="run only the blocks that start at or before this line")

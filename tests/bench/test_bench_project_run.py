@@ -118,6 +118,17 @@ def test_the_grown_list_keeps_out_the_packages_others_measure_and_holds_out_the_
         p["origin"] for p in packages}
 
 
+def test_the_fresh_held_out_set_continues_the_walk_past_the_grown_list_and_leaves_it_as_it_was() -> None:
+    packages = json.loads(GROWN.read_text(encoding="utf-8"))["packages"]
+    fresh = [p for p in packages if p["set"] == "held_out2"]
+    before = packages[:-len(fresh)]
+    assert len(fresh) == 30 and packages[-30:] == fresh and "held_out2" not in {p["set"] for p in before}
+    assert [p["rank"] for p in fresh] == sorted(p["rank"] for p in fresh) and fresh[0]["rank"] > 466 == max(
+        p["rank"] for p in before)
+    names = {p["name"].lower().replace("_", "-").replace(".", "-") for p in fresh}
+    assert len(names) == 30 and not names & EXCLUDED and not names & {p["name"].lower() for p in before}
+
+
 @pytest.mark.parametrize("which", SETS)
 def test_every_verdict_is_a_known_kind_with_evidence(which: str) -> None:
     verdicts = json.loads(files(which)["verdicts"].read_text(encoding="utf-8"))
