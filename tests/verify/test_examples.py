@@ -25,6 +25,12 @@ def block(body: str, lang: str = "python") -> str:
 
 # (markdown, [(expect, want, exc_type, exc_message, target, fatal)])
 EXTRACT_CASES = [
+    pytest.param(block('--8<-- "examples/app.py"', lang="py"), [],
+                 id="a pymdownx snippet include is markup (flask-cors)"),
+    pytest.param(block("--8<-- 'examples/a.py'\n;--8<-- \"examples/b.py\"", lang="py"), [],
+                 id="... one on each line, in either quotes"),
+    pytest.param(block('x = 1\n--8<-- "examples/app.py"', lang="py"), [("none", "", "", None, "", True)],
+                 id="... beside code, the block is code"),
     pytest.param(block(">>> @app.task(name='sum')\n>>> def add(x, y):\n...     return x + y\n\n>>> add.name\n'sum'\n"),
                  [("output", "", "", None, "", True), ("output", "'sum'\n", "", None, "", True)],
                  id="a decorator's own prompt line continues onto the definition, as a console does (celery)"),

@@ -41,6 +41,8 @@ _OUTPUT_INTRO = re.compile(r"\b(outputs?|prints?|printed|results?|returns?|gives
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _PROMPT = re.compile(r"^\s*[$%] ", re.MULTILINE)  # a shell prompt
 _COMMENTED_PROMPT = re.compile(r"^\s*#\s*>>>")
+# a pymdownx.snippets include line: `--8<-- "path"` (or the block form's bare `--8<--`), which parses as Python
+_SNIPPET = re.compile(r"""^\s*;?-{2,}8<-{2,}(?:\s*(?:"[^"]*"|'[^']*'))?\s*$""")
 # `$ python example.py` and nothing more: arguments would make it another run than the block's
 _RUNS_PYTHON = re.compile(r"^\s*[$%] (?:python[\d.]*|py|uv run(?: python[\d.]*)?) [\w./-]+\.py\s*$")
 # Prose just before a block that says it shows a failure: the block is not presented as working.
@@ -253,6 +255,8 @@ def _exception_claim(text: str) -> tuple[str, str | None]:
 
 
 def _python_steps(text: str, output: str | None) -> list[Step]:
+    if all(_SNIPPET.match(line) for line in text.splitlines() if line.strip()):
+        return []  # pymdownx.snippets' `--8<-- "examples/app.py"`: the page's markup includes a file (flask-cors)
     try:
         tree = ast.parse(text)
     except SyntaxError:
