@@ -159,6 +159,21 @@ def test_an_instance_attribute_is_one_a_method_sets_on_self(attribute: str, expe
     assert index.resolve(f"pkg.Box.{attribute}") is expected
 
 
+@pytest.mark.parametrize("init, expected", [
+    ("__path__ = __import__('pkgutil').extend_path(__path__, __name__)\n", Resolution.UNKNOWN),  # azure
+    ("try:\n    __import__('pkg_resources').declare_namespace(__name__)\nexcept ImportError:\n    pass\n",
+     Resolution.UNKNOWN),
+    ("from .core import add\n", Resolution.MISSING),  # a package of its own: known not to have it
+    ("path = []\n", Resolution.MISSING),
+])
+def test_a_namespace_packages_other_subpackages_are_another_distributions(init: str, expected: Resolution) -> None:
+    index = ApiIndex("pkg")
+    index.add_module("pkg", init, is_package=True)
+    index.add_module("pkg.core", "def add():\n    pass\n")
+    assert index.resolve("pkg.identity.Credential") is expected
+    assert index.resolve("pkg.core.add") is Resolution.FOUND
+
+
 def test_a_re_export_resolves_to_where_it_is_defined() -> None:
     assert _index().canonical("pkg.Crate") == "pkg.core.Box"
     assert _index().canonical("pkg.core.add") == "pkg.core.add"
@@ -175,12 +190,32 @@ def test_examples_name_the_api_through_imports_and_aliases() -> None:
     assert [(r.dotted, r.line) for r in prose] == [("pkg.core.add", 1), ("pkg.Box.open", 1)]
 
 
+@pytest.mark.parametrize("blocks, prose, named", [
+    (["from .pkg import pkg\npkg.control.inspect()"], "", []),  # celery's guide: the reader's own app module
+    (["import other as pkg\npkg.x.y()"], "", []),
+    (["pkg = make_app()", "pkg.control.purge()"], "See `pkg.conf.x`.", []),  # the doc's app, named like it
+    (["import pkg\npkg = pkg.Celery()"], "", ["pkg.Celery"]),  # the line that rebinds still reads the package
+    (["import pkg\napp = pkg.Celery()", "pkg.control.purge()"], "See `pkg.conf.x`.",
+     ["pkg.Celery", "pkg.control.purge", "pkg.conf.x"]),  # another name rebound: the package stays the package
+    (["import pkg as p\np = p.make()", "p.more()"], "", ["pkg.make"]),
+])
+def test_a_name_the_doc_rebinds_stops_standing_for_the_package(blocks: list[str], prose: str,
+                                                              named: list[str]) -> None:
+    aliases = {"pkg": "pkg"}
+    refs = [r.dotted for i, code in enumerate(blocks) for r in code_references(code, i, "pkg", aliases)
+            if r.how == "code"]
+    assert refs + [r.dotted for r in prose_references([(9, prose)], "pkg", aliases)] == named
+
+
 @pytest.mark.parametrize("lines, named", [
     ([(1, "extendable through `pkg.extension` and `pkg.formatting` entry"), (2, "points")], []),  # flake8
     ([(1, "Celery recognizes `pkg.commands` entry-points to install sub-commands")], []),
     ([(1, "the `pkg.backends`, `pkg.schedulers` or `pkg.x` entrypoint group")], []),
     ([(1, "Call `pkg.extension` from your entry point")], ["pkg.extension"]),  # the API, then other words
     ([(1, "`pkg.load` reads the entry"), (3, "points")], ["pkg.load"]),  # not the next line: a paragraph apart
+    ([(1, "a package that provides"), (2, "entry-points (for the `pkg.commands`, `pkg.backends`,"),
+      (3, "or `pkg.beat` namespaces) only takes effect after")], []),  # celery's extending guide
+    ([(1, "Entry points are read at start. See `pkg.entry.load`")], ["pkg.entry.load"]),  # another sentence
 ])
 def test_a_code_span_naming_an_entry_point_group_is_no_api_name(lines: list[tuple[int, str]],
                                                                 named: list[str]) -> None:

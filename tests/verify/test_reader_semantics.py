@@ -138,6 +138,15 @@ CASES = [
                  id="a recipe whose point is to raise its own error"),
     pytest.param(block(f"{IMPORTS}if add(1, 2) != 4:\n    raise ValueError('add is wrong')"), ["example_raises"],
                  id="... a check the doc's code makes of a result"),
+    # what a failed step was to rebind, read after it: that failure's echo (celery's tasks guide)
+    pytest.param(f"```pycon\n>>> {IMPORTS}>>> total = add(1, 2)\n>>> total = add(undefined_app, 2)\n"
+                 ">>> total\n9\n```\n", [],
+                 id="a value from before the failed rebinding: its echo, not a contradiction"),
+    pytest.param(f"```pycon\n>>> {IMPORTS}>>> total = add(1, 2)\n>>> other = add(undefined_app, 2)\n"
+                 ">>> total\n9\n```\n", ["example_mismatch"],
+                 id="... a name the failed step was not to bind is still held to"),
+    pytest.param(f"```pycon\n>>> {IMPORTS}>>> total = add(1, 2)\n>>> total = add(total, 2)\n>>> total\n9\n```\n",
+                 ["example_mismatch"], id="... and one a step that did not fail rebound"),
     # class 6: noise docbot has a kind for
     pytest.param(block("import asyncio\n\nasync def main():\n    async with asyncio.TaskGroup() as tg:\n"
                        "        tg.create_task(download(url))\n\nasyncio.run(main())"), [],

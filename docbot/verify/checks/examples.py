@@ -16,7 +16,7 @@ from docbot.config.choices import (DEFAULT_EXAMPLE_MEMORY_MB, DEFAULT_EXAMPLE_SA
                                    ExampleSandbox)
 from docbot.sandbox.runner import SandboxRun, run_steps
 from docbot.sandbox.step import Step
-from docbot.verify.checks.environment import Environment, bound_names, head
+from docbot.verify.checks.environment import Environment, bound_names, head, loaded_names
 from docbot.verify.checks.example_findings import finding_for, inline, not_run, rebound, unfinished
 from docbot.verify.findings import Check, Finding, Severity, lower
 from docbot.verify.read.examples import extract_steps
@@ -219,14 +219,18 @@ class _Judge:
             return False
         why = self.environment.reason(step, result)
         finding = finding_for(step, result)
+        undefined = _UNDEFINED.match(result.get("error", ""))
+        # what an earlier failed step was to (re)bind, read here: a NameError, or the value bound before it (celery
+        # 5.7.0's tasks guide: `@app.task(name=...)` fails on `app`, so `add.name` shows an earlier `add`'s)
+        echoed = [undefined.group(1)] if undefined is not None and undefined.group(1) in self.unmade else \
+            sorted(loaded_names(step.code) & self.unmade.keys())
         if result["status"] in ("raised", "wrong_exception"):
             self._unmade(index, head(step.code, result.get("line")))
         if finding is None:
             return True
-        undefined = _UNDEFINED.match(result.get("error", ""))
-        if undefined is not None and undefined.group(1) in self.unmade:
-            self.session.not_reached[index] = f"it reads `{undefined.group(1)}`, which the step at line " \
-                f"{self.unmade[undefined.group(1)] + 1} failed to make"
+        if echoed:
+            self.session.not_reached[index] = f"it reads `{echoed[0]}`, which the step at line " \
+                f"{self.unmade[echoed[0]] + 1} failed to make"
             return True  # the echo of that failure, not a finding of its own
         if why is not None:
             finding = lower(replace(finding, message=f"{finding.message}; not the doc's fault: {why}"),

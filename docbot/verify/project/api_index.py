@@ -133,7 +133,19 @@ def module_scopes(dotted: str, tree: ast.Module | None, is_package: bool) -> dic
     what each of its classes does, by dotted name."""
     scopes: dict[str, Scope] = {}
     scopes[dotted] = _bindings(tree.body, dotted, is_package, scopes) if tree is not None else Scope(open=True)
+    scopes[dotted].open |= tree is not None and is_package and _extends_path(tree)
     return scopes
+
+
+def _extends_path(tree: ast.Module) -> bool:
+    """A namespace package's ``__init__`` (``__path__ = extend_path(__path__, __name__)``, pkg_resources'
+    ``declare_namespace``): other distributions add its subpackages (azure-keyvault-secrets beside azure-identity)."""
+    for node in ast.walk(tree):  # also under `try:`, as older packages write it
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__path__" for t in node.targets):
+            return True
+        if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("declare_namespace"):
+            return True
+    return False
 
 
 def _bindings(body: list[ast.stmt], dotted: str, is_package: bool, scopes: dict[str, Scope]) -> Scope:

@@ -17,7 +17,7 @@ from docbot.verify.project.content_cache import ContentCache
 from docbot.verify.project.package import Package
 from docbot.verify.project.reach import ModuleDefs, split_parsed
 
-VERSION = "1"  # of the entries' shape and of the readings (api_index, reach): raised when either changes
+VERSION = "2"  # of the entries' shape and of the readings (api_index, reach): raised when either changes
 
 
 def read_package(package: Package, cache: ContentCache | None = None,

@@ -23,6 +23,9 @@ class Reference:
 _FILE_SUFFIXES = {"py", "pyi", "txt", "md", "rst", "toml", "cfg", "ini", "json", "yaml", "yml", "so", "pyd"}
 # what follows a code span that names an entry-point group (flake8 7.5.0's README, celery 5.7.0's extending guide)
 _ENTRY_POINTS = re.compile(r"(?:\s*(?:,|and|or)?\s*`[^`]+`)*\s*(?:entry[- ]?points?|entrypoints?)\b", re.IGNORECASE)
+# ... or what precedes it: "entry-points (for the `celery.commands`, `celery.result_backends`, or ..." (celery)
+_AFTER_ENTRY_POINTS = re.compile(r"(?:entry[- ]?points?|entrypoints?)\s*\(?\s*(?:(?:for|in|of)\s+)?(?:the\s+)?"
+                                 r"(?:`[^`]+`\s*,?\s*(?:and|or)?\s*)*$", re.IGNORECASE)
 _CODE_SPAN = re.compile(r"`([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+)(?:\([^`]*\))?`")
 
 
@@ -38,18 +41,34 @@ def code_references(code: str, line: int, package: str, aliases: dict[str, str])
             for alias in node.names:
                 if alias.name.split(".")[0] == package:
                     aliases[alias.asname or alias.name.split(".")[0]] = alias.name if alias.asname else package
+                else:
+                    _rebound(aliases, alias.asname or alias.name.split(".")[0], package)
         elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == package:
             for alias in node.names:
                 if alias.name != "*":
                     aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
                     found.append(Reference(f"{node.module}.{alias.name}", line, "import"))
+        elif isinstance(node, ast.ImportFrom):  # `from .celery import celery`: the reader's own module's name
+            for alias in node.names:
+                _rebound(aliases, alias.asname or alias.name, package)
     inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     for node in ast.walk(tree):
         dotted = None if id(node) in inner else _dotted(node)  # `p.core.add`, not also `p.core`
-        if dotted and dotted.split(".")[0] in aliases and "." in dotted:
+        if dotted and aliases.get(dotted.split(".")[0]) and "." in dotted:
             head, _, rest = dotted.partition(".")
             found.append(Reference(f"{aliases[head]}.{rest}", line, "code"))
+    for node in tree.body:  # `celery = Celery()`: from here on the doc's app, named like the package (its own
+        if isinstance(node, ast.Assign):  # line still reads the package: `celery = celery.Celery()`)
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    _rebound(aliases, target.id, package)
     return found
+
+
+def _rebound(aliases: dict[str, str], name: str, package: str) -> None:
+    """``name`` no longer stands for the package's: "" marks it so (prose named like the package included)."""
+    if name in aliases or name == package:
+        aliases[name] = ""
 
 
 def _imports_only(code: str) -> ast.Module:
@@ -85,11 +104,12 @@ def prose_references(prose_lines: list[tuple[int, str]], package: str, aliases: 
         for match in _CODE_SPAN.finditer(text):
             if match.group(1).rpartition(".")[2] in _FILE_SUFFIXES:
                 continue  # `distro.py`, `setup.cfg`: a file the text names, not an API name
-            if _ENTRY_POINTS.match(f"{text[match.end():]} {following.get(line + 1, '')}"):
+            if _ENTRY_POINTS.match(f"{text[match.end():]} {following.get(line + 1, '')}") or \
+                    _AFTER_ENTRY_POINTS.search(f"{following.get(line - 1, '')} {text[:match.start()]}"):
                 continue  # "`flake8.extension` and `flake8.formatting` entry points": a group's name, not the API
             head, _, rest = match.group(1).partition(".")
-            if head == package:
+            if head == package and aliases.get(head, package):  # not where the doc rebound the name
                 found.append(Reference(match.group(1), line, "prose"))
-            elif head in aliases:
+            elif aliases.get(head) and head != package:
                 found.append(Reference(f"{aliases[head]}.{rest}", line, "prose"))
     return found
