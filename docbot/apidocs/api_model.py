@@ -84,7 +84,7 @@ def defined_at(root: Path, package: str) -> Iterator[tuple[str, str]]:
     reading any object's signature, docstring or members: where a private module's functions are documented
     (docbot.apidocs.homes) needs only where each shown object is defined, and building every object of a
     large package cost a quarter of the load (issue 32)."""
-    for module in _public_modules(_load(root, package)):
+    for module in _public_modules(_load(root, package, reaching=True)):
         for name in _exported(module):
             target = _shown(module[name])
             if target is not None:
@@ -106,11 +106,39 @@ def release() -> None:
     gc.collect()
 
 
-def _load(root: Path, package: str) -> Any:
+def _load(root: Path, package: str, reaching: bool = False) -> Any:
+    """griffe's model of ``package``; with ``reaching``, of only the modules on an import chain from a public
+    module to a private one (docbot.apidocs.reach): the same shown objects' definitions, a fraction read."""
     import griffe  # lazily: see the module docstring
 
-    return griffe.load(package, search_paths=[str(root), str(root / "src")], allow_inspection=False,
-                       resolve_aliases=True, resolve_external=False)
+    loader = griffe.GriffeLoader(search_paths=[str(root), str(root / "src")], allow_inspection=False)
+    if reaching:
+        every = loader.finder.submodules
+        loader.finder.submodules = lambda module: _reaching(module, every(module))  # type: ignore[method-assign]
+    top = loader.load(package)
+    loader.resolve_aliases(implicit=False, external=False)
+    return top
+
+
+def _reaching(module: Any, found: list[tuple[tuple[str, ...], Path]]) -> list[tuple[tuple[str, ...], Path]]:
+    """Of ``module``'s submodules as griffe's finder lists them, those ``reach.needed`` keeps."""
+    from docbot.apidocs.reach import needed
+
+    def name(parts: tuple[str, ...]) -> str:
+        return ".".join((module.path, *parts))
+
+    tops = [module.filepath] if isinstance(module.filepath, Path) else []
+    files = [(module.path, True, _text(path)) for path in tops if path.stem == "__init__"]
+    files += [(name(parts), path.stem == "__init__", _text(path)) for parts, path in found]
+    keep = needed(files)
+    return [(parts, path) for parts, path in found if name(parts) in keep]
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig", errors="replace")
+    except OSError:
+        return ""
 
 
 def _public_modules(module: Any) -> Iterator[Any]:
