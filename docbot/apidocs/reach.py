@@ -33,7 +33,9 @@ def imported(module: str, is_package: bool, text: str) -> set[str]:
     (``a`` may be a submodule) and, in a package, ``module.a`` and ``module.b`` (a submodule that the name
     shadows, which griffe sets over the import: it decides what the package shows)."""
     found: set[str] = set()
+    spans: list[tuple[int, int]] = []
     for match in _FROM.finditer(text):
+        spans.append(match.span())
         base = _absolute(module, is_package, len(match[1]), match[2])
         if base is None:
             continue
@@ -43,6 +45,8 @@ def imported(module: str, is_package: bool, text: str) -> set[str]:
         if is_package:
             found.update(f"{module}.{name}" for name in names if name != "as")
     for match in _IMPORT.finditer(text):
+        if any(start <= match.start() < end for start, end in spans):  # the ``import`` of a ``from`` import
+            continue
         found.update(name for name in _WORD.findall(match[1].replace("\\", " ")) if name != "as")
     return found
 
@@ -74,6 +78,10 @@ def needed(files: Iterable[tuple[str, bool, str]]) -> set[str]:
     keep = {name for name in reach if not is_private(name)}
     _close(keep, {name: targets & reach for name, targets in edges.items()})  # the chains' modules
     keep.update(".".join(name.split(".")[:end]) for name in list(keep) for end in range(1, name.count(".") + 1))
+    # a package's submodule named like one of its imports is set over the import by griffe (it decides what
+    # the package shows): read it too, though no chain runs through it
+    keep.update(target for name in list(keep) for target in edges[name] & modules
+                if target.rsplit(".", 1)[0] == name)
     return keep & modules
 
 

@@ -1,0 +1,90 @@
+"""Which modules griffe reads to find a private module's page (docbot.apidocs.reach), and that the answer is
+the one griffe gives with the whole package loaded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docbot.apidocs import api_model, homes, reach
+
+
+@pytest.mark.parametrize(("module", "is_package", "text", "expected"), [
+    ("pkg.a", False, "from ._impl import f, g as h\n", {"pkg._impl", "pkg._impl.f", "pkg._impl.g", "pkg._impl.h"}),
+    ("pkg.a", True, "from ._impl import f\n", {"pkg.a._impl", "pkg.a._impl.f", "pkg.a.f"}),
+    ("pkg.a.b", False, "from .. import _x\n", {"pkg", "pkg._x"}),
+    ("pkg.a.b", False, "from ..c import *\n", {"pkg.c"}),
+    ("pkg", True, "from . import (\n    one,\n    two,\n)\n", {"pkg", "pkg.one", "pkg.two"}),
+    ("pkg.m", False, "from pkg._impl import \\\n    f\n", {"pkg._impl", "pkg._impl.f"}),
+    ("pkg.m", False, "import pkg._impl.core as core, os\n", {"pkg._impl.core", "core", "os"}),
+    ("pkg.m", False, "from os import path\nimport pkg._r\n", {"os", "os.path", "pkg._r"}),
+    ("pkg.m", False, "if x: from ._y import z\n", {"pkg._y", "pkg._y.z"}),
+    ("pkg.m", False, "a = 1; import pkg._q\n", {"pkg._q"}),
+    ("pkg.m", False, "from ... import x\n", set()),  # above the package: not one of its modules
+    ("pkg.m", False, "x = 1\n", set()),
+])
+def test_imported_reads_every_module_a_statement_may_import(module: str, is_package: bool, text: str,
+                                                             expected: set[str]) -> None:
+    assert reach.imported(module, is_package, text) == expected
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    # the package's __init__ re-exports a private module: both read
+    ({"pkg": (True, "from ._impl import f\n"), "pkg._impl": (False, ""), "pkg.other": (False, "import os\n")},
+     {"pkg", "pkg._impl"}),
+    # a public module off the __init__ chain re-exports, through a public module and a private package
+    ({"pkg": (True, ""), "pkg.api": (False, "from .mid import f\n"), "pkg.mid": (False, "from ._p import f\n"),
+      "pkg._p": (True, "from .core import f\n"), "pkg._p.core": (False, ""), "pkg.plain": (False, "")},
+     {"pkg", "pkg.api", "pkg.mid", "pkg._p", "pkg._p.core"}),
+    # a chain into a public module only: nothing to read (griffe reads the top module anyway)
+    ({"pkg": (True, "from .a import f\n"), "pkg.a": (False, ""), "pkg._lone": (False, "")}, set()),
+    # a submodule shadowing a kept package's import is read, though no chain runs through it
+    ({"pkg": (True, "from ._s import sub\n"), "pkg._s": (False, ""), "pkg.sub": (False, ""), "pkg.x": (False, "")},
+     {"pkg", "pkg._s", "pkg.sub"}),
+    # a deep chain keeps its parent packages, which griffe reads the module under
+    ({"pkg": (True, ""), "pkg.s": (True, ""), "pkg.s.t": (True, ""), "pkg.s.t.u": (False, "from ._v import f\n"),
+      "pkg.s.t._v": (False, "")}, {"pkg", "pkg.s", "pkg.s.t", "pkg.s.t.u", "pkg.s.t._v"}),
+    # a private module importing a private one is read only when a public module leads to it
+    ({"pkg": (True, ""), "pkg._a": (False, "from ._b import f\n"), "pkg._b": (False, "")}, set()),
+])
+def test_needed_keeps_the_chains_from_public_to_private_modules(files: dict[str, tuple[bool, str]],
+                                                                expected: set[str]) -> None:
+    assert reach.needed((name, package, text) for name, (package, text) in files.items()) == expected
+
+
+CHAINS = {
+    "pkg/__init__.py": "from ._core import run\nfrom .tools import *\n",
+    "pkg/_core.py": "def run():\n    pass\n\n\ndef walk():\n    pass\n",
+    "pkg/tools.py": "from ._tool_impl import hammer, saw\n__all__ = ['hammer', 'saw']\n",
+    "pkg/_tool_impl.py": "def hammer():\n    pass\n\n\ndef saw():\n    pass\n",
+    "pkg/api/__init__.py": "",
+    "pkg/api/v1.py": "from pkg._core import run, walk\nfrom .._private_pkg import thing\n",
+    "pkg/_private_pkg/__init__.py": "from .deep import thing\n",
+    "pkg/_private_pkg/deep.py": "class thing:\n    pass\n",
+    "pkg/shadow/__init__.py": "from ._s import sub\n",
+    "pkg/shadow/_s.py": "def sub():\n    pass\n",
+    "pkg/shadow/sub.py": "x = 1\n",
+    "pkg/unrelated.py": "import os\n\n\ndef f():\n    return os.sep\n",
+    "pkg/broken.py": "def (\n",
+}
+
+
+def test_griffe_on_the_chains_gives_the_whole_packages_answer(tmp_path: Path) -> None:
+    """Wildcards, ``__all__``, a public module off the ``__init__`` chain, a private package and a submodule
+    shadowing a re-export: the same (module, definition) pairs as the whole package, and an unrelated module
+    (here one that does not parse) is not read."""
+    for rel, text in CHAINS.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    whole = [(m.path, t.path) for m in api_model._public_modules(api_model._load(tmp_path, "pkg"))
+             for name in api_model._exported(m) if (t := api_model._shown(m[name])) is not None]
+    counted = [pair for pair in whole if not homes.is_public(pair[1].rsplit(".", 1)[0])]
+    assert [pair for pair in api_model.defined_at(tmp_path, "pkg") if pair in counted] == counted
+    assert not [pair for pair in api_model.defined_at(tmp_path, "pkg") if pair not in whole]
+    assert ("pkg.api.v1", "pkg._private_pkg.deep.thing") in counted and ("pkg.shadow", "pkg.shadow._s.sub") not in whole
+    assert homes.reexported(tmp_path, "pkg") == {"pkg._core": "pkg.api.v1", "pkg._tool_impl": "pkg.tools",
+                                                 "pkg._private_pkg.deep": "pkg.api.v1"}
+    read = api_model._load(tmp_path, "pkg", reaching=True)
+    assert "unrelated" not in read.modules and "broken" not in read.modules and "sub" in read["shadow"].modules
+    api_model.release()
