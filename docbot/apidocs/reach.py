@@ -80,7 +80,7 @@ def needed(files: Iterable[tuple[str, bool, str]]) -> set[str]:
     keep.update(".".join(name.split(".")[:end]) for name in list(keep) for end in range(1, name.count(".") + 1))
     # a package's submodule named like one of its imports is set over the import by griffe (it decides what
     # the package shows): read it too, though no chain runs through it
-    keep.update(target for name in list(keep) for target in edges[name] & modules
+    keep.update(target for name in list(keep) for target in edges.get(name, set()) & modules
                 if target.rsplit(".", 1)[0] == name)
     return keep & modules
 

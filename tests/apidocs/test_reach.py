@@ -88,3 +88,17 @@ def test_griffe_on_the_chains_gives_the_whole_packages_answer(tmp_path: Path) ->
     read = api_model._load(tmp_path, "pkg", reaching=True)
     assert "unrelated" not in read.modules and "broken" not in read.modules and "sub" in read["shadow"].modules
     api_model.release()
+
+
+def test_a_namespace_package_is_read_by_its_chains(tmp_path: Path) -> None:
+    """A namespace package (no ``__init__``: a whole tree of packages under one folder) has no text of its own;
+    its subpackages' chains are read, and an unrelated subpackage is not."""
+    files = {"ns/sub/__init__.py": "from ._impl import f\n", "ns/sub/_impl.py": "def f():\n    pass\n",
+             "ns/other/__init__.py": "def g():\n    pass\n", "ns/other/_x.py": "def h():\n    pass\n"}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    assert homes.reexported(tmp_path, "ns") == {"ns.sub._impl": "ns.sub"}
+    read = api_model._load(tmp_path, "ns", reaching=True)
+    assert set(read.modules) == {"sub"} and set(read["sub"].modules) == {"_impl"}
+    api_model.release()
