@@ -11,7 +11,7 @@ imported only here and there, and only when pages are built: the hook's no-op pa
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -74,21 +74,50 @@ class ApiModule:
             stack.extend(reversed(obj.members))
 
 
+Listed = tuple[tuple[str, ...], Path]  # a submodule as griffe's finder lists it: its name's parts, its file
+Pick = Callable[[Any, Callable[[Any], list[Listed]]], list[Listed]]  # (module, its finder's list) -> to read
+
+
 def load_api(root: Path, package: str) -> list[ApiModule]:
     """The public modules of ``package`` found under ``root`` (a checkout or an unpacked sdist)."""
     return [_module(module, root) for module in _public_modules(_load(root, package))]
 
 
 def defined_at(root: Path, package: str) -> Iterator[tuple[str, str]]:
-    """(public module, canonical path) of each object ``load_api`` gives that module, in its order, without
-    reading any object's signature, docstring or members: where a private module's functions are documented
-    (docbot.apidocs.homes) needs only where each shown object is defined, and building every object of a
-    large package cost a quarter of the load (issue 32)."""
-    for module in _public_modules(_load(root, package, reaching=True)):
-        for name in _exported(module):
-            target = _shown(module[name])
-            if target is not None:
-                yield module.path, target.path
+    """(public module, canonical path) of each object ``load_api`` gives that module and defines in a private
+    module (what docbot.apidocs.homes counts), without reading any object's signature, docstring or members
+    (building every object of a large package cost a quarter of the load). Only the modules on an import chain
+    from a public module to a private one are read, a group of chains at a time (docbot.apidocs.reach): griffe
+    held whole packages before, ~240 MiB for a namespace package holding a stdlib copy (issue 32)."""
+    from docbot.apidocs.reach import Group
+
+    found: list[Group] = []
+    listings: dict[str, list[Listed]] = {}  # the finder's list, walked once for all the groups' loads
+
+    def pick(index: int) -> Pick:
+        def picked(module: Any, every: Callable[[Any], list[Listed]]) -> list[Listed]:
+            key = str(module.filepath)
+            if key not in listings:
+                listings[key] = every(module)
+            listed = listings[key]
+            if not found:
+                found.extend(_groups(module, listed) or [Group(frozenset(), frozenset())])
+            return _only(module, listed, found[index].read)
+        return picked
+
+    index = 0
+    while index == 0 or index < len(found):
+        top = _load(root, package, pick(index))
+        counted = found[index].counted if found else frozenset()
+        for module in _public_modules(top):
+            for name in _exported(module) if module.path in counted else ():
+                target = _shown(module[name])
+                if target is not None:
+                    yield module.path, target.path
+        index += 1
+        if index < len(found):
+            del top
+            release()
 
 
 def release() -> None:
@@ -106,32 +135,35 @@ def release() -> None:
     gc.collect()
 
 
-def _load(root: Path, package: str, reaching: bool = False) -> Any:
-    """griffe's model of ``package``; with ``reaching``, of only the modules on an import chain from a public
-    module to a private one (docbot.apidocs.reach): the same shown objects' definitions, a fraction read."""
+def _load(root: Path, package: str, pick: Pick | None = None) -> Any:
+    """griffe's model of ``package``; with ``pick``, of only the submodules it picks (given the finder's list)."""
     import griffe  # lazily: see the module docstring
 
     loader = griffe.GriffeLoader(search_paths=[str(root), str(root / "src")], allow_inspection=False)
-    if reaching:
+    if pick is not None:
         every = loader.finder.submodules
-        loader.finder.submodules = lambda module: _reaching(module, every(module))  # type: ignore[method-assign]
+        loader.finder.submodules = lambda module: pick(module, every)  # type: ignore[method-assign]
     top = loader.load(package)
     loader.resolve_aliases(implicit=False, external=False)
     return top
 
 
-def _reaching(module: Any, found: list[tuple[tuple[str, ...], Path]]) -> list[tuple[tuple[str, ...], Path]]:
-    """Of ``module``'s submodules as griffe's finder lists them, those ``reach.needed`` keeps."""
-    from docbot.apidocs.reach import needed
+def _groups(module: Any, listed: list[Listed]) -> list[Any]:
+    """``reach.groups`` of the top module and its submodules, read from their files."""
+    from docbot.apidocs.reach import groups
 
-    def name(parts: tuple[str, ...]) -> str:
-        return ".".join((module.path, *parts))
+    tops = [((), module.filepath)] if isinstance(module.filepath, Path) else []  # a namespace package: no file
+    # one text at a time: the package's texts together were most of the lookup's memory (a stdlib: ~25 MB)
+    return groups((_name(module, parts), path.stem == "__init__", _text(path)) for parts, path in tops + listed
+                  if parts or path.stem == "__init__")
 
-    tops = [module.filepath] if isinstance(module.filepath, Path) else []
-    files = [(module.path, True, _text(path)) for path in tops if path.stem == "__init__"]
-    files += [(name(parts), path.stem == "__init__", _text(path)) for parts, path in found]
-    keep = needed(files)
-    return [(parts, path) for parts, path in found if name(parts) in keep]
+
+def _only(module: Any, listed: list[Listed], read: frozenset[str]) -> list[Listed]:
+    return [(parts, path) for parts, path in listed if _name(module, parts) in read]
+
+
+def _name(module: Any, parts: tuple[str, ...]) -> str:
+    return ".".join((module.path, *parts))
 
 
 def _text(path: Path) -> str:

@@ -4,6 +4,7 @@ the one griffe gives with the whole package loaded."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -70,7 +71,24 @@ CHAINS = {
 }
 
 
-def test_griffe_on_the_chains_gives_the_whole_packages_answer(tmp_path: Path) -> None:
+def _reads(monkeypatch: pytest.MonkeyPatch) -> list[set[str]]:
+    """The modules each griffe load of ``defined_at`` reads, recorded."""
+    loads: list[set[str]] = []
+    load = api_model._load
+
+    def recording(root: Path, package: str, pick: Any = None) -> Any:
+        def picked(module: Any, every: Any) -> list[Any]:
+            kept = pick(module, every)
+            loads.append({api_model._name(module, parts) for parts, _ in kept})
+            return kept
+        return load(root, package, picked if pick else None)
+
+    monkeypatch.setattr(api_model, "_load", recording)
+    return loads
+
+
+def test_griffe_on_the_chains_gives_the_whole_packages_answer(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Wildcards, ``__all__``, a public module off the ``__init__`` chain, a private package and a submodule
     shadowing a re-export: the same (module, definition) pairs as the whole package, and an unrelated module
     (here one that does not parse) is not read."""
@@ -85,12 +103,14 @@ def test_griffe_on_the_chains_gives_the_whole_packages_answer(tmp_path: Path) ->
     assert ("pkg.api.v1", "pkg._private_pkg.deep.thing") in counted and ("pkg.shadow", "pkg.shadow._s.sub") not in whole
     assert homes.reexported(tmp_path, "pkg") == {"pkg._core": "pkg.api.v1", "pkg._tool_impl": "pkg.tools",
                                                  "pkg._private_pkg.deep": "pkg.api.v1"}
-    read = api_model._load(tmp_path, "pkg", reaching=True)
-    assert "unrelated" not in read.modules and "broken" not in read.modules and "sub" in read["shadow"].modules
-    api_model.release()
+    loads = _reads(monkeypatch)
+    list(api_model.defined_at(tmp_path, "pkg"))
+    # two groups no chain crosses (the top's imports join _core, tools and api), one griffe load each
+    assert loads == [{"pkg._core", "pkg.tools", "pkg._tool_impl", "pkg.api", "pkg.api.v1", "pkg._private_pkg",
+                      "pkg._private_pkg.deep"}, {"pkg.shadow", "pkg.shadow._s", "pkg.shadow.sub"}]
 
 
-def test_a_namespace_package_is_read_by_its_chains(tmp_path: Path) -> None:
+def test_a_namespace_package_is_read_by_its_chains(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A namespace package (no ``__init__``: a whole tree of packages under one folder) has no text of its own;
     its subpackages' chains are read, and an unrelated subpackage is not."""
     files = {"ns/sub/__init__.py": "from ._impl import f\n", "ns/sub/_impl.py": "def f():\n    pass\n",
@@ -98,7 +118,21 @@ def test_a_namespace_package_is_read_by_its_chains(tmp_path: Path) -> None:
     for rel, text in files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text, encoding="utf-8")
+    loads = _reads(monkeypatch)
     assert homes.reexported(tmp_path, "ns") == {"ns.sub._impl": "ns.sub"}
-    read = api_model._load(tmp_path, "ns", reaching=True)
-    assert set(read.modules) == {"sub"} and set(read["sub"].modules) == {"_impl"}
-    api_model.release()
+    assert loads == [{"ns.sub", "ns.sub._impl"}]
+
+
+def test_a_public_module_is_counted_in_its_own_group_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pkg.sub`` is read again in ``x``'s group (as its parent, with ``_y``, which its import binds): counted
+    there too it would tie with ``other`` and take ``_y``'s page from it."""
+    files = {"pkg/__init__.py": "", "pkg/sub/__init__.py": "from . import _y\nfrom ._y import f\n",
+             "pkg/sub/_y.py": "def f():\n    pass\n\n\ndef h():\n    pass\n",
+             "pkg/sub/other.py": "from ._y import f, h\n",
+             "pkg/sub/x.py": "from ._z import g\n", "pkg/sub/_z.py": "def g():\n    pass\n"}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    loads = _reads(monkeypatch)
+    assert homes.reexported(tmp_path, "pkg") == {"pkg.sub._y": "pkg.sub.other", "pkg.sub._z": "pkg.sub.x"}
+    assert loads[1] >= {"pkg.sub", "pkg.sub._y", "pkg.sub.x", "pkg.sub._z"}
