@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # the hook's check loads neither the event types (~20 ms) nor
 StaleStatus = Literal["missing", "stale", "orphaned", "contradicted", "duplicate"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StaleEntry:
     """One function whose doc is not current. ``lineno`` is 0 when the function no longer exists."""
 
