@@ -117,22 +117,24 @@ def defined_at(root: Path, package: str) -> Iterator[tuple[str, str]]:
         index += 1
         if index < len(found):
             del top
-            release()
+            release(young=True)
 
 
-def release() -> None:
+def release(young: bool = False) -> None:
     """Let the packages griffe loaded go. griffe's dataclass extension caches each dataclass it reads in an
     unbounded ``functools.cache``, and each cached class holds its whole package (members and parents): every
     package loaded stayed to the end of the run (``check --all`` loads each package with a private module:
     472 MiB at 5,000 files; issue 32). The model is cyclic, and a whole-tree scan raises the collector's
-    threshold past what a run allocates (docbot.scan.repo.few_collections), so it is collected here."""
+    threshold past what a run allocates (docbot.scan.repo.few_collections), so it is collected here. ``young``:
+    only the two young generations, where a group's load just made (a full collection walks the whole run's
+    heap: 18 of them were 5% of ``check --all`` at 5,000 files); what a full one would find waits for the next."""
     try:
         from griffe._internal.extensions import dataclasses as extension  # griffe 1.x and 2.x; private
 
         extension._dataclass_parameters.cache_clear()
     except (ImportError, AttributeError):  # another griffe: nothing known to hold its models
         pass
-    gc.collect()
+    gc.collect(1 if young else 2)
 
 
 def _load(root: Path, package: str, pick: Pick | None = None) -> Any:
