@@ -11,7 +11,7 @@ imported only here and there, and only when pages are built: the hook's no-op pa
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -74,43 +74,105 @@ class ApiModule:
             stack.extend(reversed(obj.members))
 
 
+Listed = tuple[tuple[str, ...], Path]  # a submodule as griffe's finder lists it: its name's parts, its file
+Pick = Callable[[Any, Callable[[Any], list[Listed]]], list[Listed]]  # (module, its finder's list) -> to read
+
+
 def load_api(root: Path, package: str) -> list[ApiModule]:
     """The public modules of ``package`` found under ``root`` (a checkout or an unpacked sdist)."""
     return [_module(module, root) for module in _public_modules(_load(root, package))]
 
 
 def defined_at(root: Path, package: str) -> Iterator[tuple[str, str]]:
-    """(public module, canonical path) of each object ``load_api`` gives that module, in its order, without
-    reading any object's signature, docstring or members: where a private module's functions are documented
-    (docbot.apidocs.homes) needs only where each shown object is defined, and building every object of a
-    large package cost a quarter of the load (issue 32)."""
-    for module in _public_modules(_load(root, package)):
-        for name in _exported(module):
-            target = _shown(module[name])
-            if target is not None:
-                yield module.path, target.path
+    """(public module, canonical path) of each object ``load_api`` gives that module and defines in a private
+    module (what docbot.apidocs.homes counts), without reading any object's signature, docstring or members
+    (building every object of a large package cost a quarter of the load). Only the modules on an import chain
+    from a public module to a private one are read, a group of chains at a time (docbot.apidocs.reach): griffe
+    held whole packages before, ~240 MiB for a namespace package holding a stdlib copy (issue 32)."""
+    from docbot.apidocs.reach import Group
+
+    found: list[Group] = []
+    listings: dict[str, list[Listed]] = {}  # the finder's list, walked once for all the groups' loads
+
+    def pick(index: int) -> Pick:
+        def picked(module: Any, every: Callable[[Any], list[Listed]]) -> list[Listed]:
+            key = str(module.filepath)
+            if key not in listings:
+                listings[key] = every(module)
+            listed = listings[key]
+            if not found:
+                found.extend(_groups(module, listed) or [Group(frozenset(), frozenset())])
+            return _only(module, listed, found[index].read)
+        return picked
+
+    index = 0
+    while index == 0 or index < len(found):
+        top = _load(root, package, pick(index))
+        counted = found[index].counted if found else frozenset()
+        for module in _public_modules(top):
+            for name in _exported(module) if module.path in counted else ():
+                target = _shown(module[name])
+                if target is not None:
+                    yield module.path, target.path
+        index += 1
+        if index < len(found):
+            del top
+            release(young=True)
 
 
-def release() -> None:
+def release(young: bool = False) -> None:
     """Let the packages griffe loaded go. griffe's dataclass extension caches each dataclass it reads in an
     unbounded ``functools.cache``, and each cached class holds its whole package (members and parents): every
     package loaded stayed to the end of the run (``check --all`` loads each package with a private module:
     472 MiB at 5,000 files; issue 32). The model is cyclic, and a whole-tree scan raises the collector's
-    threshold past what a run allocates (docbot.scan.repo.few_collections), so it is collected here."""
+    threshold past what a run allocates (docbot.scan.repo.few_collections), so it is collected here. ``young``:
+    only the two young generations, where a group's load just made (a full collection walks the whole run's
+    heap: 18 of them were 5% of ``check --all`` at 5,000 files); what a full one would find waits for the next."""
     try:
         from griffe._internal.extensions import dataclasses as extension  # griffe 1.x and 2.x; private
 
         extension._dataclass_parameters.cache_clear()
     except (ImportError, AttributeError):  # another griffe: nothing known to hold its models
         pass
-    gc.collect()
+    gc.collect(1 if young else 2)
 
 
-def _load(root: Path, package: str) -> Any:
+def _load(root: Path, package: str, pick: Pick | None = None) -> Any:
+    """griffe's model of ``package``; with ``pick``, of only the submodules it picks (given the finder's list)."""
     import griffe  # lazily: see the module docstring
 
-    return griffe.load(package, search_paths=[str(root), str(root / "src")], allow_inspection=False,
-                       resolve_aliases=True, resolve_external=False)
+    loader = griffe.GriffeLoader(search_paths=[str(root), str(root / "src")], allow_inspection=False)
+    if pick is not None:
+        every = loader.finder.submodules
+        loader.finder.submodules = lambda module: pick(module, every)  # type: ignore[method-assign]
+    top = loader.load(package)
+    loader.resolve_aliases(implicit=False, external=False)
+    return top
+
+
+def _groups(module: Any, listed: list[Listed]) -> list[Any]:
+    """``reach.groups`` of the top module and its submodules, read from their files."""
+    from docbot.apidocs.reach import groups
+
+    tops = [((), module.filepath)] if isinstance(module.filepath, Path) else []  # a namespace package: no file
+    # one text at a time: the package's texts together were most of the lookup's memory (a stdlib: ~25 MB)
+    return groups((_name(module, parts), path.stem == "__init__", _text(path)) for parts, path in tops + listed
+                  if parts or path.stem == "__init__")
+
+
+def _only(module: Any, listed: list[Listed], read: frozenset[str]) -> list[Listed]:
+    return [(parts, path) for parts, path in listed if _name(module, parts) in read]
+
+
+def _name(module: Any, parts: tuple[str, ...]) -> str:
+    return ".".join((module.path, *parts))
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8-sig", errors="replace")
+    except OSError:
+        return ""
 
 
 def _public_modules(module: Any) -> Iterator[Any]:

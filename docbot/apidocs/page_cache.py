@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 SOURCES = (".py", ".pyi")
-_READERS = [Path(__file__).parent / name for name in ("homes.py", "api_model.py", "page_cache.py")]
+_READERS = [Path(__file__).parent / name for name in ("homes.py", "api_model.py", "reach.py", "page_cache.py")]
 
 
 def fingerprint(root: Path, package: str) -> list[list[Any]]:

@@ -109,8 +109,11 @@ def in_api(targets: list[Target], read_init: InitReader, cache: Reexports | None
     re-exports already read, shared by the calls of one scan (docbot.scan.tree scans a module at a time)."""
     cache = {} if cache is None else cache
     kept = []
+    parts: dict[str, PrivatePart | None] = {}  # per path: a module's targets share one (111,000 at 5,000 files)
     for target in targets:
-        part = private_part(target.path)
+        if target.path not in parts:
+            parts[target.path] = private_part(target.path)
+        part = parts[target.path]
         if part is None:
             kept.append(target)
             continue
