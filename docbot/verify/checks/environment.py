@@ -48,7 +48,7 @@ _LACKS = (
 _AUTHORS_PATH = re.compile(r"(?:/home/|/Users/|[A-Z]:\\\\?Users\\)[\w.-]+[/\\][^\s'\",)\]]*|"
                            r"/[\w.+-]+(?:/[\w.+-]+)+\.(?:so(?:\.\d+)*|dylib|dll)\b")
 _AUTHORS = "the doc shows its author's machine: "
-_FAILED = ("mismatch", "raised", "no_exception", "wrong_exception")
+FAILED_STATUSES = ("mismatch", "raised", "no_exception", "wrong_exception")  # a step result that failed
 
 
 @dataclass
@@ -62,7 +62,7 @@ class Environment:
     def reason(self, step: Step, result: dict[str, Any]) -> str | None:
         """Why this step's failure is the machine's, or None when it is the doc's to answer for."""
         self.missing += [name for name in result.get("missing", []) if name not in self.missing]
-        if result.get("status") not in _FAILED:
+        if result.get("status") not in FAILED_STATUSES:
             return None
         own = self._own_reason(step, result)
         name = None if own is not None else self._spoiled_use(step, result)

@@ -16,7 +16,7 @@ from docbot.config.choices import (DEFAULT_EXAMPLE_MEMORY_MB, DEFAULT_EXAMPLE_SA
                                    ExampleSandbox)
 from docbot.sandbox.runner import SandboxRun, run_steps
 from docbot.sandbox.step import Step
-from docbot.verify.checks.environment import Environment, bound_names, head, loaded_names
+from docbot.verify.checks.environment import FAILED_STATUSES, Environment, bound_names, head, loaded_names
 from docbot.verify.checks.example_findings import finding_for, inline, not_run, rebound, unfinished
 from docbot.verify.findings import Check, Finding, Severity, lower
 from docbot.verify.read.examples import extract_steps
@@ -164,6 +164,7 @@ class _Judge:
         self.steps, self.timeout_s = steps, timeout_s
         self.environment = Environment(memory_mb)
         self.unmade: dict[str, int] = {}  # a name a failed step was to bind -> that step's block line
+        self.stale: dict[str, int] = {}  # ... one it was to rebind, its failing line known -> that line
         self.session = Session()
 
     def take(self, todo: list[int], run: SandboxRun, mine: list[dict[str, Any]],
@@ -202,6 +203,20 @@ class _Judge:
         for name in bound_names(step.code) - bound_names(ran):
             self.unmade.setdefault(name, step.line)
 
+    def _stale_use(self, step: Step, result: dict[str, Any]) -> tuple[str, int] | None:
+        """The name this step reads that an earlier step failed to rebind, so that it holds the value from before
+        (celery 5.7.0's tasks guide: `@app.task(name=...)` fails on `app`, and `add.name` shows an earlier `add`'s),
+        with that step's line; and what this step binds or fails to rebind, for the steps after it. Only a failure
+        whose line is known counts: what a step that timed out or ended its session had bound is not known."""
+        found = next(((n, self.stale[n]) for n in sorted(loaded_names(step.code)) if n in self.stale), None)
+        if result["status"] in ("raised", "wrong_exception") and result.get("line") is not None:
+            for name in bound_names(step.code) - bound_names(head(step.code, result.get("line"))):
+                self.stale.setdefault(name, step.line)
+        elif result["status"] not in FAILED_STATUSES:
+            for name in bound_names(step.code):
+                self.stale.pop(name, None)
+        return found
+
     def skip(self, indices: Any, why: str) -> None:
         for index in indices:
             self.session.not_reached.setdefault(index, why)
@@ -220,17 +235,15 @@ class _Judge:
         why = self.environment.reason(step, result)
         finding = finding_for(step, result)
         undefined = _UNDEFINED.match(result.get("error", ""))
-        # what an earlier failed step was to (re)bind, read here: a NameError, or the value bound before it (celery
-        # 5.7.0's tasks guide: `@app.task(name=...)` fails on `app`, so `add.name` shows an earlier `add`'s)
-        echoed = [undefined.group(1)] if undefined is not None and undefined.group(1) in self.unmade else \
-            sorted(loaded_names(step.code) & self.unmade.keys())
+        named = undefined.group(1) if undefined is not None and undefined.group(1) in self.unmade else None
+        stale = self._stale_use(step, result)
         if result["status"] in ("raised", "wrong_exception"):
             self._unmade(index, head(step.code, result.get("line")))
         if finding is None:
             return True
-        if echoed:
-            self.session.not_reached[index] = f"it reads `{echoed[0]}`, which the step at line " \
-                f"{self.unmade[echoed[0]] + 1} failed to make"
+        if named is not None or (why is None and stale is not None):
+            echoed, at = (named, self.unmade[named]) if named is not None else stale or ("", 0)
+            self.session.not_reached[index] = f"it reads `{echoed}`, which the step at line {at + 1} failed to make"
             return True  # the echo of that failure, not a finding of its own
         if why is not None:
             finding = lower(replace(finding, message=f"{finding.message}; not the doc's fault: {why}"),
