@@ -82,7 +82,7 @@ def open_git(path: Path) -> Git:
 
     Asked of git once per folder and process: the answer is kept only for a folder that is its own
     checkout's top and still holds ``.git``, where git could not answer otherwise."""
-    key = (os.path.abspath(path), os.environ.get("GIT_DIR"), os.environ.get("GIT_WORK_TREE"))
+    key = _top_key(path)
     known = _TOPS.get(key)
     if known is not None and (known / ".git").exists():
         return Git(known)
@@ -92,11 +92,16 @@ def open_git(path: Path) -> Git:
     return found
 
 
+def _top_key(path: Path) -> tuple[str, str | None, str | None]:
+    """What git's answer for a folder's top depends on: the folder, and the variables that name the checkout."""
+    return os.path.abspath(path), os.environ.get("GIT_DIR"), os.environ.get("GIT_WORK_TREE")
+
+
 def open_git_at_head(path: Path) -> tuple[Git, str | None]:
     """``open_git`` and HEAD's commit (None: no commits yet), from one git process where the folder's top is
     not known yet: the hook's screen asked git for each (issue 32). ``--revs-only`` prints an unborn HEAD as
     nothing, and git's complaint outside a checkout is ``open_git``'s."""
-    key = (os.path.abspath(path), os.environ.get("GIT_DIR"), os.environ.get("GIT_WORK_TREE"))
+    key = _top_key(path)
     known = _TOPS.get(key)
     if known is None and path.exists():
         try:

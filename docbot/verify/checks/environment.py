@@ -230,5 +230,5 @@ def _parse(code: str) -> ast.Module | None:
     """``code``'s tree, shared by this module's readers: only read, never changed."""
     try:
         return ast.parse(code)
-    except SyntaxError:
+    except (SyntaxError, ValueError):  # ValueError: a NUL byte, on some 3.11 releases
         return None

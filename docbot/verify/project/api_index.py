@@ -143,7 +143,8 @@ def _extends_path(tree: ast.Module) -> bool:
     for node in ast.walk(tree):  # also under `try:`, as older packages write it
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__path__" for t in node.targets):
             return True
-        if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("declare_namespace"):
+        if isinstance(node, ast.Call) and (getattr(node.func, "attr", None) or getattr(node.func, "id", None)) == \
+                "declare_namespace":
             return True
     return False
 

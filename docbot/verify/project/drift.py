@@ -145,21 +145,14 @@ def unvouched(doc: DocReport) -> set[tuple[str, str, str]]:
     """The claims of ``doc`` its run did not show true: each finding's, and each example that reads a name a
     step with a finding was to bind (its run had nothing to show: issue 30's ``setup_elided`` at the base,
     contradiction at head)."""
-    from docbot.verify.checks.environment import bound_names
+    from docbot.verify.checks.environment import bound_names, loaded_names
 
     claims = {StaleLine.of(doc.path, f, [], doc.block(f)).claim for f in doc.findings}
     unbound = {name for f in doc.findings if (step := doc.block(f)) for name in bound_names(step)}
     if unbound:
         claims |= {StaleLine(doc.path, None, "", "", want, code).claim for steps in doc.blocks.values()
-                   for code, want in steps if _reads(code) & unbound}
+                   for code, want in steps if loaded_names(code) & unbound}
     return claims
-
-
-def _reads(code: str) -> set[str]:
-    try:
-        return {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    except (SyntaxError, ValueError):
-        return set()
 
 
 def split_by_base(now: Sequence[StaleLine], before: Collection[tuple[str, str, str]]
