@@ -28,6 +28,8 @@ from bench.bench_speed import Cost, measure
 from bench.common import interleaved, machine, median, publish
 from bench.published.project_run import entries
 from bench.published.setups import repo_of, venv_of
+from docbot.config.choices import DEFAULT_DOCS_GLOBS
+from docbot.verify.project.doc_files import doc_paths
 
 PACKAGES = ("markdown-it-py", "marshmallow", "werkzeug")
 PLUGIN = '''\
@@ -54,9 +56,7 @@ def commands(name: str, site: Path, plugin_dir: Path) -> tuple[Path, list[str], 
     """The root, docbot's command, Sybil's, Sybil's environment, and the docs both read."""
     entry = next(e for e in entries("dev") + entries("held_out") if e.name == name)
     root, (python, _install) = repo_of(entry), venv_of(entry)
-    docs = sorted({p.relative_to(root).as_posix() for pattern in ("README.*", "docs/**/*.md", "docs/**/*.rst")
-                   for p in root.glob(pattern) if p.suffix in (".md", ".rst")
-                   and not any(part.startswith((".", "_build")) for part in p.relative_to(root).parts)})
+    docs = [p.relative_to(root).as_posix() for p in doc_paths(root, DEFAULT_DOCS_GLOBS)]  # what verify reads
     docbot = [str(python), "-m", "docbot.fronts.cli", "verify", "--json"]
     sybil = [str(python), "-m", "pytest", "-p", "no:cacheprovider", "-p", "docbot_sybil_plugin", "-q",
              "--rootdir", str(plugin_dir), "-o", "python_files=NONE", *docs]

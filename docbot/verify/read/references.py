@@ -99,7 +99,7 @@ def _dotted(node: ast.AST) -> str | None:
 def prose_references(prose_lines: list[tuple[int, str]], package: str, aliases: dict[str, str]) -> list[Reference]:
     """Qualified names the text marks as code: `` `pkg.f()` ``, or `` `p.f` `` under an alias the doc bound."""
     found = []
-    following = {line: text for line, text in prose_lines}
+    following = dict(prose_lines)
     for line, text in prose_lines:
         for match in _CODE_SPAN.finditer(text):
             if match.group(1).rpartition(".")[2] in _FILE_SUFFIXES:
