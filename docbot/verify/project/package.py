@@ -117,7 +117,7 @@ def _all_of(source: str) -> list[str]:
     return exported_order(tree, source.split("\n")) or []
 
 
-_BASES = ("src", "lib", "")  # where a project keeps its code: ``src/``, ``lib/``, or the root (flat)
+CODE_BASES = ("src", "lib", "")  # where a project keeps its code: ``src/``, ``lib/``, or the root (flat)
 
 
 def find_package(root: Path) -> Package:
@@ -127,7 +127,7 @@ def find_package(root: Path) -> Package:
     package there (``beautifulsoup4`` ships ``bs4``); else the one module there, or the module most like the
     project's name among several flat modules (``setup.py``, ``noxfile.py`` and the like are no candidates)."""
     name = _project_name(root)
-    bases = [root / b if b else root for b in _BASES]
+    bases = [root / b if b else root for b in CODE_BASES]
     found = _named(bases, [*_name_forms(name), *_top_level(root)]) or _namespaced(root, name) \
         or _in_namespace(root, name) or _only_one(bases, name)
     if found is not None:

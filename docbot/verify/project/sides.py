@@ -11,8 +11,8 @@ stops the gate (exit 2), it is never skipped.
 from __future__ import annotations
 
 import ast
+import re
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,11 +20,12 @@ from docbot.errors import ConfigError, RepoError
 from docbot.git.blobs import BlobReader
 from docbot.git.repo import decode, read_worktree
 from docbot.git.runner import git_ok, run_git
-from docbot.verify.project.package import Package, find_package
+from docbot.verify.project.package import CODE_BASES, Package, find_package
 from docbot.verify.project.api_index import parsed
 from docbot.verify.project.reach import DATA, ModuleDefs, split_parsed
 
 _SKELETON_DEPTH = 4  # namespace packages: google/cloud/dlp/__init__.py
+_TOP_LEVEL = re.compile(r"(?:src/)?[^/]+\.egg-info/top_level\.txt")  # what an sdist says it installs
 
 
 @dataclass(frozen=True)
@@ -62,8 +63,11 @@ def _skeleton(root: Path, rev: str, into: Path) -> Path:
     listing = run_git(root, "ls-tree", "-r", "--name-only", "-z", rev).decode("utf-8", "replace").split("\0")
     for path in listing:
         parts = path.split("/")
-        shallow = len(parts) <= 2 or (parts[-1] == "__init__.py" and len(parts) <= _SKELETON_DEPTH + 1)
-        wanted = path in ("pyproject.toml", "PKG-INFO") or (path.endswith(".py") and shallow)
+        # a flat module at the root or in a base folder, a package's __init__.py, the files that name the project
+        shallow = len(parts) == 1 or (len(parts) == 2 and parts[0] in CODE_BASES) or \
+            (parts[-1] == "__init__.py" and len(parts) <= _SKELETON_DEPTH + 1)
+        wanted = path in ("pyproject.toml", "PKG-INFO") or (path.endswith(".py") and shallow) or \
+            _TOP_LEVEL.fullmatch(path) is not None
         if not wanted or ".." in parts:
             continue
         target = into / path
@@ -73,10 +77,8 @@ def _skeleton(root: Path, rev: str, into: Path) -> Path:
     return into
 
 
-def changed_in(root: Path, package: Package, diff: object,
-               parse: Callable[[str], ast.Module | None] = parsed) -> Change:
-    """The definitions of ``package`` that ``diff`` (a ``docbot.scan.diff_read.DiffRead``) changed; ``parse``:
-    as ``changed_names``'s (the drift gate shares it with its reading of the package)."""
+def changed_in(root: Path, package: Package, diff: object) -> Change:
+    """The definitions of ``package`` that ``diff`` (a ``docbot.scan.diff_read.DiffRead``) changed."""
     from docbot.scan.diff_read import DiffRead
 
     assert isinstance(diff, DiffRead)
@@ -91,7 +93,7 @@ def changed_in(root: Path, package: Package, diff: object,
                 continue
             old = None if plan.old_rev is None else _text(diff, reader, plan.old_rev, change.old_path, root)
             new = _text(diff, reader, plan.new_rev, change.new_path, root)
-            names |= changed_names(old, new, module, Path(change.path).name == "__init__.py", parse)
+            names |= changed_names(old, new, module, Path(change.path).name == "__init__.py")
     names |= {f"{package.name}.{DATA}" for p in paths if not p.endswith(".py") and _inside(root, package, p)}
     return Change(plan.old_rev, frozenset(names), paths)
 
@@ -134,12 +136,11 @@ def checkout(root: Path, rev: str, into: Path) -> Path:
     return into
 
 
-def changed_names(old: str | None, new: str | None, module: str, is_package: bool,
-                  parse: Callable[[str], ast.Module | None] = parsed) -> set[str]:
+def changed_names(old: str | None, new: str | None, module: str, is_package: bool) -> set[str]:
     """The definitions of ``module`` whose code differs between ``old`` and ``new`` (None: no such side),
-    as ``module.qualname``; ``parse``: ``api_index.parsed``, or a run's memo of it."""
-    before = split_parsed(parse(old), old, module, is_package, True) if old is not None else ModuleDefs()
-    after = split_parsed(parse(new), new, module, is_package, True) if new is not None else ModuleDefs()
+    as ``module.qualname``."""
+    before = split_parsed(parsed(old), old, module, is_package, True) if old is not None else ModuleDefs()
+    after = split_parsed(parsed(new), new, module, is_package, True) if new is not None else ModuleDefs()
     # the same lines are the same code; where they differ, the trees are compared (a comment or a line break
     # changes no definition): dumping every definition's tree was most of this (issue 32)
     return {f"{module}.{name}" for name in before.shapes.keys() | after.shapes.keys()
