@@ -98,21 +98,29 @@ def _is_in(lines: list[int], line: int) -> bool:
 
 def _one_function(old_lines: list[str], span: Span, name: str) -> bool:
     """Whether the old lines ``span`` parse on their own as exactly one function named ``name``."""
+    return old_function(old_lines, span, name) is not None
+
+
+def old_function(old_lines: list[str], span: Span, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The old lines ``span`` parsed on their own, when they are exactly one function named ``name``."""
     chunk = old_lines[span[0] - 1:span[1]]
     if not chunk or len(chunk) != span[1] - span[0] + 1:
-        return False
+        return None
     indented = chunk[0][:1] in (" ", "\t")
     text = "\n".join((["if 1:"] if indented else []) + chunk) + "\n"  # a block may start at any indent
     try:
         body = ast.parse(text).body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
+        return None
     if indented:
         if len(body) != 1 or not isinstance(body[0], ast.If):
-            return False
+            return None
         body = body[0].body
-    return (len(body) == 1 and isinstance(body[0], (ast.FunctionDef, ast.AsyncFunctionDef))
-            and body[0].name == name and body[0].end_lineno == len(chunk) + indented)
+    found = body[0] if len(body) == 1 else None
+    if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)) and found.name == name and \
+            found.end_lineno == len(chunk) + indented:
+        return found
+    return None
 
 
 class Chunk(NamedTuple):

@@ -100,7 +100,8 @@ def test_the_gate_parses_a_changed_modules_new_side_once(tmp_path: Path, monkeyp
     parsed = counted_parses(monkeypatch)
     code, drift = _gate(capsys)
     assert (code, drift["changed"], drift["docs"]) == (0, ["toy.core.make"], [])
-    assert parsed.count(new) == 1 and parsed.count(CORE) == 1  # the new side once, the old side once
+    assert parsed.count(new) == 1 and parsed.count(CORE) == 0  # the new side once; of the old side, only
+    assert "def make():\n    return Context()\n" in parsed  # the changed function's text (sides.changed_names)
 
 
 def test_new_means_new_whatever_kind_the_base_gave_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

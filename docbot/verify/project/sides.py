@@ -20,6 +20,7 @@ from docbot.errors import ConfigError, RepoError
 from docbot.git.blobs import BlobReader
 from docbot.git.repo import decode, read_worktree
 from docbot.git.runner import git_ok, run_git
+from docbot.scan.old_side import old_function
 from docbot.verify.project.package import CODE_BASES, Package, find_package
 from docbot.verify.project.api_index import parsed
 from docbot.verify.project.reach import DATA, ModuleDefs, split_parsed
@@ -139,12 +140,53 @@ def checkout(root: Path, rev: str, into: Path) -> Path:
 def changed_names(old: str | None, new: str | None, module: str, is_package: bool) -> set[str]:
     """The definitions of ``module`` whose code differs between ``old`` and ``new`` (None: no such side),
     as ``module.qualname``."""
+    inside = _inside_one_function(old, new) if old is not None and new is not None else None
+    if inside is not None:
+        qualname, same = inside
+        return set() if same else {f"{module}.{qualname}"}
     before = split_parsed(parsed(old), old, module, is_package, True) if old is not None else ModuleDefs()
     after = split_parsed(parsed(new), new, module, is_package, True) if new is not None else ModuleDefs()
     # the same lines are the same code; where they differ, the trees are compared (a comment or a line break
     # changes no definition): dumping every definition's tree was most of this (issue 32)
     return {f"{module}.{name}" for name in before.shapes.keys() | after.shapes.keys()
             if before.shapes.get(name) != after.shapes.get(name) and _dumped(before, name) != _dumped(after, name)}
+
+
+def _inside_one_function(old: str, new: str) -> tuple[str, bool] | None:
+    """(qualname, unchanged) when every line that differs lies inside one function from its ``def`` line on, on
+    both sides: the rest of the module is byte for byte the same, so that function alone can differ, and only
+    its old text is parsed (a one-line edit in a 3,000-line module, issue 32); as the scan's
+    ``old_side.old_touched`` reasons. None: the old side is parsed whole."""
+    old_lines, new_lines = old.split("\n"), new.split("\n")
+    tree = parsed(new)
+    if tree is None or old_lines == new_lines:
+        return None
+    limit = min(len(old_lines), len(new_lines))
+    head = next((i for i in range(limit) if old_lines[i] != new_lines[i]), limit)
+    tail = next((i for i in range(limit - head) if old_lines[-1 - i] != new_lines[-1 - i]), limit - head)
+    first, last = head + 1, len(new_lines) - tail  # the new side's lines that differ (last < first: only removed)
+    found = _holding(tree.body, "", first, max(first, last))
+    if found is None:
+        return None
+    qualname, node = found
+    start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    assert node.end_lineno is not None
+    before = old_function(old_lines, (start, node.end_lineno + len(old_lines) - len(new_lines)), node.name)
+    return None if before is None else (qualname, ast.dump(before) == ast.dump(node))
+
+
+def _holding(body: list[ast.stmt], prefix: str, first: int, last: int
+             ) -> tuple[str, ast.FunctionDef | ast.AsyncFunctionDef] | None:
+    """The function (a top-level one, or a class's member at any depth: the reach graph's definitions) whose
+    lines from its ``def`` line on hold ``first`` to ``last`` (its decorators are the same on both sides)."""
+    for node in body:
+        if node.lineno <= first and last <= (node.end_lineno or 0):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return prefix + node.name, node
+            if isinstance(node, ast.ClassDef):
+                return _holding(node.body, f"{prefix}{node.name}.", first, last)
+            return None
+    return None
 
 
 def _dumped(defs: ModuleDefs, name: str) -> str | None:
