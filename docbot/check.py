@@ -210,8 +210,7 @@ def _with_changed_pages(found: Scan, settings: PlanSettings, repo_root: Path, sp
     from docbot.apidocs.trust import sources_of_changed_pages
 
     assert spec.base is not None
-    extra = sources_of_changed_pages(repo_root, spec.base, spec.head, settings.docs_dir,
-                                     plan=diff.plan if diff else None)
+    extra = sources_of_changed_pages(repo_root, spec.base, spec.head, settings.docs_dir, diff=diff)
     if not extra:
         return
     more = scan(repo_root, DiffSpec(all=True), extra, include_dunder=settings.include_dunder,

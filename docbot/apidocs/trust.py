@@ -26,7 +26,7 @@ from docbot.apidocs.pages import DocFile, Section
 from docbot.results import SectionStatus, Target
 
 if TYPE_CHECKING:
-    from docbot.git.repo import DiffPlan
+    from docbot.scan.diff_read import DiffRead
 
 REWRITTEN = "its status= was written in this diff; the base does not show docbot approving this section"
 
@@ -94,17 +94,22 @@ def rewritten_approvals(targets: Sequence[Target], existing: DocFile | None, on_
 
 
 def sources_of_changed_pages(root: Path, base: str, head: str | None, docs_dir: str, *,
-                             plan: DiffPlan | None = None) -> list[str]:
+                             diff: DiffRead | None = None) -> list[str]:
     """The Python files whose doc pages ``base...head`` changed: a PR that edits only docs/api brings those
     pages' sections into ``check --base``'s scope (else a forged verdict on them is never looked at).
-    ``plan``: the revisions of ``base...head`` when the caller resolved them already."""
+    ``diff``: git's reading of ``base...head`` when the caller has it (its list of edited paths is shared)."""
     from docbot.git.repo import DiffSpec, diff_plan, open_repo, tracked_python_files
     from docbot.git.runner import run_git
     from docbot.scan.targets import module_name
 
-    plan = plan or diff_plan(open_repo(root), DiffSpec(base=base, head=head))
-    listed = run_git(root, "diff", "--name-only", "--no-renames", "-z", *plan.diff_args, "--", docs_dir)
-    changed = [p for p in listed.decode("utf-8", "replace").split("\0") if p.endswith(".md")]
+    if diff is not None:
+        folder = Path(docs_dir).as_posix() + "/"  # as git's pathspec ``-- docs/api`` would take it
+        listed = [p for p in diff.edited(root) if p.startswith(folder)]
+    else:
+        plan = diff_plan(open_repo(root), DiffSpec(base=base, head=head))
+        names = run_git(root, "diff", "--name-only", "--no-renames", "-z", *plan.diff_args, "--", docs_dir)
+        listed = names.decode("utf-8", "replace").split("\0")
+    changed = [p for p in listed if p.endswith(".md")]
     if not changed:
         return []
     modules: set[str] = set()

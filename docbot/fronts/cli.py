@@ -80,7 +80,7 @@ def _pages_edited(args: argparse.Namespace, root: Path, diff: Any) -> bool:
     from docbot.plan import PLAN_DEFAULTS
 
     return bool(sources_of_changed_pages(root, args.base, getattr(args, "head", None), PLAN_DEFAULTS.docs_dir,
-                                         plan=diff.plan))
+                                         diff=diff))
 
 
 def cmd_targets(args: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ from docbot.errors import RepoError
 from docbot.git.blobs import BlobReader
 from docbot.git.diff import DIFF_FLAGS, DiffShapeError, FileChange, parse_git_diff
 from docbot.git.repo import DiffPlan, DiffSpec, diff_plan, open_repo
-from docbot.git.runner import Git, open_git_at_head
+from docbot.git.runner import Git, open_git_at_head, run_git
 
 
 @dataclass
@@ -30,12 +30,21 @@ class DiffRead:
     plan: DiffPlan
     changes: list[FileChange]
     blobs: dict[str, bytes] = field(default_factory=dict)
+    edited_paths: tuple[str, ...] | None = None  # every path the diff names, once asked (``edited``)
 
     def blob(self, reader: BlobReader, name: str) -> bytes:
         """``reader.read(name)``, once per name."""
         if name not in self.blobs:
             self.blobs[name] = reader.read(name)
         return self.blobs[name]
+
+    def edited(self, root: Path) -> tuple[str, ...]:
+        """Every path the diff names, Python or not, as ``--name-only --no-renames`` lists them (relative to
+        the top): the drift gate's edited docs and ``check``'s edited pages, from one git process."""
+        if self.edited_paths is None:
+            listed = run_git(root, "diff", "--name-only", "--no-renames", "-z", *self.plan.diff_args, "--")
+            self.edited_paths = tuple(p for p in listed.decode("utf-8", "replace").split("\0") if p)
+        return self.edited_paths
 
     def paths(self) -> tuple[set[str], set[str]]:
         """The ``*.py`` paths the diff changed: those still there, and those gone (a rename counts as

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from docbot.errors import ConfigError
+from docbot.git.blobs import BlobReader
 from docbot.verify.findings import Severity
 from docbot.verify.project.doc_files import DocsOptions, doc_paths, read_doc
 from docbot.verify.project.mentions import MentionCache, PackageNames
@@ -72,8 +73,9 @@ def judge(root: Path, diff: DiffRead, options: DocsOptions, *, run_examples: boo
     docs = project_docs(root, options)
     if not docs:
         return DriftReport((), (), (), ran_examples=run_examples)
-    package = package_at(root, diff.plan.old_rev)
-    change = changed_in(root, package, diff)  # its trees are the package reading's (api_index.parsed)
+    with BlobReader(diff.repo.top) as reader:  # one git process for the base's project files and both sides
+        package = package_at(root, diff.plan.old_rev, reader)
+        change = changed_in(root, package, diff, reader)  # its trees are the package reading's (api_index.parsed)
     wanted = set(change.edited if edited_docs is None else edited_docs)
     chosen = [p for p in docs if p.relative_to(root).as_posix() in wanted]
     if not change.names and not chosen:

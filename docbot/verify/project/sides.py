@@ -19,7 +19,7 @@ from pathlib import Path
 from docbot.errors import ConfigError, RepoError
 from docbot.git.blobs import BlobReader
 from docbot.git.repo import decode, read_worktree
-from docbot.git.runner import git_ok, run_git
+from docbot.git.runner import run_git
 from docbot.scan.old_side import old_function
 from docbot.verify.project.package import CODE_BASES, Package, find_package
 from docbot.verify.project.api_index import parsed
@@ -39,13 +39,14 @@ class Change:
     edited: frozenset[str]
 
 
-def package_at(root: Path, rev: str | None) -> Package:
+def package_at(root: Path, rev: str | None, reader: BlobReader | None = None) -> Package:
     """The package as commit ``rev`` names it, located in the checkout at ``root``. Without ``rev``, or where
-    ``rev`` has no package yet (a project's first one), the checkout's own."""
+    ``rev`` has no package yet (a project's first one), the checkout's own. ``reader``: the caller's blob
+    reader, for the few files of ``rev`` read whole."""
     if rev is None:
         return find_package(root)
-    with tempfile.TemporaryDirectory(prefix="docbot-identity-") as folder:
-        skeleton = _skeleton(root, rev, Path(folder))
+    with tempfile.TemporaryDirectory(prefix="docbot-identity-") as folder, BlobReader(root) as own:
+        skeleton = _skeleton(root, rev, Path(folder), reader or own)
         try:
             found = find_package(skeleton)
         except ConfigError:
@@ -59,7 +60,7 @@ def package_at(root: Path, rev: str | None) -> Package:
     return here
 
 
-def _skeleton(root: Path, rev: str, into: Path) -> Path:
+def _skeleton(root: Path, rev: str, into: Path, reader: BlobReader) -> Path:
     """The files of ``rev`` that ``find_package`` reads: the project files' text, the package files empty."""
     listing = run_git(root, "ls-tree", "-r", "--name-only", "-z", rev).decode("utf-8", "replace").split("\0")
     for path in listing:
@@ -73,28 +74,33 @@ def _skeleton(root: Path, rev: str, into: Path) -> Path:
             continue
         target = into / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        shown = git_ok(root, "show", f"{rev}:{path}") if not path.endswith(".py") else b""
-        target.write_bytes(shown or b"")
+        target.write_bytes(b"" if path.endswith(".py") else _blob(reader, f"{rev}:{path}"))
     return into
 
 
-def changed_in(root: Path, package: Package, diff: object) -> Change:
-    """The definitions of ``package`` that ``diff`` (a ``docbot.scan.diff_read.DiffRead``) changed."""
+def _blob(reader: BlobReader, name: str) -> bytes:
+    try:
+        return reader.read(name)
+    except RepoError:  # a submodule's entry, or gone: as an empty file
+        return b""
+
+
+def changed_in(root: Path, package: Package, diff: object, reader: BlobReader) -> Change:
+    """The definitions of ``package`` that ``diff`` (a ``docbot.scan.diff_read.DiffRead``) changed, its blobs
+    read through ``reader``."""
     from docbot.scan.diff_read import DiffRead
 
     assert isinstance(diff, DiffRead)
     plan = diff.plan
-    edited = run_git(root, "diff", "--name-only", "--no-renames", "-z", *plan.diff_args, "--")
-    paths = frozenset(p for p in edited.decode("utf-8", "replace").split("\0") if p)
+    paths = frozenset(diff.edited(root))
     names: set[str] = set()
-    with BlobReader(diff.repo.top) as reader:
-        for change in diff.changes:
-            module = _module_of(root, package, change.new_path or change.old_path or "")
-            if module is None:
-                continue
-            old = None if plan.old_rev is None else _text(diff, reader, plan.old_rev, change.old_path, root)
-            new = _text(diff, reader, plan.new_rev, change.new_path, root)
-            names |= changed_names(old, new, module, Path(change.path).name == "__init__.py")
+    for change in diff.changes:
+        module = _module_of(root, package, change.new_path or change.old_path or "")
+        if module is None:
+            continue
+        old = None if plan.old_rev is None else _text(diff, reader, plan.old_rev, change.old_path, root)
+        new = _text(diff, reader, plan.new_rev, change.new_path, root)
+        names |= changed_names(old, new, module, Path(change.path).name == "__init__.py")
     names |= {f"{package.name}.{DATA}" for p in paths if not p.endswith(".py") and _inside(root, package, p)}
     return Change(plan.old_rev, frozenset(names), paths)
 
