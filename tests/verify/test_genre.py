@@ -232,6 +232,67 @@ def test_removal_prose_and_release_notes(tmp_path: Path, capsys: pytest.CaptureF
     assert _contradictions(_verify(root, capsys)[1]) == expected
 
 
+@pytest.mark.parametrize("title, design", [
+    ('"The Big Instance" Refactor', True),  # celery 5.7.0, docs/internals/app-overview.rst
+    ("Roadmap", True), ("RFC: typed events", True), ("A proposal for streams", True),
+    ("Refactorings", False),  # rope's docs: what a refactoring tool does today
+    ("Usage", False), ("Proposals for the config file format are welcome", True),
+])
+def test_a_design_page_by_its_title(title: str, design: bool) -> None:
+    doc = f"# {title}\n\nText.\n\n## Refactor\n\nA later heading is no title.\n"
+    assert (read_genre("docs/page.md", doc).whole != "") is design
+    assert read_genre("docs/page.md", f"# Usage\n\n## {title}\n").whole == ""  # only the first heading
+
+
+# celery 5.7.0, docs/internals/app-overview.rst:1-18 and docs/userguide/application.rst:370-377
+CELERY = {"pyproject.toml": "[project]\nname = 'celery'\n", "celery/__init__.py": "class Celery:\n    pass\n",
+          **SANDBOX}
+CELERY_REFACTOR = """\
+"The Big Instance" Refactor
+===========================
+
+The `app` branch is a work-in-progress to remove the use of a global configuration in Celery.
+
+.. code-block:: python
+
+    from celery import ping, Task
+"""
+CELERY_REMOVED = """\
+The default app
+===============
+
+The :class:`celery.Task` base class is no longer available. Use the
+methods on the app instance, not the module based API:
+
+.. code-block:: python
+
+    from celery import Task     # << OLD Task base class.
+
+    from celery import Celery   # << NEW base class.
+
+Elsewhere
+---------
+
+.. code-block:: python
+
+    from celery import Task
+"""
+
+
+def test_a_refactors_design_note_and_the_block_a_removal_introduces(tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: each old name the design note and the removal's block show was a contradiction. The same import
+    under a later heading, which no removal sentence introduces, is still one."""
+    root = _write(tmp_path, {**CELERY, "docs/internals/app-overview.rst": CELERY_REFACTOR,
+                             "docs/userguide/application.rst": CELERY_REMOVED})
+    code, found = _verify(root, capsys)
+    assert _contradictions(found) == [("docs/userguide/application.rst", "unresolved_reference")]
+    assert code == 1
+    genre = read_genre("x.md", "`a.b` was removed:\n\n```python\nimport a.b.c\n```\n\nNext.\n")
+    assert [genre.said_gone(line, "a.b.c") for line in range(7)] == [True, True, True, True, True, False, False]
+    assert not genre.said_gone(0, "a.bc") and genre.said_gone(0, "x.a.b")
+
+
 # click 8.5.1, docs/utils.md:1-21: a MyST page; before, each {func} role was a "template placeholder" contradiction
 CLICK_UTILS = """\
 # Utilities

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from docbot.verify.findings import Check, DocFinding, Severity, lower
-from docbot.verify.read.genre import DESIGN_PAGE, Genre
+from docbot.verify.read.genre import DESIGN_PAGE, DESIGN_TITLE, Genre
 
 
 def as_genre(found: Sequence[DocFinding], genre: Genre) -> list[DocFinding]:
@@ -19,10 +19,10 @@ def as_genre(found: Sequence[DocFinding], genre: Genre) -> list[DocFinding]:
     for item in found:
         finding = item.finding
         why = genre.history_at(finding.line)
-        if finding.check is Check.UNRESOLVED_REFERENCE and (why or genre.said_gone(finding.line, finding.doc_text)):
+        if finding.check is Check.UNRESOLVED_REFERENCE and genre.names_what_was(finding.line, finding.doc_text):
             continue
         if why and item.severity.weight:
-            told = "design" if why == DESIGN_PAGE else "history"
+            told = "design" if why in (DESIGN_PAGE, DESIGN_TITLE) else "history"
             what = "it weighs what an API could be" if told == "design" else "it tells what an earlier version did"
             item = replace(item, finding=lower(finding, Severity.NOTE, f"{told} ({why}): {what}"))
         elif (python2 := genre.python2_at(finding.line)) and item.severity is Severity.CONTRADICTION:

@@ -133,13 +133,14 @@ def verify_doc(text: str, relative: str, is_rst: bool, package: Package, index: 
     steps = extract_steps(markdown)
     api = documented(markdown, package.name, autodoc_members)
     references = _references(markdown, steps, package.name, api)
-    found = [_unresolved(ref, line_of) for ref in _first_of_each(references)
+    genre = read_genre(relative, markdown, package.name)
+    # each name once, where today's text first names it (history's mention of it claims nothing)
+    found = [_unresolved(ref, line_of) for ref in _first_of_each(references, genre)
              if index.resolve(ref.dotted) is Resolution.MISSING]
     topics = topic_checks(markdown, references, package, index)
     found += claim_checks(text, is_rst, markdown, references, steps, package, index, topics)
     lines = markdown.splitlines()
     read = DocText(lines, defined_names(steps), line_of)
-    genre = read_genre(relative, markdown, package.name)
     # a changelog names what was, not what is: read as its genre before any witness is run for it
     found = as_genre(found + [r for f in topics if (r := classify(f, steps, lines, read.defined, line_of))
                               is not None], genre)
@@ -219,10 +220,11 @@ def _references(markdown: str, steps: list[Step], package: str, api: list[Docume
     return found + prose_references(prose, package, aliases)
 
 
-def _first_of_each(references: list[Reference]) -> list[Reference]:
+def _first_of_each(references: list[Reference], genre: Genre) -> list[Reference]:
     seen: dict[str, Reference] = {}
     for ref in references:
-        seen.setdefault(ref.dotted, ref)
+        if not genre.names_what_was(ref.line, ref.dotted):
+            seen.setdefault(ref.dotted, ref)
     return list(seen.values())
 
 

@@ -37,6 +37,8 @@ _ALONE_WORDS = {"changes", "releases"}  # history only as the whole name (``CHAN
 _PLAIN_WORDS = {"breaking", "api", "notes", "log", "file", "all"}
 # a design page's file or folder: python-docx 1.2.0's docs/dev/analysis/, future 1.0.0's docs/roadmap.rst
 _DESIGN_WORDS = {"analysis", "proposal", "proposals", "rfc", "rfcs", "roadmap", "enhancements", "adr", "adrs"}
+# a design page's title; not "refactoring(s)", which names what a refactoring tool does (rope's docs)
+_DESIGN_TITLE_WORDS = {"refactor", "proposal", "proposals", "rfc", "rfcs", "roadmap"}
 _MOVE_WORDS = {"upgrading", "upgrade", "migration", "migrating", "migrate"}
 # after "from"/"to" in a guide's name: a version, not another library (``migrating from 1.x``, ``to v2``)
 _VERSION_WORD = re.compile(r"^(?:v?\d[\w.]*|version|versions|older|earlier|newer|previous|latest|new|old|the|x)$")
@@ -90,6 +92,10 @@ class Genre:
         """Why ``line`` tells what Python 2 does (a heading's or an introducing sentence's words); "" otherwise."""
         return next((why for start, end, why in self.python2 if line is not None and start <= line < end), "")
 
+    def names_what_was(self, line: int | None, dotted: str) -> bool:
+        """Whether ``dotted`` named at ``line`` is history's name: on a history page or stretch, or said gone."""
+        return bool(self.history_at(line)) or self.said_gone(line, dotted)
+
     def said_gone(self, line: int | None, dotted: str) -> bool:
         """Whether the paragraph at ``line`` says ``dotted`` was removed or renamed."""
         return line is not None and any(start <= line < end and _names(dotted, names)
@@ -98,13 +104,15 @@ class Genre:
 
 def read_genre(path: str, markdown: str, package: str = "") -> Genre:
     """The genre of the doc at ``path`` (repo-relative) whose text (as Markdown) is ``markdown``."""
-    whole = HISTORY_PAGE if is_history_path(path, package) else DESIGN_PAGE if is_design_path(path) else ""
+    whole = HISTORY_PAGE if is_history_path(path, package) else DESIGN_PAGE if is_design_path(path) else \
+        DESIGN_TITLE if is_design_title(markdown) else ""
     return Genre(whole, () if whole else history_spans(markdown, package), gone_names(markdown),
                  python2_spans(markdown))
 
 
 HISTORY_PAGE = "a history page by its name"
 DESIGN_PAGE = "a design page by its name"
+DESIGN_TITLE = "a design page by its title"
 
 
 def is_design_path(path: str) -> bool:
@@ -112,6 +120,14 @@ def is_design_path(path: str) -> bool:
     ``docs/roadmap.rst``, ``rfcs/0001-x.md``); not ``docs/design.md``, which tells how today's code works."""
     words = {w for part in path.lower().replace("\\", "/").split("/") for w in re.split(r"[^a-z0-9]+", part) if w}
     return bool(words & _DESIGN_WORDS)
+
+
+def is_design_title(markdown: str) -> bool:
+    """A page whose title (its first heading) names a refactor, a proposal, an RFC or a roadmap: celery 5.7.0's
+    docs/internals/app-overview.rst, '"The Big Instance" Refactor', shows the API a branch was to have."""
+    marks = headings(markdown)
+    words = set(re.split(r"[^a-z0-9]+", _plain(marks[0].text).lower())) if marks else set()
+    return bool(words & _DESIGN_TITLE_WORDS)
 
 
 def is_history_path(path: str, package: str = "") -> bool:
@@ -206,7 +222,9 @@ def _plain(text: str) -> str:
 
 
 def gone_names(markdown: str) -> tuple[tuple[int, int, frozenset[str]], ...]:
-    """For each prose paragraph with a removal sentence: its lines and the names it says are gone."""
+    """For each prose paragraph with a removal sentence: its lines and the names it says are gone, with the block
+    it introduces (it ends with a colon: celery 5.7.0's "The ``celery.task`` module is no longer available. Use
+    the methods on the app instance, not the module based API:" above ``from celery.task import Task  # << OLD``)."""
     lines = markdown.splitlines()
     flags = code_line_flags(markdown)
     found: list[tuple[int, int, frozenset[str]]] = []
@@ -218,9 +236,22 @@ def gone_names(markdown: str) -> tuple[tuple[int, int, frozenset[str]], ...]:
         elif not prose and start is not None:
             names = removed_in(" ".join(lines[start:index]))
             if names:
-                found.append((start, index, names))
+                found.append((start, _introduced_end(lines, flags, index), names))
             start = None
     return tuple(found)
+
+
+def _introduced_end(lines: Sequence[str], flags: Sequence[bool], end: int) -> int:
+    """The end of the block a paragraph ending at ``end`` introduces (its last line ends with a colon); else
+    ``end``."""
+    if not lines[end - 1].rstrip().endswith(":"):
+        return end
+    after = end
+    while after < len(lines) and not lines[after].strip():
+        after += 1
+    while after < len(lines) and flags[after]:
+        after += 1
+    return after
 
 
 def removed_in(paragraph: str) -> frozenset[str]:
@@ -239,4 +270,5 @@ def removed_in(paragraph: str) -> frozenset[str]:
 
 
 def _names(dotted: str, names: frozenset[str]) -> bool:
-    return any(dotted == name or dotted.endswith(f".{name}") for name in names)
+    """Whether ``dotted`` is one of ``names``, or inside one (what a removed module held is gone with it)."""
+    return any(dotted == name or dotted.endswith(f".{name}") or dotted.startswith(f"{name}.") for name in names)
