@@ -13,7 +13,7 @@ import pytest
 from docbot.facts.function import extract_facts
 from docbot.verify.checks.page import check_doc
 from docbot.verify.checks.returns import check_return_type, return_type_claims, stated_type
-from docbot.verify.checks.return_types import returned_types
+from docbot.verify.checks.return_types import NUMERIC, returned_types, shown
 
 
 def _module(body: str) -> str:
@@ -43,6 +43,16 @@ def _module(body: str) -> str:
     ("def f(x):\n    return b'<%s>' % x\n", "f", {"bytes"}),
     ("def f(x, y):\n    return x % y\n", "f", None),  # a number's modulo, or anything's
     ("def f(x):\n    return 5 % x\n", "f", None),
+    # arithmetic with a number: a number of some type (calendar.leapdays), never a str, list or dict
+    ("def f(a, b):\n    return (b//4 - a//4) - (b//100 - a//100) + (b//400 - a//400)\n", "f", set(NUMERIC)),
+    ("def f(x):\n    return x / 2\n", "f", set(NUMERIC)), ("def f(x):\n    return 2 ** x\n", "f", set(NUMERIC)),
+    ("def f(x):\n    return -(x - 1)\n", "f", set(NUMERIC)), ("def f(x):\n    return 1.5 - x\n", "f", set(NUMERIC)),
+    ("def f(x):\n    return x * 2\n", "f", None),  # a list repeated, or a str
+    ("def f(x):\n    return (x - 1) * 2\n", "f", set(NUMERIC)),  # ... but not when both sides are numbers
+    ("def f(x):\n    return x + 1\n", "f", None), ("def f(x):\n    return (x - 1) % 2\n", "f", set(NUMERIC)),
+    ("def f(x):\n    return x % 2\n", "f", None),  # a str's formatting
+    ("def f(x, y):\n    return x - y\n", "f", None),  # two sets' difference
+    ("def f(x):\n    return -x\n", "f", None), ("def f(x):\n    return 'a' * 2\n", "f", None),
     ("def f(x, n):\n    return sorted(x)[:n]\n", "f", {"list"}),  # a slice of a builtin sequence: its type
     ("def f(x):\n    return [x, 1][1:]\n", "f", {"list"}),
     ("def f(x):\n    return sorted(x)[0]\n", "f", None),  # an item is not the sequence's type
@@ -141,6 +151,20 @@ def test_check_return_type(qualname: str, doc: str, fatal: bool) -> None:
     facts = extract_facts(source, qualname)
     findings = check_return_type(doc, facts, MODULE)
     assert [f.check for f in findings if f.fatal] == (["wrong_return_type"] if fatal else [])
+
+
+@pytest.mark.parametrize("doc, message", [
+    ("Returns a dictionary.\n", "the code returns a number"),  # calendar.leapdays, in the loop's benchmark
+    ("Returns a list or None.\n", "the code returns a number"),
+])
+def test_arithmetic_is_a_number_and_no_container(doc: str, message: str) -> None:
+    module = "def leapdays(y1, y2):\n    y1 -= 1\n    return (y2//4 - y1//4) - (y2//100 - y1//100)\n"
+    facts = extract_facts(module, "leapdays")
+    (finding,) = check_return_type(doc, facts, module)
+    assert finding.message.endswith(message)
+    for fine in ("Returns an int.\n", "Returns a float.\n", "Returns a number.\n", "Returns the count.\n"):
+        assert check_return_type(fine, facts, module) == []
+    assert shown(frozenset({"NoneType", "str"})) == "None or str"
 
 
 def test_the_finding_names_what_the_code_returns() -> None:

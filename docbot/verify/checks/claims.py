@@ -30,7 +30,7 @@ from docbot.facts.function import Facts, Parameter, extract_facts, is_none, own_
 from docbot.facts.module import module_constants, module_tree
 from docbot.verify.checks.kwargs_reach import NOTHING, Carried
 from docbot.verify.checks.reach import CodeBase, may_raise
-from docbot.verify.checks.return_types import annotation_types, returned_types
+from docbot.verify.checks.return_types import annotation_types, returned_types, shown
 from docbot.verify.findings import Check, Family, Finding, Severity, lower
 from docbot.verify.read.claim_patterns import WORDS
 from docbot.verify.read.claims import Claim, Kind
@@ -327,9 +327,9 @@ def _returns_type(claim: Claim, code: Code, facts: Facts) -> list[Finding]:
     words = [w for w in claim.value.split("|") if w and w != "none"]
     if returned is None or not words or not returned - {"NoneType"} or any(WORDS[w] & returned for w in words):
         return []
-    shown = " or ".join(sorted("None" if t == "NoneType" else t for t in returned))
+    code_returns = shown(returned)
     return [Finding(Check.WRONG_RETURN_TYPE, f"the doc says {facts.name}() returns a {' or '.join(words)}, but the "
-                    f"code returns {shown}", claim.text, f"returns {shown}", line=claim.line)]
+                    f"code returns {code_returns}", claim.text, f"returns {code_returns}", line=claim.line)]
 
 
 def _returns_value(claim: Claim, code: Code, facts: Facts) -> list[Finding]:
@@ -344,10 +344,9 @@ def _returns_value(claim: Claim, code: Code, facts: Facts) -> list[Finding]:
     possible = returned is None or kind in returned or kind in numeric and bool(returned & numeric)
     if possible and (constants is None or any(value == c and type(value) is type(c) for c in constants)):
         return []
-    shown = (" or ".join(sorted("None" if t == "NoneType" else t for t in returned)) if not possible and returned
-             else ", ".join(repr(c) for c in constants or ()))
+    values = shown(returned) if not possible and returned else ", ".join(repr(c) for c in constants or ())
     return [Finding(Check.WRONG_RETURN_VALUE, f"the doc says {facts.name}() returns {claim.value}, but it returns "
-                    f"{shown}", claim.text, f"returns {shown}", line=claim.line)]
+                    f"{values}", claim.text, f"returns {values}", line=claim.line)]
 
 
 def _returned_literals(source: str) -> list[object] | None:

@@ -5,7 +5,9 @@ In order of trust:
 1. A return annotation made only of builtin value types (``str``, ``dict[str, Any]``, ``bytes | None``).
 2. Each ``return <expr>`` read from the syntax when its kind shows the type: a literal, a display or
    comprehension, an f-string, a comparison or ``not`` (bool), a call of a builtin constructor (``str(x)``,
-   ``len(x)``); ``a if c else b`` and ``a or b`` are the union of their parts.
+   ``len(x)``); ``a if c else b`` and ``a or b`` are the union of their parts; arithmetic with a number
+   (``y // 4 - 1``) is "a number": int, float, complex or another library's numeric type, never a ``str``,
+   ``list`` or ``dict``, which raise TypeError there.
 3. A name, attribute, call or subscript is inferred by jedi (static inference over the module and typeshed's
    stubs; nothing is imported or run): the return is rewritten into ``__docbot_return_k = (<expr>); return ...``
    in a copy of the module, and that name is inferred. One copy per module, with every such return of every
@@ -115,6 +117,9 @@ def _dotted(node: ast.expr) -> str:
 
 
 JEDI: frozenset[str] = frozenset({"<jedi>"})  # "ask jedi": a name, attribute, call or subscript
+NUMBER = "<number>"  # what arithmetic with a number gives when the other operand is unknown: another library's
+NUMERIC: frozenset[str] = frozenset({"int", "float", "complex", NUMBER})  # number (Decimal, an array) or a builtin's
+_WITH_A_NUMBER = (ast.Sub, ast.FloorDiv, ast.Div, ast.Pow)  # no builtin but the numbers takes a number in these
 _CONSTRUCTORS = {"str": "str", "repr": "str", "ascii": "str", "format": "str", "chr": "str", "hex": "str",
                  "oct": "str", "bin": "str", "bytes": "bytes", "bytearray": "bytearray", "int": "int",
                  "len": "int", "ord": "int", "hash": "int", "id": "int", "float": "float", "complex": "complex",
@@ -147,6 +152,8 @@ def expression_types(node: ast.expr) -> frozenset[str]:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) and \
             type(node.left.value) in (str, bytes):
         return frozenset({_LITERALS[type(node.left.value)]})  # printf-style formatting: '"%s", line %d' % (f, n)
+    if not isinstance(node, ast.Constant) and _numeric(node):
+        return NUMERIC  # calendar.leapdays: (y2//4 - y1//4) - (y2//100 - y1//100) + (y2//400 - y1//400)
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
         sliced = expression_types(node.value)  # a slice of a builtin sequence is one of its type: sorted(x)[:n]
         if sliced and sliced is not JEDI and sliced <= _SLICED_AS_ITSELF:
@@ -154,6 +161,29 @@ def expression_types(node: ast.expr) -> frozenset[str]:
     if isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
         return JEDI
     return frozenset()
+
+
+def _numeric(node: ast.expr) -> bool:
+    """Whether ``node`` is arithmetic whose value is a number of some type: a number literal, or ``-``, ``//``,
+    ``/``, ``**`` with one (a ``str``, ``list``, ``dict`` or ``set`` raises TypeError there), or ``+``, ``*``,
+    ``%`` of two such (``x * 2`` may repeat a list, ``x % y`` format a string)."""
+    if isinstance(node, ast.Constant):
+        return type(node.value) in (int, float, complex)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _numeric(node.operand)
+    if isinstance(node, ast.BinOp):
+        sides = (_numeric(node.left), _numeric(node.right))
+        if isinstance(node.op, _WITH_A_NUMBER):
+            return any(sides)
+        return isinstance(node.op, (ast.Add, ast.Mult, ast.Mod)) and all(sides)
+    return False
+
+
+def shown(types: frozenset[str]) -> str:
+    """What the code returns, as a message says it: ``None`` for NoneType, "a number" for arithmetic's value."""
+    numbers = NUMBER in types
+    names = sorted("None" if t == "NoneType" else t for t in types if not (numbers and t in NUMERIC))
+    return " or ".join([*names, *(["a number"] if numbers else [])])
 
 
 _Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef

@@ -37,7 +37,7 @@ from docbot.verify.findings import Check, Finding
 from docbot.verify.checks.parameters import call_names
 from docbot.verify.read.doc_params import doc_signatures
 from docbot.verify.read.markdown import parts_labelled, prose, tokens
-from docbot.verify.checks.return_types import returned_types
+from docbot.verify.checks.return_types import returned_types, shown
 
 _SAYS_NOTHING = re.compile(
     r"^(?:returns?\s+)?(?:none\b|nothing\b|no\s+value|no\s+return|does\s+not\s+return|doesn't\s+return"
@@ -151,7 +151,7 @@ def check_return_type(section: str, facts: Facts, module_source: str, sys_path: 
     findings = []
     for word, text in claims:
         if not TYPE_WORDS[word] & returned:
-            code = " or ".join(sorted("None" if t == "NoneType" else t for t in returned))
+            code = shown(returned)
             findings.append(Finding(Check.WRONG_RETURN_TYPE,
                                     f"the doc says {facts.name}() returns a {word}, but the "
                                     f"code returns {code}", text, f"returns {code}"))
