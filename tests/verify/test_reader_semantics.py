@@ -201,6 +201,17 @@ def test_a_reader_s_run_decides(tmp_path: Path, capsys: pytest.CaptureFixture[st
                  id="None shown under a statement, which has no value"),
     pytest.param(block("raise ValueError('dodgy value').with_traceback(None)"),
                  [("note", "example_shows_failure")], id="a raise that builds its exception: a note"),
+    # celery 5.7.0's calling.rst: "If you get the following ImportError:" over `>>> import bz2` and a traceback
+    pytest.param("If you get the following error:\n\n```pycon\n>>> import json\nTraceback (most recent call last):"
+                 "\n  File \"<stdin>\", line 1, in <module>\nImportError: No module named 'json'\n```\n",
+                 [("note", "example_no_exception")], id="a failure the text says happens on some machines: a note"),
+    pytest.param("This fails:\n\n```pycon\n>>> import json\nTraceback (most recent call last):"
+                 "\n  File \"<stdin>\", line 1, in <module>\nImportError: No module named 'json'\n```\n",
+                 [("contradiction", "example_no_exception")], id="... a failure it says always happens"),
+    pytest.param(f"If you get the following:\n\n```pycon\n>>> {IMPORTS}>>> add(1, 2)\n9\n```\n",
+                 [("contradiction", "example_mismatch")], id="... and no output it shows but a failure"),
+    pytest.param("If you see the following:\n\n" + block(f"{IMPORTS}Foo(bar='3')"),
+                 [("contradiction", "example_raises")], id="... nor a block that raises where it shows none"),
     pytest.param(block("raise ValueError('dodgy value').with_traceback()"),
                  [("contradiction", "example_raises")],
                  id="a raise whose building fails (future's compatible_idioms: a TypeError) is no recipe"),
