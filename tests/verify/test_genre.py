@@ -40,6 +40,7 @@ def test_a_history_page_by_its_name(path: str, history: bool) -> None:
     ("docs/dev/analysis/features/text/font-color.rst", True),  # python-docx 1.2.0: what the API could be
     ("docs/roadmap.rst", True),  # future 1.0.0: proposed names
     ("rfcs/0001-streams.md", True), ("docs/proposals/typed.md", True), ("doc/adr/0003-cache.md", True),
+    ("docs/rfc/7515.rst", False),  # joserfc 1.8.0: how it implements RFC 7515
     ("docs/design.rst", False),  # flask: how today's code works
     ("docs/analytics.md", False), ("docs/api/index.rst", False), ("README.md", False),
 ])
@@ -234,7 +235,8 @@ def test_removal_prose_and_release_notes(tmp_path: Path, capsys: pytest.CaptureF
 
 @pytest.mark.parametrize("title, design", [
     ('"The Big Instance" Refactor', True),  # celery 5.7.0, docs/internals/app-overview.rst
-    ("Roadmap", True), ("RFC: typed events", True), ("A proposal for streams", True),
+    ("Roadmap", True), ("A proposal for streams", True),
+    ("JOSE RFC", False), ("RFC 7515", False),  # joserfc 1.8.0: the standards it implements, today's API
     ("Refactorings", False),  # rope's docs: what a refactoring tool does today
     ("Usage", False), ("Proposals for the config file format are welcome", True),
 ])

@@ -36,9 +36,11 @@ _HISTORY_PAIRS = {("release", "notes"), ("release", "history"), ("whats", "new")
 _ALONE_WORDS = {"changes", "releases"}  # history only as the whole name (``CHANGES.rst``, ``changes-2.0.md``)
 _PLAIN_WORDS = {"breaking", "api", "notes", "log", "file", "all"}
 # a design page's file or folder: python-docx 1.2.0's docs/dev/analysis/, future 1.0.0's docs/roadmap.rst
-_DESIGN_WORDS = {"analysis", "proposal", "proposals", "rfc", "rfcs", "roadmap", "enhancements", "adr", "adrs"}
-# a design page's title; not "refactoring(s)", which names what a refactoring tool does (rope's docs)
-_DESIGN_TITLE_WORDS = {"refactor", "proposal", "proposals", "rfc", "rfcs", "roadmap"}
+# ("rfcs/0001-streams.md"; not joserfc 1.8.0's docs/rfc/7515.rst, how it implements RFC 7515 today)
+_DESIGN_WORDS = {"analysis", "proposal", "proposals", "rfcs", "roadmap", "enhancements", "adr", "adrs"}
+# a design page's title; not "refactoring(s)", which names what a refactoring tool does (rope's docs), nor "RFC",
+# which names the standard a library implements (joserfc 1.8.0's README, "JOSE RFC")
+_DESIGN_TITLE_WORDS = {"refactor", "proposal", "proposals", "roadmap"}
 _MOVE_WORDS = {"upgrading", "upgrade", "migration", "migrating", "migrate"}
 # after "from"/"to" in a guide's name: a version, not another library (``migrating from 1.x``, ``to v2``)
 _VERSION_WORD = re.compile(r"^(?:v?\d[\w.]*|version|versions|older|earlier|newer|previous|latest|new|old|the|x)$")
@@ -123,7 +125,7 @@ def is_design_path(path: str) -> bool:
 
 
 def is_design_title(markdown: str) -> bool:
-    """A page whose title (its first heading) names a refactor, a proposal, an RFC or a roadmap: celery 5.7.0's
+    """A page whose title (its first heading) names a refactor, a proposal or a roadmap: celery 5.7.0's
     docs/internals/app-overview.rst, '"The Big Instance" Refactor', shows the API a branch was to have."""
     marks = headings(markdown)
     words = set(re.split(r"[^a-z0-9]+", _plain(marks[0].text).lower())) if marks else set()
