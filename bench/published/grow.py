@@ -2,6 +2,7 @@
 
     python -m bench.published.grow            # downloads candidates in rank order, writes grown.json
     python -m bench.published.grow --continue-from 466 --count 30 --set held_out2   # a fresh held-out set
+    python -m bench.published.grow --continue-from 542 --count 30 --set held_out3   # and a third
 
 The rule (written into ``grown.json``'s ``rule`` before any package of the continuation was run or judged):
 ``packages.json`` (70) and ``holdout.json`` (18) stay; the continuation walks ``pypi.tsv`` in order of its
@@ -19,6 +20,11 @@ skipping every package ``grown.json`` already lists, until 30 packages are kept.
 ``held_out2``, appended to ``grown.json``'s packages in rank order (origin ``continuation``) with their skipped
 candidates appended to ``skipped``; the entries before them are unchanged. They are run once, as a user runs
 docbot, and judged before anyone reads their findings for fixes.
+
+A third, ``held_out3`` (its rule fixed on main on 2026-12-04, after issue 28's sixth fixes, before any of its
+candidates was downloaded, because ``held_out2`` had since been read for fixes): the same rule again, past
+``held_out2``'s last package (langgraph-prebuilt, rank 542), until 30 packages are kept:
+``--continue-from 542 --count 30 --set held_out3``.
 """
 
 from __future__ import annotations
