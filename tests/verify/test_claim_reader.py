@@ -128,6 +128,13 @@ def test_tables_lists_definitions_and_signatures_state_their_items(doc: str, exp
     assert claims(doc, passage="f") == expected
 
 
+def test_a_list_items_later_paragraph_is_still_the_items() -> None:
+    doc = "- `a`: the a.\n\n  Defaults to 3.\n\n- `b`: the b.\n\nAfter the list.\n"
+    forms = {u.text: u.form for u in markdown_units(doc)}
+    assert forms["Defaults to 3."] is Form.BULLET and forms["After the list."] is Form.PROSE
+    assert forms["`a`: the a."] is Form.BULLET
+
+
 def test_an_examples_own_definition_is_no_signature() -> None:
     doc = "```python\ndef f(request):\n    return 1\n```\n\n```python\ndef f(request): ...\n```\n"
     assert [u.line for u in markdown_units(doc) if u.form is Form.SIGNATURE] == [6]

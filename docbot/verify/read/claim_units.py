@@ -118,9 +118,10 @@ def markdown_units(markdown: str) -> list[Unit]:
     stream = tokens(markdown)
     units: list[Unit] = []
     context = _Context()
-    index = 0
+    index, items = 0, 0  # the list items open at ``index``: counted on the way, not looked back for (issue 32)
     while index < len(stream):
         token = stream[index]
+        items += {"list_item_open": 1, "list_item_close": -1}.get(token.type, 0)
         if token.type == "heading_open" and index + 1 < len(stream):
             text = stream[index + 1].content.strip()
             context = _Context(heading=text, label=label_of(text) or "")
@@ -135,7 +136,7 @@ def markdown_units(markdown: str) -> list[Unit]:
                       for line, text in signature_lines(token.content, first)]
             context.lead = ""
         elif token.type == "inline" and token.map and index:
-            _inline(stream, index, units, context)
+            _inline(stream, index, units, context, items > 0)
         index += 1
     return units
 
@@ -145,19 +146,8 @@ def _inside_item(stream: tuple[Token, ...], index: int) -> bool:
     return index >= 2 and stream[index - 1].type == "paragraph_open" and stream[index - 2].type == "list_item_open"
 
 
-def _in_list(stream: tuple[Token, ...], index: int) -> bool:
-    depth = 0
-    for token in reversed(stream[:index]):
-        if token.type == "list_item_close":
-            depth += 1
-        elif token.type == "list_item_open":
-            if depth == 0:
-                return True
-            depth -= 1
-    return False
-
-
-def _inline(stream: tuple[Token, ...], index: int, units: list[Unit], context: _Context) -> None:
+def _inline(stream: tuple[Token, ...], index: int, units: list[Unit], context: _Context, in_item: bool) -> None:
+    """The statements of the inline token at ``index``; ``in_item``: it is inside a list item."""
     token = stream[index]
     if stream[index - 1].type == "heading_open" or token.map is None:
         return
@@ -167,7 +157,7 @@ def _inline(stream: tuple[Token, ...], index: int, units: list[Unit], context: _
         context.label, context.lead = label, ""
         return
     form = Form.BULLET if _inside_item(stream, index) else Form.PROSE
-    if form is Form.PROSE and _in_list(stream, index):
+    if form is Form.PROSE and in_item:
         form = Form.BULLET  # a list item's later paragraph: still the item's
     lines = text.split("\n")
     if form is Form.PROSE and len(lines) >= 2 and _DEFINITION_MARK.match(lines[1]):
