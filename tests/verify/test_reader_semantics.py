@@ -49,6 +49,10 @@ CASES = [
                  id="click docs: writes a file of its own in the working folder"),
     pytest.param(block("with open('hello.txt', 'w') as f:\n    f.write('Hello World!')\n"
                        "print(open('hello.txt').read())  # => Hello"), MISMATCH, id="... and reads it back wrongly"),
+    pytest.param("The following are equivalent:\n\n" + block(f"{IMPORTS}foo = Foo(bar=1)\n# or\nfoo = Foo(bar='3')"),
+                 [], id="flask cli.rst: two alternatives a `# or` line parts, of which a reader runs one"),
+    pytest.param(block(f"{IMPORTS}foo = Foo(bar=1)  # or 2\nfoo = Foo(bar='3')"), ["example_raises"],
+                 id="... not an `or` inside a comment on a statement"),
     pytest.param(f"```pycon\n>>> {IMPORTS}>>> add(1, 2)\n3\n>>> _ + 1\n4\n```\n", [], id="the console's _"),
     pytest.param(f"```pycon\n>>> {IMPORTS}>>> add(1, 2)\n3\n>>> _ + 1\n5\n```\n", MISMATCH, id="... summed wrongly"),
     pytest.param(block(f"import logging\nlogging.basicConfig(level='DEBUG')\n{IMPORTS}find('zone')")

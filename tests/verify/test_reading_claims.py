@@ -51,10 +51,18 @@ STATED_CASES = [
         print(f("a"))
         # => A
 
-        # or
+        # the same through g
         print(g("a"))
         '''), [("stdout", "A", 'print(f("a"))'), ("none", "", 'print(g("a"))')],
         id="a blank line ends a stated output: the next comment paragraph is not part of it (uritemplate)"),
+    pytest.param(block('''
+        print(f("a"))
+        # => A
+
+        # or
+        print(g("a"))
+        '''), [("stdout", "A", 'print(f("a"))')],
+        id="... and a `# or` line parts two alternatives, of which a reader runs the first (uritemplate, flask)"),
     pytest.param(block('''
         print(f("a"))
         # => A

@@ -47,6 +47,7 @@ _SNIPPET = re.compile(r"""^\s*;?-{2,}8<-{2,}(?:\s*(?:"[^"]*"|'[^']*'))?\s*$""")
 _RUNS_PYTHON = re.compile(r"^\s*[$%] (?:python[\d.]*|py|uv run(?: python[\d.]*)?) [\w./-]+\.py\s*$")
 # Prose just before a block that says it shows a failure: the block is not presented as working.
 _SHOWS_FAILURE = re.compile(r"\b(rais\w*|throws?|fails?|error|exception|traceback|invalid|crash\w*)\b", re.I)
+_OR_LINE = re.compile(r"^[ \t]*#[ \t]*or\b[\s:,.]*$", re.I | re.M)  # a comment line between two alternatives
 # "If you get the following ImportError:" (celery 5.7.0's calling.rst, above `>>> import bz2` and its traceback):
 # the failure shown happens on some readers' machines, not on every one
 _CONDITIONAL = re.compile(r"\b(?:if|when|should) you (?:get|see|receive|encounter|run into)\b|"
@@ -267,6 +268,9 @@ def _exception_claim(text: str) -> tuple[str, str | None]:
 def _python_steps(text: str, output: str | None) -> list[Step]:
     if all(_SNIPPET.match(line) for line in text.splitlines() if line.strip()):
         return []  # pymdownx.snippets' `--8<-- "examples/app.py"`: the page's markup includes a file (flask-cors)
+    alternative = _OR_LINE.search(text)  # flask 3.1.3's cli.rst, "The following are equivalent:": `bp = ...`,
+    text = text[: alternative.start()] if alternative and text[: alternative.start()].strip() else text
+    # `# or`, `app.register_blueprint(...)`: a reader runs one of them, not both
     try:
         tree = ast.parse(text)
     except SyntaxError:
