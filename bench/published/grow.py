@@ -162,7 +162,7 @@ def extend(after: int, count: int, which: str) -> int:
     data = json.loads(GROWN.read_text(encoding="utf-8"))
     if any(p["set"] == which for p in data["packages"]) or max(p["rank"] for p in data["packages"]) != after:
         raise SystemExit(f"grown.json already has {which}, or its last rank is not {after}")
-    rule = __doc__.split("\n\n")[3]
+    rule = next(part for part in __doc__.split("\n\n") if f"``{which}``" in part)  # the paragraph naming the set
     if rule not in data["rule"]:
         data["rule"] += "\n\n" + rule
         GROWN.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")

@@ -33,7 +33,7 @@ from bench.published.corpus import HERE, Entry
 from bench.published.setups import repo_of, venv_of
 
 GROWN = HERE / "grown.json"
-SETS = ("held_out", "dev", "held_out2")
+SETS = ("held_out", "dev", "held_out2", "held_out3")
 # Noise: the doc is neither false for this code nor simply right (a sketch, an older Python, a date or a random
 # order, setup it leaves out, a machine it needs, markup or history read as code).
 NOISE = ("not_runnable", "version", "time", "random", "setup", "environment", "markup", "history")

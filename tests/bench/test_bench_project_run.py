@@ -118,15 +118,21 @@ def test_the_grown_list_keeps_out_the_packages_others_measure_and_holds_out_the_
         p["origin"] for p in packages}
 
 
-def test_the_fresh_held_out_set_continues_the_walk_past_the_grown_list_and_leaves_it_as_it_was() -> None:
+@pytest.mark.parametrize("which, after", [("held_out2", 466), ("held_out3", 542)])
+def test_the_fresh_held_out_set_continues_the_walk_past_the_grown_list_and_leaves_it_as_it_was(
+        which: str, after: int) -> None:
+    """Each fresh set is 30 packages in one run of the list, right after the entries it continues (whose last
+    rank is ``after``), in rank order, none excluded and none listed before it."""
     packages = json.loads(GROWN.read_text(encoding="utf-8"))["packages"]
-    fresh = [p for p in packages if p["set"] == "held_out2"]
-    before = packages[:-len(fresh)]
-    assert len(fresh) == 30 and packages[-30:] == fresh and "held_out2" not in {p["set"] for p in before}
-    assert [p["rank"] for p in fresh] == sorted(p["rank"] for p in fresh) and fresh[0]["rank"] > 466 == max(
+    start = next(i for i, p in enumerate(packages) if p["set"] == which)
+    fresh, before, later = packages[start:start + 30], packages[:start], packages[start + 30:]
+    assert len(fresh) == 30 and all(p["set"] == which for p in fresh)
+    assert which not in {p["set"] for p in before + later} and all(p["rank"] > fresh[-1]["rank"] for p in later)
+    assert [p["rank"] for p in fresh] == sorted(p["rank"] for p in fresh) and fresh[0]["rank"] > after == max(
         p["rank"] for p in before)
-    names = {p["name"].lower().replace("_", "-").replace(".", "-") for p in fresh}
-    assert len(names) == 30 and not names & EXCLUDED and not names & {p["name"].lower() for p in before}
+    norm = [p["name"].lower().replace("_", "-").replace(".", "-") for p in packages]
+    names = set(norm[start:start + 30])
+    assert len(names) == 30 and not names & EXCLUDED and not names & set(norm[:start])
 
 
 @pytest.mark.parametrize("which", SETS)
