@@ -31,7 +31,6 @@ import functools
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-from docbot.facts.module import module_tree
 from docbot.scan import ast_finder, old_side
 from docbot.scan.names import importable as importable, importable_as as importable_as, module_name  # re-exported
 from docbot.results import ChangeKind, SourceParseError, Target
@@ -236,9 +235,7 @@ def _both_readings(source: str, path: str) -> _Reading:
     text = _prepare(source, path)
     lines = text.split("\n")  # not splitlines(): a form feed inside the code is not a line break
     try:
-        # the tree other readers of this text share (the drift gate's new side, the checks'), parsed here
-        # again only to raise why it does not parse
-        tree = module_tree(text) or ast.parse(text)
+        tree = ast.parse(text)
     except SyntaxError as err:
         return _Reading(_group(_last_resort(text, path, False, err), lines),
                         _group(_last_resort(text, path, True, err), lines), None)

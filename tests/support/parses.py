@@ -6,13 +6,9 @@ import ast
 
 import pytest
 
-from docbot.facts.module import module_tree
-
 
 def counted_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every text ``ast.parse`` is given from here on (the real parse still runs), in order; no tree parsed
-    before is remembered (``module_tree`` shares one per text)."""
-    module_tree.cache_clear()
+    """Every text ``ast.parse`` is given from here on (the real parse still runs), in order."""
     seen: list[str] = []
     real = ast.parse
 

@@ -53,9 +53,8 @@ def test_the_module_is_parsed_a_fixed_number_of_times_whatever_the_sections(pars
     source = _module(sections)
     report = verify_source_doc(source, _doc(sections), "mod", (), run_examples=False)
     assert len([r for r in report if r.section_found]) == sections + 0  # every section was checked
-    # Once: the scan that finds the public functions and the checks that follow the code share the tree
-    # (facts.module.module_tree).
-    assert parses[source] == 1
+    # Once to find the public functions (docbot.scan), once for the checks that follow the code (facts.module).
+    assert parses[source] == 2
 
 
 def test_returned_types_reads_one_parse_for_all_functions(parses: Counter[str]) -> None:

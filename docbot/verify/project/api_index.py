@@ -12,14 +12,14 @@ import ast
 from dataclasses import dataclass, field
 from enum import Enum
 
-from docbot.facts.module import module_tree
-
 
 def parsed(source: str) -> ast.Module | None:
     """``source``'s tree; None for a module that does not parse (Python 2, a NUL byte): what it binds is
-    unknown, not known to be nothing. Shared read-only with every reader of the same text
-    (``facts.module.module_tree``): the drift gate's new side is the tree ``check``'s scan parsed already."""
-    return module_tree(source)
+    unknown, not known to be nothing."""
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,9 @@ staged diff), ``docbot check --base`` and the Action all judge through ``judge``
 
 from __future__ import annotations
 
+import ast
 import tempfile
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,8 +28,9 @@ from docbot.verify.findings import Severity
 from docbot.verify.project.doc_files import DocsOptions, doc_paths, read_doc
 from docbot.verify.project.mentions import MentionCache, PackageNames
 from docbot.verify.project.package import Package
+from docbot.verify.project.api_index import parsed
 from docbot.verify.project.content_cache import ContentCache, repo_cache_folder
-from docbot.verify.project.package_read import VERSION as PACKAGE_VERSION, read_package
+from docbot.verify.project.package_read import VERSION as PACKAGE_VERSION, HandedOn, read_package
 from docbot.verify.project.reach import Reach
 from docbot.verify.project.report import DocReport, DriftReport, ProjectReport, StaleLine
 from docbot.verify.project.sides import Change, changed_in, checkout, package_at
@@ -46,15 +48,16 @@ def project_docs(root: Path, options: DocsOptions) -> list[Path]:
 
 
 def reaching(root: Path, docs: Sequence[Path], texts: Mapping[Path, str], package: Package, changed: Collection[str],
-             cache: bool = False) -> list[Path]:
+             cache: bool = False, parse: Callable[[str], ast.Module | None] = parsed) -> list[Path]:
     """The docs among ``docs`` whose names can reach one of the ``changed`` definitions; ``cache``: each doc's
-    mentions and each module's reading kept in the repository's cache folder, by their text."""
+    mentions and each module's reading kept in the repository's cache folder, by their text; ``parse``: as
+    ``read_package``'s."""
     if not changed:
         return []
     folder = repo_cache_folder(root) if cache else None
     mentions = MentionCache(folder / "mentions.json" if folder else None)
     modules = ContentCache(folder / "package.json" if folder else None, PACKAGE_VERSION)
-    index, defs = read_package(package, modules)
+    index, defs = read_package(package, modules, parse)
     modules.save()
     names = PackageNames(package.name, index)
     graph = Reach({m: f.name == "__init__.py" for m, f in package.modules.items()}, package.source, defs)
@@ -73,15 +76,16 @@ def judge(root: Path, diff: DiffRead, options: DocsOptions, *, run_examples: boo
     docs = project_docs(root, options)
     if not docs:
         return DriftReport((), (), (), ran_examples=run_examples)
+    trees = HandedOn()  # a changed module's new side is parsed once, for what changed and the package's reading
     with BlobReader(diff.repo.top) as reader:  # one git process for the base's project files and both sides
         package = package_at(root, diff.plan.old_rev, reader)
-        change = changed_in(root, package, diff, reader)  # its trees are the package reading's (api_index.parsed)
+        change = changed_in(root, package, diff, reader, trees.keep)
     wanted = set(change.edited if edited_docs is None else edited_docs)
     chosen = [p for p in docs if p.relative_to(root).as_posix() in wanted]
     if not change.names and not chosen:
         return DriftReport((), (), (), ran_examples=run_examples)
     texts = {p: read_doc(root, p) for p in docs}
-    reached = reaching(root, docs, texts, package, change.names, cache)
+    reached = reaching(root, docs, texts, package, change.names, cache, trees.take)
     chosen = sorted({*chosen, *reached})
     if not chosen:
         return DriftReport(tuple(sorted(change.names)), (), (), ran_examples=run_examples)

@@ -9,7 +9,8 @@ read again from the text, never trusted in part.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import ast
+from collections.abc import Callable, Mapping
 
 from docbot.verify.project.api_index import ApiIndex, Scope, module_scopes, parsed
 from docbot.verify.project.content_cache import ContentCache
@@ -19,10 +20,11 @@ from docbot.verify.project.reach import ModuleDefs, split_parsed
 VERSION = "2"  # of the entries' shape and of the readings (api_index, reach): raised when either changes
 
 
-def read_package(package: Package, cache: ContentCache | None = None) -> tuple[ApiIndex, dict[str, ModuleDefs]]:
+def read_package(package: Package, cache: ContentCache | None = None,
+                 parse: Callable[[str], ast.Module | None] = parsed) -> tuple[ApiIndex, dict[str, ModuleDefs]]:
     """The package's ``ApiIndex`` and every module split for the reach graph; ``cache`` (``VERSION``'s) keeps
-    each module's reading by its text. A module parsed already in this process (the gate's changed modules,
-    to find what changed) is not parsed again (``parsed`` shares its trees)."""
+    each module's reading by its text; ``parse``: ``parsed``, or a run's memo of it (the gate parsed the
+    changed modules to find what changed)."""
     index = ApiIndex(package.name)
     defs: dict[str, ModuleDefs] = {}
     for module, file in sorted(package.modules.items(), key=lambda item: item[0].count(".")):  # as Package.index
@@ -30,13 +32,29 @@ def read_package(package: Package, cache: ContentCache | None = None) -> tuple[A
         key = ContentCache.key(source, module, str(int(is_package)))
         reading = _decoded(cache.get(key)) if cache is not None else None
         if reading is None:
-            tree = parsed(source)
+            tree = parse(source)
             reading = module_scopes(module, tree, is_package), split_parsed(tree, source, module, is_package)
             if cache is not None:
                 cache.put(key, _encoded(*reading))
         index.add_scopes(module, reading[0], is_package)
         defs[module] = reading[1]
     return index, defs
+
+
+class HandedOn:
+    """Trees parsed once and handed on once: what changed in a diff is found from the changed modules' trees
+    (``keep``), and the package's reading then takes the new side's (``take``) instead of parsing it again.
+    A tree taken is let go, so a cold reading of a large package holds one module's tree at a time."""
+
+    def __init__(self) -> None:
+        self.trees: dict[str, ast.Module | None] = {}
+
+    def keep(self, source: str) -> ast.Module | None:
+        self.trees[source] = tree = parsed(source)
+        return tree
+
+    def take(self, source: str) -> ast.Module | None:
+        return self.trees.pop(source) if source in self.trees else parsed(source)
 
 
 def _encoded(scopes: Mapping[str, Scope], split: ModuleDefs) -> dict[str, object]:

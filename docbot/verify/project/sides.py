@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import re
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,9 +86,11 @@ def _blob(reader: BlobReader, name: str) -> bytes:
         return b""
 
 
-def changed_in(root: Path, package: Package, diff: object, reader: BlobReader) -> Change:
+def changed_in(root: Path, package: Package, diff: object, reader: BlobReader,
+               parse: Callable[[str], ast.Module | None] = parsed) -> Change:
     """The definitions of ``package`` that ``diff`` (a ``docbot.scan.diff_read.DiffRead``) changed, its blobs
-    read through ``reader``."""
+    read through ``reader``; ``parse``: as ``changed_names``'s (the drift gate shares it with its reading of the
+    package)."""
     from docbot.scan.diff_read import DiffRead
 
     assert isinstance(diff, DiffRead)
@@ -100,7 +103,7 @@ def changed_in(root: Path, package: Package, diff: object, reader: BlobReader) -
             continue
         old = None if plan.old_rev is None else _text(diff, reader, plan.old_rev, change.old_path, root)
         new = _text(diff, reader, plan.new_rev, change.new_path, root)
-        names |= changed_names(old, new, module, Path(change.path).name == "__init__.py")
+        names |= changed_names(old, new, module, Path(change.path).name == "__init__.py", parse)
     names |= {f"{package.name}.{DATA}" for p in paths if not p.endswith(".py") and _inside(root, package, p)}
     return Change(plan.old_rev, frozenset(names), paths)
 
@@ -143,28 +146,29 @@ def checkout(root: Path, rev: str, into: Path) -> Path:
     return into
 
 
-def changed_names(old: str | None, new: str | None, module: str, is_package: bool) -> set[str]:
+def changed_names(old: str | None, new: str | None, module: str, is_package: bool,
+                  parse: Callable[[str], ast.Module | None] = parsed) -> set[str]:
     """The definitions of ``module`` whose code differs between ``old`` and ``new`` (None: no such side),
-    as ``module.qualname``."""
-    inside = _inside_one_function(old, new) if old is not None and new is not None else None
+    as ``module.qualname``; ``parse``: ``api_index.parsed``, or a run's memo of it."""
+    inside = _inside_one_function(old, new, parse) if old is not None and new is not None else None
     if inside is not None:
         qualname, same = inside
         return set() if same else {f"{module}.{qualname}"}
-    before = split_parsed(parsed(old), old, module, is_package, True) if old is not None else ModuleDefs()
-    after = split_parsed(parsed(new), new, module, is_package, True) if new is not None else ModuleDefs()
+    before = split_parsed(parse(old), old, module, is_package, True) if old is not None else ModuleDefs()
+    after = split_parsed(parse(new), new, module, is_package, True) if new is not None else ModuleDefs()
     # the same lines are the same code; where they differ, the trees are compared (a comment or a line break
     # changes no definition): dumping every definition's tree was most of this (issue 32)
     return {f"{module}.{name}" for name in before.shapes.keys() | after.shapes.keys()
             if before.shapes.get(name) != after.shapes.get(name) and _dumped(before, name) != _dumped(after, name)}
 
 
-def _inside_one_function(old: str, new: str) -> tuple[str, bool] | None:
+def _inside_one_function(old: str, new: str, parse: Callable[[str], ast.Module | None]) -> tuple[str, bool] | None:
     """(qualname, unchanged) when every line that differs lies inside one function from its ``def`` line on, on
     both sides: the rest of the module is byte for byte the same, so that function alone can differ, and only
     its old text is parsed (a one-line edit in a 3,000-line module, issue 32); as the scan's
     ``old_side.old_touched`` reasons. None: the old side is parsed whole."""
     old_lines, new_lines = old.split("\n"), new.split("\n")
-    tree = parsed(new)
+    tree = parse(new)
     if tree is None or old_lines == new_lines:
         return None
     limit = min(len(old_lines), len(new_lines))
