@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from docbot.sandbox.runner import run_steps
-from docbot.verify.checks.environment import Environment, bound_names, machine_values
+from docbot.verify.checks.environment import Environment, bound_names, machine_values, handed_names
 from docbot.verify.checks.examples import findings_from_run
 from docbot.verify.read.examples import extract_steps
 from docbot.verify.findings import Finding, Severity
@@ -232,3 +232,17 @@ def test_machine_values_are_this_machines() -> None:
     assert "kernel release" in values.values()  # a user agent shows it (requests-toolbelt's docs/user-agent.rst)
     if Path("/etc/os-release").exists():
         assert "operating system" in values.values()
+
+
+@pytest.mark.parametrize("code, line, handed", [
+    ('cur.execute("copy t to stdout", stream=out)', 1, {"out"}),  # pg8000's README
+    ("fill(buf, size)\nother(keep)", 1, {"buf", "size"}),  # only the statement that failed
+    ("fill(buf, size)\nother(keep)", 2, {"keep"}),
+    ("print(x, file=out, sep=str(y))", 1, {"x", "out", "y"}),  # inner calls' arguments too
+    ("data = list(map(str, items))", 1, {"items"}),  # a builtin is no value of the doc's
+    ("total = a + b", 1, set()),  # nothing handed to a call
+    ("f(a.b, c[0])", 1, set()),  # only names are followed, not what they hold
+    ("def g(:", 1, set()),  # does not parse
+])
+def test_what_the_failed_statement_was_handed(code: str, line: int, handed: set[str]) -> None:
+    assert handed_names(code, line) == handed

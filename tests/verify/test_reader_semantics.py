@@ -151,6 +151,13 @@ CASES = [
                  id="... a name the failed step was not to bind is still held to"),
     pytest.param(f"```pycon\n>>> {IMPORTS}>>> total = add(1, 2)\n>>> total = add(total, 2)\n>>> total\n9\n```\n",
                  ["example_mismatch"], id="... and one a step that did not fail rebound"),
+    # pg8000 1.31.6's README: the COPY fails with the connection a sandbox refuses; the stream it was to fill is empty
+    pytest.param("```pycon\n>>> import io\n>>> out = io.StringIO()\n>>> print('filled', file=out, end=undefined_end)"
+                 "\n>>> out.getvalue()\n'filled'\n```\n", [],
+                 id="a value handed to the call that failed: what it holds is that failure's echo"),
+    pytest.param("```pycon\n>>> import io\n>>> out, other = io.StringIO(), io.StringIO()\n"
+                 ">>> print('filled', file=out, end=undefined_end)\n>>> other.getvalue()\n'filled'\n```\n",
+                 ["example_mismatch"], id="... not a value it was not handed"),
     # class 6: noise docbot has a kind for
     pytest.param(block("import asyncio\n\nasync def main():\n    async with asyncio.TaskGroup() as tg:\n"
                        "        tg.create_task(download(url))\n\nasyncio.run(main())"), [],

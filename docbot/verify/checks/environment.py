@@ -11,6 +11,7 @@ A failure with none of those signals is still the doc's (docs/design.md#truth-ch
 from __future__ import annotations
 
 import ast
+import builtins
 import contextlib
 import functools
 import os
@@ -214,6 +215,18 @@ def head(code: str, line: int | None) -> str:
         if first <= line <= (node.end_lineno or node.lineno):
             return "\n".join(code.splitlines()[: first - 1])
     return ""
+
+
+def handed_names(code: str, line: int | None) -> frozenset[str]:
+    """The names the top-level statement holding ``line`` hands to a call as an argument (``stream=out``): what
+    that statement may have half filled when it failed (pg8000's README: ``cur.execute("copy ...", stream=out)``
+    fails, and ``out.getvalue()`` shows nothing). Builtins are not values of the doc's."""
+    tree = _parse(code)
+    statement = next((n for n in tree.body if n.lineno <= (line or 0) <= (n.end_lineno or n.lineno)), None) \
+        if tree is not None else None
+    calls = [n for n in ast.walk(statement) if isinstance(n, ast.Call)] if statement is not None else []
+    values = [v for call in calls for v in (*call.args, *(k.value for k in call.keywords))]
+    return frozenset(v.id for v in values if isinstance(v, ast.Name) and not hasattr(builtins, v.id))
 
 
 @functools.lru_cache(maxsize=1024)

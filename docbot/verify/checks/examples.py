@@ -16,7 +16,8 @@ from docbot.config.choices import (DEFAULT_EXAMPLE_MEMORY_MB, DEFAULT_EXAMPLE_SA
                                    ExampleSandbox)
 from docbot.sandbox.runner import SandboxRun, run_steps
 from docbot.sandbox.step import Step
-from docbot.verify.checks.environment import FAILED_STATUSES, Environment, bound_names, head, loaded_names
+from docbot.verify.checks.environment import (FAILED_STATUSES, Environment, bound_names, handed_names, head,
+                                              loaded_names)
 from docbot.verify.checks.example_findings import finding_for, inline, not_run, rebound, unfinished
 from docbot.verify.findings import Check, Finding, Severity, lower
 from docbot.verify.read.examples import extract_steps
@@ -164,7 +165,7 @@ class _Judge:
         self.steps, self.timeout_s = steps, timeout_s
         self.environment = Environment(memory_mb)
         self.unmade: dict[str, int] = {}  # a name a failed step was to bind -> that step's block line
-        self.stale: dict[str, int] = {}  # ... one it was to rebind, its failing line known -> that line
+        self.stale: dict[str, int] = {}  # ... one it was to rebind or was handed, its failing line known -> line
         self.session = Session()
 
     def take(self, todo: list[int], run: SandboxRun, mine: list[dict[str, Any]],
@@ -206,11 +207,13 @@ class _Judge:
     def _stale_use(self, step: Step, result: dict[str, Any]) -> tuple[str, int] | None:
         """The name this step reads that an earlier step failed to rebind, so that it holds the value from before
         (celery 5.7.0's tasks guide: `@app.task(name=...)` fails on `app`, and `add.name` shows an earlier `add`'s),
-        with that step's line; and what this step binds or fails to rebind, for the steps after it. Only a failure
-        whose line is known counts: what a step that timed out or ended its session had bound is not known."""
+        with that step's line; and what this step binds, fails to rebind or hands to the call that failed (it may
+        be half filled: ``environment.handed_names``), for the steps after it. Only a failure whose line is known
+        counts: what a step that timed out or ended its session had bound is not known."""
         found = next(((n, self.stale[n]) for n in sorted(loaded_names(step.code)) if n in self.stale), None)
         if result["status"] in ("raised", "wrong_exception") and result.get("line") is not None:
-            for name in bound_names(step.code) - bound_names(head(step.code, result.get("line"))):
+            line = result.get("line")
+            for name in bound_names(step.code) - bound_names(head(step.code, line)) | handed_names(step.code, line):
                 self.stale.setdefault(name, step.line)
         elif result["status"] not in FAILED_STATUSES:
             for name in bound_names(step.code):
@@ -243,7 +246,8 @@ class _Judge:
             return True
         if named is not None or (why is None and stale is not None):
             echoed, at = (named, self.unmade[named]) if named is not None else stale or ("", 0)
-            self.session.not_reached[index] = f"it reads `{echoed}`, which the step at line {at + 1} failed to make"
+            self.session.not_reached[index] = f"it reads `{echoed}`, which the step at line {at + 1} failed to make " \
+                "or fill"
             return True  # the echo of that failure, not a finding of its own
         if why is not None:
             finding = lower(replace(finding, message=f"{finding.message}; not the doc's fault: {why}"),
