@@ -51,7 +51,13 @@ def judge(step: dict[str, Any], value: Any, printed: str, echoed: list[tuple[Any
     if not ok and expect == "output" and _NONE.match(want.strip()) and not printed.strip() and not echoed:
         # `>>> key.kid` then `None`: the doc states the value, which a console does not echo (issue 28: 18 false)
         ok = _ends_in_expression(step["code"])
-    result = {"status": "ok" if ok else "mismatch", "got": clip(printed.rstrip("\n"))}
+    got = printed.rstrip("\n")
+    bound = _assigned(step["code"]) if not ok and expect == "output" and not printed.strip() and not echoed else None
+    if bound is not None and bound in namespace and want.strip():
+        # `>>> token = jwt.encode(...)` then the token (python-jose's README): the doc states what the name now
+        # holds, which a console does not echo; held to that value
+        ok, got = value_matches(namespace[bound], want, namespace), repr_of(namespace[bound])
+    result = {"status": "ok" if ok else "mismatch", "got": clip(got)}
     if shown is None or ok:
         return result
     if echoed and step["echo_last"] and repr_of(echoed[-1][0]) not in want:
@@ -69,6 +75,18 @@ def _ends_in_expression(code: str) -> bool:
     last = body[-1] if body else None
     return isinstance(last, ast.Expr) and not (isinstance(last.value, ast.Call) and isinstance(
         last.value.func, ast.Name) and last.value.func.id == "print")
+
+
+def _assigned(code: str) -> str | None:
+    """The one name the code's last statement assigns (``token = ...``, ``token: str = ...``), else None."""
+    try:
+        body = ast.parse(code).body
+    except SyntaxError:
+        return None
+    last = body[-1] if body else None
+    targets = last.targets if isinstance(last, ast.Assign) else [last.target] if isinstance(
+        last, ast.AnnAssign) and last.value is not None else []
+    return targets[0].id if len(targets) == 1 and isinstance(targets[0], ast.Name) else None
 
 
 def _before_echo(shown: str, value: Any) -> str:
