@@ -65,25 +65,25 @@ def judge(step: dict[str, Any], value: Any, printed: str, echoed: list[tuple[Any
     return {**result, "terminal": clip(shown.rstrip("\n"))}
 
 
-def _ends_in_expression(code: str) -> bool:
-    """Whether the code's last statement is an expression other than a call of print (its value is what a console
-    would have echoed)."""
+def _last_statement(code: str) -> ast.stmt | None:
     try:
         body = ast.parse(code).body
     except SyntaxError:
-        return False
-    last = body[-1] if body else None
+        return None
+    return body[-1] if body else None
+
+
+def _ends_in_expression(code: str) -> bool:
+    """Whether the code's last statement is an expression other than a call of print (its value is what a console
+    would have echoed)."""
+    last = _last_statement(code)
     return isinstance(last, ast.Expr) and not (isinstance(last.value, ast.Call) and isinstance(
         last.value.func, ast.Name) and last.value.func.id == "print")
 
 
 def _assigned(code: str) -> str | None:
     """The one name the code's last statement assigns (``token = ...``, ``token: str = ...``), else None."""
-    try:
-        body = ast.parse(code).body
-    except SyntaxError:
-        return None
-    last = body[-1] if body else None
+    last = _last_statement(code)
     targets = last.targets if isinstance(last, ast.Assign) else [last.target] if isinstance(
         last, ast.AnnAssign) and last.value is not None else []
     return targets[0].id if len(targets) == 1 and isinstance(targets[0], ast.Name) else None

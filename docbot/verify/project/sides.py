@@ -40,14 +40,14 @@ class Change:
     edited: frozenset[str]
 
 
-def package_at(root: Path, rev: str | None, reader: BlobReader | None = None) -> Package:
+def package_at(root: Path, rev: str | None, reader: BlobReader) -> Package:
     """The package as commit ``rev`` names it, located in the checkout at ``root``. Without ``rev``, or where
     ``rev`` has no package yet (a project's first one), the checkout's own. ``reader``: the caller's blob
     reader, for the few files of ``rev`` read whole."""
     if rev is None:
         return find_package(root)
-    with tempfile.TemporaryDirectory(prefix="docbot-identity-") as folder, BlobReader(root) as own:
-        skeleton = _skeleton(root, rev, Path(folder), reader or own)
+    with tempfile.TemporaryDirectory(prefix="docbot-identity-") as folder:
+        skeleton = _skeleton(root, rev, Path(folder), reader)
         try:
             found = find_package(skeleton)
         except ConfigError:
