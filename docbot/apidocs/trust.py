@@ -99,16 +99,14 @@ def sources_of_changed_pages(root: Path, base: str, head: str | None, docs_dir: 
     pages' sections into ``check --base``'s scope (else a forged verdict on them is never looked at).
     ``diff``: git's reading of ``base...head`` when the caller has it (its list of edited paths is shared)."""
     from docbot.git.repo import DiffSpec, diff_plan, open_repo, tracked_python_files
-    from docbot.git.runner import run_git
+    from docbot.scan.diff_read import edited_paths
     from docbot.scan.targets import module_name
 
     if diff is not None:
         folder = Path(docs_dir).as_posix() + "/"  # as git's pathspec ``-- docs/api`` would take it
-        listed = [p for p in diff.edited(root) if p.startswith(folder)]
+        listed: Sequence[str] = [p for p in diff.edited(root) if p.startswith(folder)]
     else:
-        plan = diff_plan(open_repo(root), DiffSpec(base=base, head=head))
-        names = run_git(root, "diff", "--name-only", "--no-renames", "-z", *plan.diff_args, "--", docs_dir)
-        listed = names.decode("utf-8", "replace").split("\0")
+        listed = edited_paths(root, diff_plan(open_repo(root), DiffSpec(base=base, head=head)), docs_dir)
     changed = [p for p in listed if p.endswith(".md")]
     if not changed:
         return []

@@ -42,8 +42,7 @@ class DiffRead:
         """Every path the diff names, Python or not, as ``--name-only --no-renames`` lists them (relative to
         the top): the drift gate's edited docs and ``check``'s edited pages, from one git process."""
         if self.edited_paths is None:
-            listed = run_git(root, "diff", "--name-only", "--no-renames", "-z", *self.plan.diff_args, "--")
-            self.edited_paths = tuple(p for p in listed.decode("utf-8", "replace").split("\0") if p)
+            self.edited_paths = edited_paths(root, self.plan)
         return self.edited_paths
 
     def paths(self) -> tuple[set[str], set[str]]:
@@ -57,6 +56,12 @@ class DiffRead:
             if change.old_path is not None and change.old_path != change.new_path:
                 gone.add(change.old_path)
         return present, gone
+
+
+def edited_paths(root: Path, plan: DiffPlan, *under: str) -> tuple[str, ...]:
+    """The paths ``plan``'s diff names (``under``: those git's pathspecs name), any kind of file."""
+    listed = run_git(root, "diff", "--name-only", "--no-renames", "-z", *plan.diff_args, "--", *under)
+    return tuple(p for p in listed.decode("utf-8", "replace").split("\0") if p)
 
 
 def read_diff(repo_root: Path, spec: DiffSpec) -> DiffRead:

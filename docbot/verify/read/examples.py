@@ -268,9 +268,10 @@ def _exception_claim(text: str) -> tuple[str, str | None]:
 def _python_steps(text: str, output: str | None) -> list[Step]:
     if all(_SNIPPET.match(line) for line in text.splitlines() if line.strip()):
         return []  # pymdownx.snippets' `--8<-- "examples/app.py"`: the page's markup includes a file (flask-cors)
-    alternative = _OR_LINE.search(text)  # flask 3.1.3's cli.rst, "The following are equivalent:": `bp = ...`,
+    # flask 3.1.3's cli.rst, "The following are equivalent:": `bp = ...`, `# or`, `app.register_blueprint(...)`:
+    # a reader runs one of them, not both
+    alternative = _OR_LINE.search(text)
     text = text[: alternative.start()] if alternative and text[: alternative.start()].strip() else text
-    # `# or`, `app.register_blueprint(...)`: a reader runs one of them, not both
     try:
         tree = ast.parse(text)
     except SyntaxError:
