@@ -11,6 +11,7 @@ import ast
 import re
 import textwrap
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from docbot.facts.raises import Raise, collect_raises
@@ -133,6 +134,9 @@ def _with_markers(params: tuple[Parameter, ...]) -> list[str]:
     return out
 
 
+# verify asks for a function's facts once per check family (the section's checks, then its claims'): the text
+# decides them, and Facts is frozen, so one reading serves both (docs/design.md#verify-speed)
+@lru_cache(maxsize=1024)
 def extract_facts(source: str, qualname: str) -> Facts:
     """Read the facts of the function whose own text (decorators included) is ``source``.
 

@@ -83,3 +83,13 @@ def test_jedi_reads_one_copy_of_the_module_for_all_its_functions(monkeypatch: py
     assert [returned_types(source, f"f{i}") for i in range(6)] == [{"str"}] * 6
     assert returned_types(source, "g") == {"list"}  # each function's own returns, from the one copy
     assert len(made) == 1
+
+
+def test_a_functions_own_text_is_parsed_once_for_its_checks_and_its_claims(parses: Counter[str]) -> None:
+    from docbot.facts.function import extract_facts
+
+    extract_facts.cache_clear()  # a cache taken away must fail the count below, not here
+    source = _module(3)
+    verify_source_doc(source, _doc(3), "mod", (), run_examples=False)
+    own = {text: n for text, n in parses.items() if text.startswith("def f")}
+    assert len(own) == 3 and set(own.values()) == {1}, own

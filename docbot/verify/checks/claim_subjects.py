@@ -195,18 +195,26 @@ class SourceFunctions:
 
 def imported_from(source: str, module: str, name: str, package: Mapping[str, str]) -> tuple[str, str] | None:
     """(the module of ``package``, the name there) that ``source`` (module ``module``) imports ``name`` from."""
-    tree = module_tree(source)
     is_package = any(other.startswith(module + ".") for other in package)
-    for node in tree.body if tree else []:
-        if not isinstance(node, ast.ImportFrom):
-            continue
-        parts = module.split(".")
-        base = parts[: len(parts) - node.level + (1 if is_package else 0)] if node.level else []
-        dotted = ".".join([*base, *([node.module] if node.module else [])])
-        for alias in node.names:
-            if (alias.asname or alias.name) == name and dotted in package:
-                return dotted, alias.name
+    parts = module.split(".")
+    for level, imported, original in _from_imports(source).get(name, ()):
+        base = parts[: len(parts) - level + (1 if is_package else 0)] if level else []
+        dotted = ".".join([*base, *([imported] if imported else [])])
+        if dotted in package:
+            return dotted, original
     return None
+
+
+@lru_cache(maxsize=64)  # asked once per name a doc writes: indexed once per module, not walked each time
+def _from_imports(source: str) -> dict[str, list[tuple[int, str | None, str]]]:
+    """The name each top-level ``from ... import`` binds -> (its level, its module, the name imported)."""
+    found: dict[str, list[tuple[int, str | None, str]]] = {}
+    tree = module_tree(source)
+    for node in tree.body if tree else []:
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                found.setdefault(alias.asname or alias.name, []).append((node.level, node.module, alias.name))
+    return found
 
 
 def _scopes(source: str) -> dict[str, set[str]]:

@@ -36,7 +36,8 @@ from docbot.facts.function import Facts
 from docbot.verify.findings import Check, Finding
 from docbot.verify.checks.parameters import call_names
 from docbot.verify.read.doc_params import doc_signatures
-from docbot.verify.read.markdown import parts_labelled, prose, tokens
+from docbot.verify.read.markdown import parts_labelled, prose
+from docbot.verify.read.md_tokens import tokens
 from docbot.verify.checks.return_types import returned_types, shown
 
 _SAYS_NOTHING = re.compile(

@@ -21,6 +21,7 @@ from docbot.verify.read.examples import extract_steps
 from docbot.verify.checks.examples import ExampleContext
 from docbot.verify.findings import Finding, Severity
 from docbot.verify.read.pydoc_text import PydocEntry, pydoc_entries
+from docbot.verify.read.md_tokens import section_text
 from docbot.verify.checks.text_rules import Author
 from docbot.verify.read.sections import locate_section, marked_sections
 from docbot.verify.checks.claim_subjects import SourceFunctions
@@ -154,7 +155,7 @@ def find_sections(doc_text: str, qualnames: list[str],
         span = next((s for s in (locate_section(doc_text, n, others) for n in section_names(qualname)) if s), None)
         entry = entries.get(qualname)
         if span is not None:
-            text = "\n".join(lines[span[0] : span[1]]) + "\n"
+            text = section_text(doc_text, span[0], span[1], lines)  # a slice of the doc's tokens, not parsed again
             found[qualname] = (span, text + ("\n" + entry.as_markdown() if entry and _inside(entry, span) else ""))
         elif entry is not None:
             found[qualname] = ((entry.start, entry.end), entry.as_markdown())

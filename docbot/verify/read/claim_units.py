@@ -21,7 +21,8 @@ from typing import Any
 from markdown_it.token import Token
 
 from docbot.verify.read.claim_patterns import own_definition
-from docbot.verify.read.markdown import label_of, tokens
+from docbot.verify.read.markdown import label_of
+from docbot.verify.read.md_tokens import tokens
 
 __all__ = ["Form", "Unit", "markdown_lines", "markdown_units", "rst_units", "sentences"]
 

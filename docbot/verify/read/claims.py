@@ -107,9 +107,9 @@ def _callable_looking(text: str) -> list[str]:
 def _resolved(text: str, resolver: Resolver) -> tuple[set[str], bool]:
     """(the keys the text's names resolve to, whether it writes a callable that resolves to none). An exception's
     name is what a statement says is raised, never what it is about ("raises `ValidationError` on failure")."""
-    names = [n for n in _names(text) if not _EXCEPTION_NAME.search(n)]
-    keys = {key for name in names if (key := resolver.subject(name)) is not None}
-    foreign = any(resolver.subject(name) is None for name in _callable_looking(text) if name in names)
+    subjects = {n: resolver.subject(n) for n in _names(text) if not _EXCEPTION_NAME.search(n)}
+    keys = {key for key in subjects.values() if key is not None}
+    foreign = any(name in subjects and subjects[name] is None for name in _callable_looking(text))
     return keys, foreign
 
 

@@ -12,8 +12,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+from docbot.verify.read.md_tokens import tokens
 
 _ATX = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _BULLET = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$")
@@ -68,27 +67,6 @@ class Entry:
 
     text: str
     cells: dict[str, str] | None = None  # header -> cell, for table rows
-
-
-@lru_cache(maxsize=1)
-def _parser() -> MarkdownIt:
-    return MarkdownIt("commonmark").enable("table")
-
-
-@lru_cache(maxsize=256)
-def tokens(markdown: str) -> tuple[Token, ...]:
-    """markdown-it tokens of ``markdown`` (GFM tables on); treat them as read-only (they are cached)."""
-    return tuple(_parser().parse(_protect_code_pipes(markdown)))
-
-
-def _protect_code_pipes(markdown: str) -> str:
-    """``| `int | None` |``: a pipe inside backticks in a table row is a type, not a cell border."""
-    def protect(line: str) -> str:
-        if not line.lstrip().startswith("|"):
-            return line
-        return re.sub(r"`[^`]*`", lambda m: re.sub(r"(?<!\\)\|", r"\\|", m.group(0)), line)
-
-    return "\n".join(protect(line) for line in markdown.split("\n"))
 
 
 def code_blocks(markdown: str) -> list[CodeBlock]:
