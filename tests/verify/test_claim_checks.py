@@ -145,7 +145,7 @@ def test_each_module_s_classes_are_read_once_however_many_names_a_doc_writes(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Project mode asks every module of the package for each dotted name a doc writes: docbot's own README
     against its 188 modules re-parsed them per name (module_tree keeps 8 trees) and ran for minutes."""
-    from docbot.verify.checks.claim_subjects import through_bases
+    from docbot.verify.checks.class_bases import through_bases
     from tests.support.parses import counted_parses
 
     parsed = counted_parses(monkeypatch)

@@ -9,14 +9,14 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Mapping
-from functools import lru_cache
 
 from docbot.verify.checks.claims import Code, CodeOf
+from docbot.verify.checks.class_bases import imported_from, inherited, through_bases
 from docbot.verify.checks.kwargs_reach import NOTHING, Carried, carried_keywords
 from docbot.verify.checks.reach import CodeBase
 from docbot.facts.module import module_tree
 
-__all__ = ["OneFunction", "SourceFunctions", "bare", "every_function", "imported_from", "through_bases"]
+__all__ = ["OneFunction", "SourceFunctions", "bare", "every_function"]
 
 
 def every_function(source: str) -> dict[str, str]:
@@ -39,40 +39,6 @@ def every_function(source: str) -> dict[str, str]:
 
     add(tree.body if tree else [], "")
     return found
-
-
-def through_bases(source: str, qualname: str, functions: Mapping[str, str]) -> str | None:
-    """``Sub.method`` that ``Sub`` inherits from a class of the same module: that class's ``method``; and a
-    module-level alias of a class (``Str = String``) read as the class."""
-    cls, _, method = qualname.rpartition(".")
-    if not cls:
-        return None
-    bases, aliases = _class_table(source)
-    todo, seen = [aliases.get(cls, cls)], set[str]()
-    while todo:
-        name = todo.pop(0)
-        if name in seen or len(seen) > 20:
-            continue
-        seen.add(name)
-        if f"{name}.{method}" in functions:
-            return f"{name}.{method}"
-        todo += bases.get(name, [])
-    return None
-
-
-# Project mode asks of every module for each dotted name a doc writes (docbot's own README: 188 modules), so
-# each module's classes are read once, not once per name (module_tree keeps only a few trees).
-@lru_cache(maxsize=1024)
-def _class_table(source: str) -> tuple[dict[str, list[str]], dict[str, str]]:
-    """The module's top-level classes with the last word of each base (``Field[str]`` is ``Field``), and its
-    class aliases (``Str = String``). Never mutate them."""
-    tree = module_tree(source)
-    body = tree.body if tree else []
-    bases = {n.name: [ast.unparse(b.value if isinstance(b, ast.Subscript) else b).rsplit(".", 1)[-1]
-                      for b in n.bases] for n in body if isinstance(n, ast.ClassDef)}
-    aliases = {n.targets[0].id: n.value.id for n in body if isinstance(n, ast.Assign) and len(n.targets) == 1
-               and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Name)}
-    return bases, aliases
 
 
 def bare(written: str) -> str:
@@ -148,20 +114,24 @@ class SourceFunctions:
         return through_bases(self.source, f"{name}.__init__", self.functions) or self._reexported(name)
 
     def _reexported(self, name: str) -> str | None:
-        """``f`` or ``Class.method`` the source imports from a module of its package: ``module:qualname`` there."""
+        """``f`` or ``Class.method`` the source imports from a module of its package, or that a class inherits
+        from a base of another module: ``module:qualname`` there."""
         head, dot, rest = name.partition(".")
-        module, source, hops = self.module, self.source, 4
+        module, hops = self.module, 4
         while hops:
-            target = imported_from(source, module, head, self.package)
+            qualname = f"{head}{dot}{rest}"
+            functions = self._functions_of(module) if module != self.module else self.functions
+            for key in (qualname, f"{qualname}.__init__"):
+                if module != self.module and key in functions:
+                    return f"{module}:{key}"
+                found = inherited(module, key, self.package, self.package.__getitem__, self._functions_of)
+                if found:  # a base of the file itself is keyed as its own functions are
+                    own = found.removeprefix(f"{self.module}:")
+                    return own if own in self.functions else found
+            target = imported_from(self.package[module], module, head, self.package)
             if target is None:
                 return None
             module, head = target
-            source = self.package[module]
-            functions = self._functions_of(module)
-            qualname = f"{head}{dot}{rest}"
-            for key in (qualname, f"{qualname}.__init__"):
-                if key in functions:
-                    return f"{module}:{key}"
             hops -= 1
         return None
 
@@ -191,30 +161,6 @@ class SourceFunctions:
         if source is None:
             return None
         return Code(module, qualname, source, module_source, self.base, self.sys_path, _carried(module_source, source))
-
-
-def imported_from(source: str, module: str, name: str, package: Mapping[str, str]) -> tuple[str, str] | None:
-    """(the module of ``package``, the name there) that ``source`` (module ``module``) imports ``name`` from."""
-    is_package = any(other.startswith(module + ".") for other in package)
-    parts = module.split(".")
-    for level, imported, original in _from_imports(source).get(name, ()):
-        base = parts[: len(parts) - level + (1 if is_package else 0)] if level else []
-        dotted = ".".join([*base, *([imported] if imported else [])])
-        if dotted in package:
-            return dotted, original
-    return None
-
-
-@lru_cache(maxsize=64)  # asked once per name a doc writes: indexed once per module, not walked each time
-def _from_imports(source: str) -> dict[str, list[tuple[int, str | None, str]]]:
-    """The name each top-level ``from ... import`` binds -> (its level, its module, the name imported)."""
-    found: dict[str, list[tuple[int, str | None, str]]] = {}
-    tree = module_tree(source)
-    for node in tree.body if tree else []:
-        if isinstance(node, ast.ImportFrom):
-            for alias in node.names:
-                found.setdefault(alias.asname or alias.name, []).append((node.level, node.module, alias.name))
-    return found
 
 
 def _scopes(source: str) -> dict[str, set[str]]:

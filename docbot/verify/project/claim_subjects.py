@@ -17,7 +17,8 @@ from functools import cached_property
 
 from docbot.facts.module import module_tree
 from docbot.sandbox.step import Step
-from docbot.verify.checks.claim_subjects import bare, every_function, through_bases
+from docbot.verify.checks.claim_subjects import bare, every_function
+from docbot.verify.checks.class_bases import inherited, through_bases
 from docbot.verify.checks.claims import Code
 from docbot.verify.checks.kwargs_reach import carried_keywords
 from docbot.verify.checks.reach import CodeBase
@@ -101,6 +102,10 @@ class PackageSubjects:
                                                                             functions)
             if found:
                 return f"{module}:{found}"
+        for candidate in (qualname, f"{qualname}.__init__"):  # a base defined in another module of the package
+            found = inherited(module, candidate, self.package.modules, self.package.source, self.functions)
+            if found:
+                return found
         return None
 
     def missing(self, written: str) -> bool:
