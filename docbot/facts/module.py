@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from types import MappingProxyType
 
-__all__ = ["module_constants", "module_tree"]
+__all__ = ["module_constants", "module_tree", "scope_constants"]
 
 # A few texts at a time: one verify run reads one module per doc, the loop one per function's module.
 _KEPT = 8
@@ -38,14 +38,37 @@ def module_constants(source: str) -> Mapping[str, str]:
     same name, a loop, an import) is left out: which value a default saw would depend on the order of execution.
     """
     tree = module_tree(source)
-    if tree is None:
-        return MappingProxyType({})
+    return MappingProxyType(_literals(tree.body, tree) if tree is not None else {})
+
+
+@lru_cache(maxsize=_KEPT)
+def scope_constants(source: str, qualname: str) -> Mapping[str, str]:
+    """The named literals a function's defaults see: the module's, and for a method its own class body's too
+    (``BASE_URL = "..."`` above ``def __init__(self, base_url=BASE_URL)``), which a default is evaluated in and
+    which win over the module's. Only the innermost class: a class body does not see its enclosing class's."""
+    found = dict(module_constants(source))
+    tree = module_tree(source)
+    body: list[ast.stmt] = tree.body if tree is not None else []
+    owner: ast.ClassDef | None = None
+    for part in qualname.split(".")[:-1]:
+        owner = next((n for n in body if isinstance(n, ast.ClassDef) and n.name == part), None)
+        if owner is None:
+            return MappingProxyType(found)  # a function's local class, or no such class: the module's alone
+        body = owner.body
+    if owner is not None:
+        # No module name the class rebinds is among the module's: they count every binding in the module.
+        found.update(_literals(owner.body, owner))
+    return MappingProxyType(found)
+
+
+def _literals(body: list[ast.stmt], scope: ast.AST) -> dict[str, str]:
+    """The names ``body`` binds once to a literal, counting every binding anywhere under ``scope``."""
     bindings: dict[str, int] = {}
-    for node in ast.walk(tree):
+    for node in ast.walk(scope):
         for name in _bound_names(node):
             bindings[name] = bindings.get(name, 0) + 1
     found: dict[str, str] = {}
-    for statement in tree.body:
+    for statement in body:
         target, value = _simple_assignment(statement)
         if target is None or value is None or bindings.get(target) != 1:
             continue
@@ -58,7 +81,7 @@ def module_constants(source: str) -> Mapping[str, str]:
             found[target] = repr(folded)
             continue
         found[target] = ast.unparse(value)
-    return MappingProxyType(found)
+    return found
 
 
 def _folded(node: ast.expr) -> int | float | None:

@@ -128,6 +128,22 @@ def test_tables_lists_definitions_and_signatures_state_their_items(doc: str, exp
     assert claims(doc, passage="f") == expected
 
 
+@pytest.mark.parametrize("doc, expected", [
+    # the row's name is the parameter, though the package has a function `f` too (databricks-sdk's README: a table
+    # of WorkspaceClient's arguments whose row `google_credentials` shares its name with a function)
+    ("`connect()` takes:\n\n| Argument | Description |\n| --- | --- |\n| `f` | the f |\n",
+     {("takes", "connect", "f", "")}),
+    ("`f` defaults to 3.", {("default", "connect", "f", "3")}),
+    ("`connect()` options:\n\n`f`\n: Defaults to `'r'`.\n",
+     {("takes", "connect", "f", ""), ("default", "connect", "f", "'r'")}),
+    # written as a call, the name is still the function the statement is about
+    ("`f()` takes a `retries` parameter.", {("takes", "f", "retries", "")}),
+    ("In `f()`, `f` defaults to `2`.", {("default", "f", "f", "2")}),
+])
+def test_a_name_stated_as_a_parameter_is_not_the_subject(doc: str, expected: set[tuple[str, ...]]) -> None:
+    assert claims(doc, passage="connect") == expected
+
+
 def test_a_list_items_later_paragraph_is_still_the_items() -> None:
     doc = "- `a`: the a.\n\n  Defaults to 3.\n\n- `b`: the b.\n\nAfter the list.\n"
     forms = {u.text: u.form for u in markdown_units(doc)}

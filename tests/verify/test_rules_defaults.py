@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from docbot.facts.module import module_constants
+from docbot.facts.module import module_constants, scope_constants
 from docbot.verify.checks.page import check_doc
 from docbot.verify.read.doc_params import same_default
 from docbot.verify.findings import Check
@@ -82,3 +82,33 @@ def test_verify_holds_a_named_default_to_its_value(doc: str, wrong: bool) -> Non
     assert bool(findings) is wrong
     if wrong:
         assert "TIMEOUT (= 30)" in findings[0].message
+
+
+CLASSY = ("TIMEOUT = 30\nMODE = 'fast'\n\n\nclass Client:\n    BASE_URL = 'https://x/'\n    MODE = make()\n\n"
+          "    class Inner:\n        DEPTH = 2\n\n        def go(self, depth=DEPTH):\n            pass\n\n"
+          "    def __init__(self, base_url=BASE_URL, timeout=TIMEOUT, mode=MODE):\n        pass\n\n\n"
+          "def fetch(url, timeout=TIMEOUT):\n    return url\n")
+
+
+@pytest.mark.parametrize("qualname, constants", [
+    # a method's defaults see its class body's literals, and the module's the class does not rebind
+    # (MODE, bound again in the class, is no constant anywhere: which one a default saw depends on the scope)
+    ("Client.__init__", {"TIMEOUT": "30", "BASE_URL": "'https://x/'"}),
+    ("Client.Inner.go", {"TIMEOUT": "30", "DEPTH": "2"}),  # not its enclosing class's BASE_URL
+    ("fetch", {"TIMEOUT": "30"}),
+    ("Missing.method", {"TIMEOUT": "30"}),
+])
+def test_a_methods_defaults_see_its_class_body(qualname: str, constants: dict[str, str]) -> None:
+    assert dict(scope_constants(CLASSY, qualname)) == constants
+
+
+@pytest.mark.parametrize("stated, wrong", [("'https://x/'", False), ("'https://y/'", True)])
+def test_verify_holds_a_class_constant_default_to_its_value(stated: str, wrong: bool) -> None:
+    # slack_sdk's `base_url: str = BASE_URL`, BASE_URL bound in BaseClient's body (issue 29's held-out misses)
+    init = "    def __init__(self, base_url=BASE_URL, timeout=TIMEOUT, mode=MODE):\n        pass\n"
+    doc = f"## `Client`\n\nThe `base_url` argument of `Client()` defaults to `{stated}`.\n"
+    findings = [f for f in check_doc(doc, init, "Client.__init__", module_source=CLASSY)
+                if f.check is Check.WRONG_DEFAULT]
+    assert bool(findings) is wrong
+    if wrong:
+        assert "BASE_URL (= 'https://x/')" in findings[0].message

@@ -4,9 +4,9 @@
 - it takes P: the signature's parameters, and the keywords its ``**kwargs`` carries (docbot.verify.checks.
   kwargs_reach). An invented parameter the doc says is one is a contradiction; one ``**kwargs`` may still take
   (its routes are not all known) is a note.
-- P defaults to V: the signature's default, a module constant's value for a named one (docbot.facts.module). A
-  ``None`` (or sentinel) default that the body replaces ("``timeout = timeout or 30``") may well be the V the
-  doc names: a note.
+- P defaults to V: the signature's default, a module or class constant's value for a named one
+  (docbot.facts.module.scope_constants). A ``None`` (or sentinel) default that the body replaces
+  ("``timeout = timeout or 30``") may well be the V the doc names: a note.
 - P has type T: the annotation. Only builtin types are compared, ``float`` accepting an ``int`` as PEP 484 says.
 - it raises E: the exception reach (docbot.verify.checks.reach). Nothing reachable can raise it, and the reach
   is complete: a contradiction; else, when the function raises no such type itself, a note.
@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from docbot.facts.function import Facts, Parameter, extract_facts, is_none, own_nodes
-from docbot.facts.module import module_constants, module_tree
+from docbot.facts.module import module_constants, module_tree, scope_constants
 from docbot.verify.checks.kwargs_reach import NOTHING, Carried
 from docbot.verify.checks.reach import CodeBase, may_raise
 from docbot.verify.checks.return_types import annotation_types, returned_types, shown
@@ -127,7 +127,7 @@ def _default(claim: Claim, code: Code, facts: Facts) -> list[Finding]:
 
 def _constants(code: Code) -> Mapping[str, str]:
     """The module's named literals, and those it imports from its code base (``from .defaults import TIMEOUT``)."""
-    found = dict(module_constants(code.module_source)) if code.module_source else {}
+    found = dict(scope_constants(code.module_source, code.qualname)) if code.module_source else {}
     tree = module_tree(code.module_source) if code.module_source else None
     modules = code.base.modules
     for node in tree.body if tree else []:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from docbot.facts.function import extract_facts
-from docbot.facts.module import module_constants
+from docbot.facts.module import scope_constants
 from docbot.verify.checks.parameters import check_parameters
 from docbot.verify.read.doc_params import NO_CONSTANTS
 from docbot.verify.checks.raises import check_raises
@@ -52,7 +52,7 @@ def check_doc(doc: str, source: str, qualname: str, examples: ExampleContext | N
     except (SyntaxError, ValueError) as error:
         return [Finding(Check.SOURCE_UNREADABLE, f"the source of {qualname} could not be read ({error}); "
                         "nothing was checked")]
-    constants = module_constants(module_source) if module_source else NO_CONSTANTS
+    constants = scope_constants(module_source, qualname) if module_source else NO_CONSTANTS
     findings = check_parameters(doc, facts, carried, constants) + check_raises(doc, facts, source, module_source)
     echoed = docbot_prompts() if prompts is None else prompts
     findings += check_returns(doc, facts) + page_findings(doc, facts, module_source, echoed, author)

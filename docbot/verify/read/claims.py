@@ -70,8 +70,11 @@ def read_claims(units: Sequence[Unit], resolver: Resolver, passage: Passage = no
     whatever the sentence before it names."""
     found: dict[tuple[object, ...], Claim] = {}
     for unit in units:
-        own = _subject(unit, resolver, passage, one)
-        for stated in statements(unit):
+        said = statements(unit)
+        # A name the statement uses as a parameter ("| `timeout` | ... |", "`verbose` defaults to ...") is the
+        # parameter, never the object it is about, even where the package has a function of that name too.
+        own = _subject(unit, resolver, passage, one, frozenset(s.parameter for s in said if s.parameter))
+        for stated in said:
             subject = resolver.subject(stated.bound) if stated.bound else own
             if subject is None:
                 continue
@@ -104,30 +107,35 @@ def _callable_looking(text: str) -> list[str]:
             or text[offset + len(n) + 1 :].startswith("()")]
 
 
-def _resolved(text: str, resolver: Resolver) -> tuple[set[str], bool]:
+def _resolved(text: str, resolver: Resolver, parameters: frozenset[str] = frozenset()) -> tuple[set[str], bool]:
     """(the keys the text's names resolve to, whether it writes a callable that resolves to none). An exception's
-    name is what a statement says is raised, never what it is about ("raises `ValidationError` on failure")."""
-    subjects = {n: resolver.subject(n) for n in _names(text) if not _EXCEPTION_NAME.search(n)}
+    name is what a statement says is raised, never what it is about ("raises `ValidationError` on failure"); a
+    bare name in ``parameters`` is what the statement says is taken."""
+    calls = _callable_looking(text)
+    subjects = {n: resolver.subject(n) for n in _names(text)
+                if not _EXCEPTION_NAME.search(n) and (n not in parameters or n in calls)}
     keys = {key for key in subjects.values() if key is not None}
-    foreign = any(name in subjects and subjects[name] is None for name in _callable_looking(text))
+    foreign = any(name in subjects and subjects[name] is None for name in calls)
     return keys, foreign
 
 
-def _subject(unit: Unit, resolver: Resolver, passage: Passage, one: bool = False) -> str | None:
-    """The one object a statement is about, when nothing in its syntax says (module docstring's order)."""
+def _subject(unit: Unit, resolver: Resolver, passage: Passage, one: bool = False,
+             parameters: frozenset[str] = frozenset()) -> str | None:
+    """The one object a statement is about, when nothing in its syntax says (module docstring's order);
+    ``parameters``: the names the statement says are taken, which are not what it is about."""
     if unit.form is Form.SIGNATURE:
         signature = parse_signature(unit.text)
         return resolver.subject(signature.name) if signature else None
     if unit.subject:
         signature = parse_signature(unit.subject)
         return resolver.subject(signature.name if signature else unit.subject.split("(")[0].strip())
-    keys, foreign = _resolved(unit.text, resolver)
+    keys, foreign = _resolved(unit.text, resolver, parameters)
     if keys or foreign:
         return keys.pop() if len(keys) == 1 and not foreign else None
     if one and unit.form is Form.PROSE and _BARE_VERB.match(unit.text):
         return passage(unit.line)  # "See also `g()`. Raises KeyError if ...": the docstring's own function
     for context in (unit.term, unit.lead, unit.heading):
-        keys, foreign = _resolved(context, resolver)
+        keys, foreign = _resolved(context, resolver, parameters)
         if keys or foreign:
             return keys.pop() if len(keys) == 1 and not foreign else None
     return passage(unit.line)
