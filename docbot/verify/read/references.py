@@ -20,7 +20,10 @@ class Reference:
     how: str  # "import" (an example imports it) or "prose" (the text names it as code)
 
 
-_FILE_SUFFIXES = {"py", "pyi", "txt", "md", "rst", "toml", "cfg", "ini", "json", "yaml", "yml", "so", "pyd"}
+# a file the text names (`setup.cfg`, markdown's `markdown.pl`, the Perl original it was ported from)
+_FILE_SUFFIXES = {"py", "pyi", "txt", "md", "rst", "toml", "cfg", "ini", "json", "yaml", "yml", "so", "pyd",
+                  "pl", "sh", "bat", "exe", "html", "htm", "css", "js", "csv", "xml", "lock", "log", "pdf",
+                  "png", "jpg", "jpeg", "gif", "svg", "zip", "gz", "whl"}
 # what follows a code span that names an entry-point group (flake8 7.5.0's README, celery 5.7.0's extending guide)
 _ENTRY_POINTS = re.compile(r"(?:\s*(?:,|and|or)?\s*`[^`]+`)*\s*(?:entry[- ]?points?|entrypoints?)\b", re.IGNORECASE)
 # ... or what precedes it: "entry-points (for the `celery.commands`, `celery.result_backends`, or ..." (celery)
