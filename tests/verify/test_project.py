@@ -186,7 +186,7 @@ def test_examples_name_the_api_through_imports_and_aliases() -> None:
     assert sorted((r.dotted, r.how) for r in refs) == [("pkg.core.add", "code"), ("pkg.core.add", "import")]
     assert aliases == {"p": "pkg", "plus": "pkg.core.add"}
     prose = prose_references([(1, "Call `p.core.add()` or `pkg.Box.open`, not `os.path`, `add`, `pkg.py`, "
-                                  "`pkg.pl` or `pkg.html`.")],
+                                  "`pkg.pl`, `pkg.html`, `pkg.Box.method_name()` or `pkg.your_hook`.")],
                              "pkg", aliases)
     assert [(r.dotted, r.line) for r in prose] == [("pkg.core.add", 1), ("pkg.Box.open", 1)]
 

@@ -24,6 +24,12 @@ class Reference:
 _FILE_SUFFIXES = {"py", "pyi", "txt", "md", "rst", "toml", "cfg", "ini", "json", "yaml", "yml", "so", "pyd",
                   "pl", "sh", "bat", "exe", "html", "htm", "css", "js", "csv", "xml", "lock", "log", "pdf",
                   "png", "jpg", "jpeg", "gif", "svg", "zip", "gz", "whl"}
+# a name the text makes up to stand for any (faker's "forwards `faker.Generator.method_name()` calls to
+# `faker.Generator.format(method_name)`"): never a name the API lost
+_PLACEHOLDER = re.compile(r"(?:(?:method|function|func|attribute|attr|field|property|provider|module|class|option|"
+                          r"setting|command|key|param|parameter|arg|argument|var|variable|plugin|extension|hook|"
+                          r"handler|task|signal|event|backend)_name|foo|bar|baz|qux|spam|eggs|xxx|something|"
+                          r"whatever|(?:your|my|some)_\w+)")
 # what follows a code span that names an entry-point group (flake8 7.5.0's README, celery 5.7.0's extending guide)
 _ENTRY_POINTS = re.compile(r"(?:\s*(?:,|and|or)?\s*`[^`]+`)*\s*(?:entry[- ]?points?|entrypoints?)\b", re.IGNORECASE)
 # ... or what precedes it: "entry-points (for the `celery.commands`, `celery.result_backends`, or ..." (celery)
@@ -105,8 +111,9 @@ def prose_references(prose_lines: list[tuple[int, str]], package: str, aliases: 
     following = dict(prose_lines)
     for line, text in prose_lines:
         for match in _CODE_SPAN.finditer(text):
-            if match.group(1).rpartition(".")[2] in _FILE_SUFFIXES:
-                continue  # `distro.py`, `setup.cfg`: a file the text names, not an API name
+            last = match.group(1).rpartition(".")[2]
+            if last in _FILE_SUFFIXES or _PLACEHOLDER.fullmatch(last):
+                continue  # `distro.py`, `setup.cfg`: a file the text names; `Generator.method_name`: any method
             if _ENTRY_POINTS.match(f"{text[match.end():]} {following.get(line + 1, '')}") or \
                     _AFTER_ENTRY_POINTS.search(f"{following.get(line - 1, '')} {text[:match.start()]}"):
                 continue  # "`flake8.extension` and `flake8.formatting` entry points": a group's name, not the API
