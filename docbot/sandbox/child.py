@@ -27,6 +27,7 @@ from docbot.sandbox.judge import last_line as _last_line
 from docbot.sandbox.judge import repr_of as _repr
 from docbot.sandbox.judge import same_message as _same_message  # noqa: F401 - the rule's tests read it here
 from docbot.sandbox.script import run_code, run_script, show_root
+from docbot.sandbox.step import COMPOUND
 from docbot.sandbox.streams import Capture
 from docbot.sandbox.witness import Witness, install, missing_paths
 
@@ -200,7 +201,10 @@ def _execute(step: dict[str, Any], namespace: dict[str, Any], echoed: list[tuple
     for index, node in enumerate(tree.body):
         if started is not None and len(tree.body) > 1:
             started(index)
-        echo = isinstance(node, ast.Expr) and (echo_all or (step["echo_last"] and index == len(tree.body) - 1))
+        last = step["echo_last"] and index == len(tree.body) - 1
+        # a compound statement as the console runs it: every expression in it echoes (`try: ... except E as e:
+        # e.messages` then `# => {...}`, marshmallow's docs), asked for only where the doc states its output
+        echo = isinstance(node, ast.Expr) and (echo_all or last) or last and isinstance(node, COMPOUND)
         source: Any = ast.Interactive([node]) if echo else ast.Module([node], [])
         # dont_inherit: this file's `from __future__ import annotations` must not reach the example
         compiled = compile(source, filename, "single" if echo else "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT,

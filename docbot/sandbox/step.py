@@ -6,8 +6,12 @@ type lives here, with the boundary, so that the sandbox depends on nothing in ``
 
 from __future__ import annotations
 
+import ast
 from dataclasses import asdict, dataclass
 from typing import Any
+
+# The statements with suites a console runs whole at one prompt, echoing every expression in them.
+COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try, ast.TryStar, ast.Match)
 
 @dataclass(frozen=True)
 class Step:
@@ -19,7 +23,8 @@ class Step:
     exc_type: str = ""  # for "raises"
     exc_message: str | None = None  # for "raises"; None when the doc states no message
     target: str = ""  # for "value" on an assignment: the name whose value is compared
-    echo_last: bool = False  # a block followed by an output block: its last expression may be echoed
+    echo_last: bool = False  # a block followed by an output block: its last expression may be echoed; the
+    # last statement's expressions, when it is compound (a stated output after a `try` that prints nothing)
     fatal: bool = True  # when it raises, the doc is wrong (it presented the example as working)
     shown: str = ""  # the example as the doc shows it, for messages
     line: int = 0  # the doc line of the example's block

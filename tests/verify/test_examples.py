@@ -188,6 +188,23 @@ def test_a_wrong_stated_result_is_fatal_with_both_values(module_dir: Path) -> No
     assert found[0].message == "example `compound(100, 0.05, 2)` returns 105.06249999999999, the doc says 110.0"
 
 
+@pytest.mark.parametrize("stated, wrong", [("'principal must be non-negative'", False),
+                                           ('"principal must be non-negative"', False),  # the same value
+                                           ("'rate must be positive'", True)])
+def test_a_stated_output_after_a_compound_statement_is_what_the_console_echoes(module_dir: Path, stated: str,
+                                                                               wrong: bool) -> None:
+    # marshmallow's schema_validation.rst: `try: ... except ValidationError as err: err.messages` then `# => {...}`
+    code = f"try:\n    compound(-1, 0.1)\nexcept ValueError as err:\n    str(err)\n# => {stated}\n"
+    found = run(module_dir, block("from money import compound\n" + code))
+    assert [f.check for f in found] == (["example_mismatch"] if wrong else [])
+
+
+def test_a_compound_statement_that_prints_states_its_printing_alone(module_dir: Path) -> None:
+    # (its values echoed too, the printing after them would not be the doc's line)
+    code = "for rate in [1, 2]:\n    compound(2, rate)\n    print(rate)\n# => 1\n# 2\n"
+    assert run(module_dir, block("from money import compound\n" + code)) == []
+
+
 def test_an_example_that_raises_quotes_the_real_traceback_line(module_dir: Path) -> None:
     found = run(module_dir, block("compound(-5, 0.1)  # -> -5.5"))
     assert [(f.check, f.fatal) for f in found] == [("example_raises", True)]

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from docbot.verify.read.comment_claims import (EXCEPTION, EXCEPTION_ANY, PRINTS, claim, comment_texts, is_print,
                                                marked_statements)
 from docbot.sandbox.compare import literal
-from docbot.sandbox.step import Step
+from docbot.sandbox.step import COMPOUND, Step
 from docbot.verify.read.markdown import CodeBlock, code_blocks
 
 if TYPE_CHECKING:  # doctest (with the pdb and unittest it imports) is loaded only for a doc with `>>>` examples
@@ -330,7 +330,10 @@ def _marked_step(text: str, node: ast.stmt, claim: str | None) -> Step:
     want = _drop_remark(_worked_result(claim))
     want = _WORDS.get(want.strip().rstrip(".").lower(), want)  # "# returns true", "# -> none"
     if is_print(node) or not isinstance(node, (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)):
-        return Step(code, "stdout", want, shown=shown)
+        # A compound statement that prints nothing states what the console echoes of it (`try: ... except E as
+        # err: err.messages` then `# => {...}`): its expressions are echoed (docbot.sandbox.child).
+        echo = isinstance(node, COMPOUND) and not any(is_print(n) for n in ast.walk(node) if isinstance(n, ast.stmt))
+        return Step(code, "stdout", want, echo_last=echo, shown=shown)
     if printed and isinstance(node, ast.Expr):
         # "show()  # prints lib": what the console shows, the call's own printing then its echoed value (a
         # value alone is still compared as a value), so a function that prints is not read as returning it.
