@@ -135,6 +135,20 @@ STATED_CASES = [
     pytest.param(block("x = f(1)  # => 1 - 6/10 = 0.4\ny = f(2)  # => a = b\n"),
                  [("value", "0.4", "x = f(1)"), ("value", "a = b", "y = f(2)")],
                  id="a worked sum states its result; other text with '=' is left as written"),
+    pytest.param(block("""
+        value = f(1)
+        # => 'eyJhbGc..6iWg'
+        # since the payload is detached, you need to specify the
+        # payload when calling g
+        g(value)
+        """), [("value", "'eyJhbGc..6iWg'", "value = f(1)"), ("none", "", "g(value)")],
+        id="a remark after a whole value on the marker's line is not the value (joserfc)"),
+    pytest.param(block("""
+        x = f(1)  # Output: 3
+        # 4
+        # the values, one per line
+        """), [("value", "3\n4\nthe values, one per line", "x = f(1)")],
+        id="a value's next lines are the value's while the first of them is no remark"),
 ]
 
 

@@ -29,6 +29,7 @@ _MARKER = re.compile(
 PRINTS = "!prints "
 _DETACHED_STOP = re.compile(r"(?<=\S)\s+[!.]$")
 _VALUE_TOKEN = re.compile(r"(?=[\w-]*(?:[_\d-]|[a-z][A-Z]))[A-Za-z_][\w-]*")
+_PROSE = re.compile(r"[A-Za-z]+(?:,?\s+[A-Za-z']+){3}")  # four words: a remark, not a value's next line
 _TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):?\s*$")
 _RAISES_MARKER = re.compile(r"^\s*(?i:raises?|throws?)\s*:?\s*(?:an?\s+)?(.+)$")  # "# raises a TraitError."
 _CLAIM_TAIL = r"\s*(?::\s*(.*)|\(\s*(['\"])(.*)\3\s*\))?\s*$"
@@ -219,7 +220,12 @@ def claim(comments: list[str]) -> str | None:
         marker = _MARKER.match(comment)
         if marker:
             rest = [marker.group(2)] if marker.group(2) else []
-            stated = "\n".join(rest + comments[index + 1 :]).strip()
+            more = comments[index + 1 :]
+            if rest and more and literal(rest[0])[1] and _PROSE.match(more[0]):
+                # `# => 'eyJ...'` then `# since the payload is detached, ...` (joserfc): a whole value on the
+                # marker's line, and a remark after it that no longer reads as part of one
+                more = []
+            stated = "\n".join(rest + more).strip()
             if marker.group(1) and "\n" not in stated:
                 # "# Print True !": after a prose word, a detached "!" or "." closes the sentence, not the value
                 stated = _DETACHED_STOP.sub("", stated)
