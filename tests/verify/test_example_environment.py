@@ -243,6 +243,11 @@ def test_machine_values_are_this_machines() -> None:
     ("total = a + b", 1, set()),  # nothing handed to a call
     ("f(a.b, c[0])", 1, set()),  # only names are followed, not what they hold
     ("def g(:", 1, set()),  # does not parse
+    # the object whose attribute or item it sets (python-docx's sections.rst)
+    ("section.start_type = WD_SECTION.ODD_PAGE", 1, {"section"}),
+    ("doc.sections[0].width = w", 1, {"doc"}),
+    ("table['a'] += step", 1, {"table"}),
+    ("x = y.z", 1, set()),  # a name it reads an attribute of is not one it sets
 ])
 def test_what_the_failed_statement_was_handed(code: str, line: int, handed: set[str]) -> None:
     assert handed_names(code, line) == handed

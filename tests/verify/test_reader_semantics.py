@@ -158,6 +158,14 @@ CASES = [
     pytest.param("```pycon\n>>> import io\n>>> out, other = io.StringIO(), io.StringIO()\n"
                  ">>> print('filled', file=out, end=undefined_end)\n>>> other.getvalue()\n'filled'\n```\n",
                  ["example_mismatch"], id="... not a value it was not handed"),
+    # python-docx's sections.rst: the setter fails on the enum import the page leaves out; the getter shows the old one
+    pytest.param("```pycon\n>>> import types\n>>> section = types.SimpleNamespace(start_type='NEW_PAGE')\n"
+                 ">>> section.start_type = WD_SECTION.ODD_PAGE\n>>> section.start_type\n'ODD_PAGE'\n```\n", [],
+                 id="an attribute the failed step was to set: what it holds is that failure's echo"),
+    pytest.param("```pycon\n>>> import types\n>>> section = types.SimpleNamespace(start_type='NEW_PAGE')\n"
+                 ">>> other = types.SimpleNamespace(start_type='NEW_PAGE')\n"
+                 ">>> section.start_type = WD_SECTION.ODD_PAGE\n>>> other.start_type\n'ODD_PAGE'\n```\n",
+                 ["example_mismatch"], id="... not another object's"),
     # class 6: noise docbot has a kind for
     pytest.param(block("import asyncio\n\nasync def main():\n    async with asyncio.TaskGroup() as tg:\n"
                        "        tg.create_task(download(url))\n\nasyncio.run(main())"), [],

@@ -218,15 +218,29 @@ def head(code: str, line: int | None) -> str:
 
 
 def handed_names(code: str, line: int | None) -> frozenset[str]:
-    """The names the top-level statement holding ``line`` hands to a call as an argument (``stream=out``): what
-    that statement may have half filled when it failed (pg8000's README: ``cur.execute("copy ...", stream=out)``
-    fails, and ``out.getvalue()`` shows nothing). Builtins are not values of the doc's."""
+    """The names the top-level statement holding ``line`` hands to a call as an argument (``stream=out``), or whose
+    attribute or item it sets (``section.start_type = ...``): what that statement may have half filled when it
+    failed (pg8000's README: ``cur.execute("copy ...", stream=out)`` fails, and ``out.getvalue()`` shows nothing).
+    Builtins are not values of the doc's."""
     tree = _parse(code)
     statement = next((n for n in tree.body if n.lineno <= (line or 0) <= (n.end_lineno or n.lineno)), None) \
         if tree is not None else None
     calls = [n for n in ast.walk(statement) if isinstance(n, ast.Call)] if statement is not None else []
     values = [v for call in calls for v in (*call.args, *(k.value for k in call.keywords))]
+    # and the object whose attribute or item it sets (python-docx: `section.start_type = WD_SECTION.ODD_PAGE`
+    # fails on the import the page leaves out, and `section.start_type` then shows the old value)
+    values += [_base(t) for n in (ast.walk(statement) if statement is not None else ())
+               if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+               for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+               if isinstance(t, (ast.Attribute, ast.Subscript))]
     return frozenset(v.id for v in values if isinstance(v, ast.Name) and not hasattr(builtins, v.id))
+
+
+def _base(node: ast.expr) -> ast.expr:
+    """``a`` of ``a.b.c`` or ``a[0].b``."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node
 
 
 @functools.lru_cache(maxsize=1024)
