@@ -21,13 +21,13 @@ import sys
 import types
 from _socket import AF_UNIX  # the constant alone: the socket module's enums cost every child ~3 ms of CPU
 
+from docbot.sandbox.judge import COMPOUND
 from docbot.sandbox.judge import after_exception as _after_exception
 from docbot.sandbox.judge import judge as _judge
 from docbot.sandbox.judge import last_line as _last_line
 from docbot.sandbox.judge import repr_of as _repr
 from docbot.sandbox.judge import same_message as _same_message  # noqa: F401 - the rule's tests read it here
 from docbot.sandbox.script import run_code, run_script, show_root
-from docbot.sandbox.step import COMPOUND
 from docbot.sandbox.streams import Capture
 from docbot.sandbox.witness import Witness, install, missing_paths
 

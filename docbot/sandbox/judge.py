@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 MAX_SHOWN = 2000
 _NONE = re.compile(r"None(?:\s+#.*)?$")  # `None  # inherited from the style`: the value, and a remark on it
 DOC_FILE = "<doc example"  # the prefix of every file name the child gives a doc's code
+# The statements with suites a console runs whole at one prompt, echoing every expression in them. Here, not in
+# ``step``, because the child imports this module and ``step`` costs it dataclasses and typing.
+COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try, ast.TryStar, ast.Match)
 
 
 def judge(step: dict[str, Any], value: Any, printed: str, echoed: list[tuple[Any, int]],
