@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from docbot.sandbox.runner import run_steps
-from docbot.verify.checks.environment import Environment, bound_names, machine_values, handed_names
+from docbot.verify.checks.environment import (Environment, bound_names, handed_names, machine_values, read_paths,
+                                              set_paths)
 from docbot.verify.checks.examples import findings_from_run
 from docbot.verify.read.examples import extract_steps
 from docbot.verify.findings import Finding, Severity
@@ -243,11 +244,30 @@ def test_machine_values_are_this_machines() -> None:
     ("total = a + b", 1, set()),  # nothing handed to a call
     ("f(a.b, c[0])", 1, set()),  # only names are followed, not what they hold
     ("def g(:", 1, set()),  # does not parse
-    # the object whose attribute or item it sets (python-docx's sections.rst)
-    ("section.start_type = WD_SECTION.ODD_PAGE", 1, {"section"}),
-    ("doc.sections[0].width = w", 1, {"doc"}),
-    ("table['a'] += step", 1, {"table"}),
+    # the attribute or item it sets, as written, not its object (python-docx's sections.rst)
+    ("section.start_type = WD_SECTION.ODD_PAGE", 1, {"section.start_type"}),
+    ("doc.sections[0].width = w", 1, {"doc.sections[0].width"}),
+    ("table['a'] += step", 1, {"table['a']"}),
+    ("a.b = 1\nc.d = 2", 2, {"c.d"}),  # only the statement that failed
     ("x = y.z", 1, set()),  # a name it reads an attribute of is not one it sets
 ])
 def test_what_the_failed_statement_was_handed(code: str, line: int, handed: set[str]) -> None:
     assert handed_names(code, line) == handed
+
+
+@pytest.mark.parametrize("code, paths", [
+    ("section.start_type = x\ny[0] = 1\nz = 2", {"section.start_type", "y[0]"}),  # a name bound is no path set
+    ("n.total += 1", {"n.total"}),
+    ("q: int = 1", set()),
+])
+def test_the_attributes_and_items_a_step_sets(code: str, paths: set[str]) -> None:
+    assert set_paths(code) == paths
+
+
+@pytest.mark.parametrize("code, paths", [
+    ("section.start_type.name", {"section.start_type.name", "section.start_type", "section"}),
+    ("f(doc.sections[0])", {"f", "doc", "doc.sections", "doc.sections[0]"}),  # the index itself is a constant
+    ("section.start_type = x", {"section", "x"}),  # the path it sets is no path it reads
+])
+def test_the_names_attributes_and_items_a_step_reads(code: str, paths: set[str]) -> None:
+    assert read_paths(code) == paths

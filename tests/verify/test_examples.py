@@ -310,3 +310,33 @@ def test_a_module_that_hangs_on_import_is_a_note_not_the_docs_fault(tmp_path: Pa
     found = check_examples(block(">>> f()\n1"), "f", ExampleContext("stuck", (str(tmp_path),), timeout_s=1.5))
     assert [(f.check, f.fatal) for f in found] == [("examples_not_run", False)]
     assert "did not finish within the time limit" in found[0].message
+
+
+TRACEBACK = ">>> f(-1)\nTraceback (most recent call last):\n    ...\nValueError: bad\n"
+
+
+@pytest.mark.parametrize("markdown, message", [
+    (block(TRACEBACK, lang="pycon"), "bad"),  # a plain session: the message is stated
+    (block(TRACEBACK, lang="{doctest}"), None),  # MyST's Sphinx doctest: its default flags ignore the detail
+    (block(">>> f(-1)  # doctest: +IGNORE_EXCEPTION_DETAIL\nTraceback (most recent call last):\nValueError: bad\n",
+           lang="pycon"), None),  # the example's own flag
+    (block(">>> f(-1)  # doctest: -IGNORE_EXCEPTION_DETAIL\nTraceback (most recent call last):\nValueError: bad\n",
+           lang="{doctest}"), "bad"),  # ... which overrides the toolchain's
+])
+def test_a_message_the_doc_s_own_test_ignores_is_no_claim(markdown: str, message: str | None) -> None:
+    (step,) = extract_steps(markdown)
+    assert (step.expect, step.exc_type, step.exc_message) == ("raises", "ValueError", message)
+
+
+@pytest.mark.parametrize("directive, message", [
+    (".. doctest::", None),  # jsonschema's validate.rst: sphinx.ext.doctest runs it with IGNORE_EXCEPTION_DETAIL
+    (".. doctest:: group-a", None),  # the argument is a test group, not a language
+    (".. doctest::\n   :options: -IGNORE_EXCEPTION_DETAIL", "bad"),
+    (".. code-block:: pycon", "bad"),  # shown, not tested: the message is the doc's claim (joserfc's guide)
+])
+def test_a_sphinx_doctest_block_states_the_exception_type_alone(directive: str, message: str | None) -> None:
+    from docbot.verify.read.rst import rst_to_markdown
+
+    rst = f"Title\n=====\n\n{directive}\n\n" + textwrap.indent(TRACEBACK, "   ") + "\nAfter.\n"
+    (step,) = extract_steps(rst_to_markdown(rst).markdown)
+    assert (step.exc_type, step.exc_message) == ("ValueError", message)

@@ -336,7 +336,7 @@ def test_a_myst_page_s_roles_are_markup_and_its_code_directives_code(
 @pytest.mark.parametrize("info, body, lang, text", [
     ("{code-block} python", ":caption: hello.py\n\nimport click", "python", "import click"),
     ("{code-block} python", "---\ncaption: hello.py\n---\nimport click", "python", "import click"),
-    ("{doctest}", ">>> 1\n1", "pycon", ">>> 1\n1"),
+    ("{doctest}", ">>> 1\n1", "doctest", ">>> 1\n1"),  # Sphinx's directive: its flags apply (read.examples)
     ("{eval-rst}", ".. autofunction:: f", "eval-rst", ".. autofunction:: f"),
     ("{note}", "Beware.", "note", "Beware."),
     # Jinja in an unlabelled block is a template (flask 3.1.3 docs/templating.rst:163); inside a string it is data

@@ -166,6 +166,17 @@ CASES = [
                  ">>> other = types.SimpleNamespace(start_type='NEW_PAGE')\n"
                  ">>> section.start_type = WD_SECTION.ODD_PAGE\n>>> other.start_type\n'ODD_PAGE'\n```\n",
                  ["example_mismatch"], id="... not another object's"),
+    pytest.param("```pycon\n>>> import types\n>>> section = types.SimpleNamespace(start_type='NEW', orientation='P')\n"
+                 ">>> section.start_type = WD_SECTION.ODD_PAGE\n>>> section.orientation\n'LANDSCAPE'\n```\n",
+                 ["example_mismatch"], id="... nor another attribute of the same object"),
+    pytest.param("```pycon\n>>> import types\n>>> section = types.SimpleNamespace(start_type='NEW')\n"
+                 ">>> section.start_type = WD_SECTION.ODD_PAGE\n>>> section.start_type = 'EVEN'\n"
+                 ">>> section.start_type\n'ODD_PAGE'\n```\n",
+                 ["example_mismatch"], id="... nor an attribute a later step set afresh"),
+    pytest.param("```pycon\n>>> import types\n>>> section = types.SimpleNamespace(start_type='NEW')\n"
+                 ">>> section.start_type = WD_SECTION.ODD_PAGE\n>>> section = types.SimpleNamespace(start_type='NEW')\n"
+                 ">>> section.start_type\n'ODD_PAGE'\n```\n",
+                 ["example_mismatch"], id="... nor one of an object a later step bound again"),
     # class 6: noise docbot has a kind for
     pytest.param(block("import asyncio\n\nasync def main():\n    async with asyncio.TaskGroup() as tg:\n"
                        "        tg.create_task(download(url))\n\nasyncio.run(main())"), [],

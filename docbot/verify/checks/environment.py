@@ -218,29 +218,37 @@ def head(code: str, line: int | None) -> str:
 
 
 def handed_names(code: str, line: int | None) -> frozenset[str]:
-    """The names the top-level statement holding ``line`` hands to a call as an argument (``stream=out``), or whose
-    attribute or item it sets (``section.start_type = ...``): what that statement may have half filled when it
-    failed (pg8000's README: ``cur.execute("copy ...", stream=out)`` fails, and ``out.getvalue()`` shows nothing).
-    Builtins are not values of the doc's."""
+    """What the top-level statement holding ``line`` may have half filled when it failed: the names it hands to a
+    call as an argument (``stream=out``; pg8000's README: ``cur.execute("copy ...", stream=out)`` fails, and
+    ``out.getvalue()`` shows nothing), and each attribute or item it sets, as written (``section.start_type``).
+    Builtins are not values of the doc's. A read of one of these (``read_paths``) is that failure's echo."""
     tree = _parse(code)
     statement = next((n for n in tree.body if n.lineno <= (line or 0) <= (n.end_lineno or n.lineno)), None) \
         if tree is not None else None
     calls = [n for n in ast.walk(statement) if isinstance(n, ast.Call)] if statement is not None else []
     values = [v for call in calls for v in (*call.args, *(k.value for k in call.keywords))]
-    # and the object whose attribute or item it sets (python-docx: `section.start_type = WD_SECTION.ODD_PAGE`
-    # fails on the import the page leaves out, and `section.start_type` then shows the old value)
-    values += [_base(t) for n in (ast.walk(statement) if statement is not None else ())
-               if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
-               for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
-               if isinstance(t, (ast.Attribute, ast.Subscript))]
-    return frozenset(v.id for v in values if isinstance(v, ast.Name) and not hasattr(builtins, v.id))
+    # the attribute itself, not its object: python-docx's sections.rst sets `section.start_type` to an enum the
+    # page never imports and then shows it; its `section.orientation`, read before any setter, is still held to
+    return frozenset(v.id for v in values if isinstance(v, ast.Name) and not hasattr(builtins, v.id)) \
+        | set_paths(code, statement) if statement is not None else frozenset()
 
 
-def _base(node: ast.expr) -> ast.expr:
-    """``a`` of ``a.b.c`` or ``a[0].b``."""
-    while isinstance(node, (ast.Attribute, ast.Subscript)):
-        node = node.value
-    return node
+def set_paths(code: str, statement: ast.stmt | None = None) -> frozenset[str]:
+    """Each attribute or item ``code`` (or one of its statements) assigns, as written: ``doc.sections[0].width``."""
+    tree = statement if statement is not None else _parse(code)
+    return frozenset(ast.unparse(t) for n in (ast.walk(tree) if tree is not None else ())
+                     if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+                     for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                     if isinstance(t, (ast.Attribute, ast.Subscript)))
+
+
+@functools.lru_cache(maxsize=1024)
+def read_paths(code: str) -> frozenset[str]:
+    """Each name, attribute and item ``code`` reads, as written: ``section.start_type.name`` reads
+    ``section.start_type.name``, ``section.start_type`` and ``section``."""
+    tree = _parse(code)
+    return frozenset(ast.unparse(n) for n in (ast.walk(tree) if tree is not None else ())
+                     if isinstance(n, (ast.Name, ast.Attribute, ast.Subscript)) and isinstance(n.ctx, ast.Load))
 
 
 @functools.lru_cache(maxsize=1024)

@@ -17,7 +17,7 @@ from docbot.config.choices import (DEFAULT_EXAMPLE_MEMORY_MB, DEFAULT_EXAMPLE_SA
 from docbot.sandbox.runner import SandboxRun, run_steps
 from docbot.sandbox.step import Step
 from docbot.verify.checks.environment import (FAILED_STATUSES, Environment, bound_names, handed_names, head,
-                                              loaded_names)
+                                              read_paths, set_paths)
 from docbot.verify.checks.example_findings import finding_for, inline, not_run, rebound, unfinished
 from docbot.verify.findings import Check, Finding, Severity, lower
 from docbot.verify.read.examples import extract_steps
@@ -165,7 +165,8 @@ class _Judge:
         self.steps, self.timeout_s = steps, timeout_s
         self.environment = Environment(memory_mb)
         self.unmade: dict[str, int] = {}  # a name a failed step was to bind -> that step's block line
-        self.stale: dict[str, int] = {}  # ... one it was to rebind or was handed, its failing line known -> line
+        self.stale: dict[str, int] = {}  # ... a name it was to rebind or was handed, or an attribute or item it was to
+        # set (a path, `section.start_type`), its failing line known -> line
         self.session = Session()
 
     def take(self, todo: list[int], run: SandboxRun, mine: list[dict[str, Any]],
@@ -210,14 +211,16 @@ class _Judge:
         with that step's line; and what this step binds, fails to rebind or hands to the call that failed (it may
         be half filled: ``environment.handed_names``), for the steps after it. Only a failure whose line is known
         counts: what a step that timed out or ended its session had bound is not known."""
-        found = next(((n, self.stale[n]) for n in sorted(loaded_names(step.code)) if n in self.stale), None)
+        found = next(((n, self.stale[n]) for n in sorted(read_paths(step.code)) if n in self.stale), None)
         if result["status"] in ("raised", "wrong_exception") and result.get("line") is not None:
             line = result.get("line")
             for name in bound_names(step.code) - bound_names(head(step.code, line)) | handed_names(step.code, line):
                 self.stale.setdefault(name, step.line)
         elif result["status"] not in FAILED_STATUSES:
-            for name in bound_names(step.code):
-                self.stale.pop(name, None)
+            # what it rebinds or sets afresh holds today's value again, and so does every part of a rebound name
+            made, bound = set_paths(step.code), bound_names(step.code)
+            for path in [p for p in self.stale if p in made or re.split(r"[.\[]", p, maxsplit=1)[0] in bound]:
+                del self.stale[path]
         return found
 
     def skip(self, indices: Any, why: str) -> None:

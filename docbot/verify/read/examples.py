@@ -69,7 +69,7 @@ def extract_steps(section: str) -> list[Step]:
             continue
         found: list[Step] = []
         if ">>>" in block.text:
-            found = _doctest_steps(block.text)
+            found = _doctest_steps(block.text, SPHINX_DOCTEST_FLAGS if block.lang == "doctest" else 0)
         elif block.lang in _PYTHON_LANGS:
             following = blocks[index + 1] if index + 1 < len(blocks) else None
             output = following if following and _is_output_block(block, following, lines) else None
@@ -185,7 +185,9 @@ def _doctest_examples(text: str) -> list[doctest.Example]:
     return examples
 
 
-def _doctest_steps(text: str) -> list[Step]:
+def _doctest_steps(text: str, flags: int = 0) -> list[Step]:
+    """A ``>>>`` session's steps; ``flags``: the doctest option flags its toolchain runs it with, which an
+    example's own ``# doctest: +FLAG`` / ``-FLAG`` overrides, as doctest does."""
     import doctest  # loaded by _doctest_examples just above; only the option flags are read here
 
     examples = _continued(_doctest_examples(text))
@@ -197,13 +199,21 @@ def _doctest_steps(text: str) -> list[Step]:
         if example.exc_msg is not None:
             stated = _without_commentary(example.exc_msg)
             exc_type, exc_message = _exception_claim(stated)
-            steps.append(Step(example.source, "raises", stated.strip(), exc_type, exc_message,
+            # IGNORE_EXCEPTION_DETAIL: the type is what the doc's own test holds it to, not the message
+            detail = doctest.IGNORE_EXCEPTION_DETAIL
+            ignored = example.options.get(detail, bool(flags & detail))
+            steps.append(Step(example.source, "raises", stated.strip(), exc_type, None if ignored else exc_message,
                               shown=shown))
         else:
             loose = bool(example.options.get(doctest.NORMALIZE_WHITESPACE))
             steps.append(Step(example.source, "output", _without_separators(example.want), shown=shown,
                               loose_space=loose))
     return steps
+
+
+# What sphinx.ext.doctest runs a `.. doctest::` block with unless conf.py sets doctest_default_flags: ELLIPSIS,
+# IGNORE_EXCEPTION_DETAIL and DONT_ACCEPT_TRUE_FOR_1 (the values of doctest's constants, without importing it)
+SPHINX_DOCTEST_FLAGS = 8 | 32 | 1
 
 
 def _continued(examples: list[doctest.Example]) -> list[doctest.Example]:

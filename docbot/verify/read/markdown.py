@@ -99,7 +99,8 @@ def fence_lang(info: str, text: str) -> tuple[str, str]:
         lang = lang[1:-1]
         if lang in _MYST_CODE:
             argument = words[1].lower() if len(words) > 1 else "python"
-            return ("pycon" if lang == "doctest" else argument), _without_options(text)
+            # MyST's {doctest} is Sphinx's directive: its argument is a test group, and its flags are Sphinx's
+            return ("doctest" if lang == "doctest" else argument), _without_options(text)
         return lang, text
     if lang == "" and _TEMPLATE_TAG.search(_without_strings(text)):
         return "jinja", text

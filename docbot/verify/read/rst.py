@@ -107,8 +107,9 @@ def _tolerate_sphinx(directives: Any, roles: Any) -> None:
     """Sphinx's code directives read as docutils' own ``code``, so their bodies stay code."""
     from docutils.parsers.rst.directives.body import CodeBlock
 
-    for name in ("code-block", "sourcecode", "testcode", "doctest", "ipython", "jupyter-execute"):
+    for name in ("code-block", "sourcecode", "testcode", "ipython", "jupyter-execute"):
         directives.register_directive(name, CodeBlock)
+    directives.register_directive("doctest", _doctest_directive())
     api = _api_directive()
     for name in API_DIRECTIVES:
         directives.register_directive(name, api)
@@ -163,6 +164,36 @@ def _api_directive() -> Any:
             return [marker, holder]
 
     return ApiDirective
+
+
+def _doctest_directive() -> Any:
+    """Sphinx's ``.. doctest::`` as a fence of language ``doctest``: its argument is a test group, not a language,
+    and ``sphinx.ext.doctest`` (the one extension that has the directive) runs it with its own default flags,
+    which ``docbot.verify.read.examples`` applies. ``:options: -IGNORE_EXCEPTION_DETAIL`` turns theirs off."""
+    from docutils import nodes
+    from docutils.parsers.rst import Directive, directives
+
+    class AnyOption(dict[str, Any]):
+        def __missing__(self, key: str) -> Any:
+            return directives.unchanged  # :hide:, :options:, :pyversion:, :skipif: ... as written
+
+        def __bool__(self) -> bool:
+            return True
+
+    class Doctest(Directive):
+        optional_arguments = 1
+        final_argument_whitespace = True
+        has_content = True
+        option_spec = AnyOption()
+
+        def run(self) -> list[Any]:
+            text = "\n".join(self.content)
+            strict = "-IGNORE_EXCEPTION_DETAIL" in (self.options.get("options") or "")
+            block = nodes.literal_block(text, text, classes=["pycon" if strict else "doctest"])
+            block.line = self.content_offset + 1
+            return [block]
+
+    return Doctest
 
 
 def _walk(node: Any, depth: int, out: list[tuple[str, int]]) -> None:
