@@ -124,24 +124,31 @@ API_DIRECTIVES = ("module", "currentmodule", "function", "class", "method", "att
 _CLASS_LIKE = {"class", "exception", "autoclass", "autoexception"}
 
 
+def _any_option() -> Any:
+    """An option spec that takes every option a Sphinx extension adds, its value as written."""
+    from docutils.parsers.rst import directives
+
+    class AnyOption(dict[str, Any]):
+        def __missing__(self, key: str) -> Any:
+            return directives.unchanged
+
+        def __bool__(self) -> bool:
+            return True  # docutils reads options only when a directive has a (truthy) option_spec
+
+    return AnyOption()
+
+
 def _api_directive() -> Any:
     """A directive that writes ```` ```{name} target ```` (its options as the body), then reads its content: a class's
     nested ``.. method:: m`` is ``Class.m``, as Sphinx qualifies it."""
     from docutils import nodes
-    from docutils.parsers.rst import Directive, directives
-
-    class AnyOption(dict[str, Any]):
-        def __missing__(self, key: str) -> Any:
-            return directives.unchanged  # every option a Sphinx extension adds: its value as written
-
-        def __bool__(self) -> bool:
-            return True  # docutils reads options only when a directive has a (truthy) option_spec
+    from docutils.parsers.rst import Directive
 
     class ApiDirective(Directive):
         optional_arguments = 1
         final_argument_whitespace = True
         has_content = True
-        option_spec = AnyOption()
+        option_spec = _any_option()
 
         def run(self) -> list[Any]:
             name = self.name.removeprefix("py:")
@@ -171,20 +178,13 @@ def _doctest_directive() -> Any:
     and ``sphinx.ext.doctest`` (the one extension that has the directive) runs it with its own default flags,
     which ``docbot.verify.read.examples`` applies. ``:options: -IGNORE_EXCEPTION_DETAIL`` turns theirs off."""
     from docutils import nodes
-    from docutils.parsers.rst import Directive, directives
-
-    class AnyOption(dict[str, Any]):
-        def __missing__(self, key: str) -> Any:
-            return directives.unchanged  # :hide:, :options:, :pyversion:, :skipif: ... as written
-
-        def __bool__(self) -> bool:
-            return True
+    from docutils.parsers.rst import Directive
 
     class Doctest(Directive):
         optional_arguments = 1
         final_argument_whitespace = True
         has_content = True
-        option_spec = AnyOption()
+        option_spec = _any_option()  # :hide:, :options:, :pyversion:, :skipif: ...
 
         def run(self) -> list[Any]:
             text = "\n".join(self.content)
