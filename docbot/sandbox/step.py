@@ -9,9 +9,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from docbot.sandbox.judge import COMPOUND  # the reader marks what the child echoes by the child's own rule
-
-__all__ = ["COMPOUND", "Step"]
 
 @dataclass(frozen=True)
 class Step:

@@ -230,12 +230,15 @@ def handed_names(code: str, line: int | None) -> frozenset[str]:
     # the attribute itself, not its object: python-docx's sections.rst sets `section.start_type` to an enum the
     # page never imports and then shows it; its `section.orientation`, read before any setter, is still held to
     return frozenset(v.id for v in values if isinstance(v, ast.Name) and not hasattr(builtins, v.id)) \
-        | set_paths(code, statement) if statement is not None else frozenset()
+        | _set_targets(statement) if statement is not None else frozenset()
 
 
-def set_paths(code: str, statement: ast.stmt | None = None) -> frozenset[str]:
-    """Each attribute or item ``code`` (or one of its statements) assigns, as written: ``doc.sections[0].width``."""
-    tree = statement if statement is not None else _parse(code)
+def set_paths(code: str) -> frozenset[str]:
+    """Each attribute or item ``code`` assigns, as written: ``doc.sections[0].width``."""
+    return _set_targets(_parse(code))
+
+
+def _set_targets(tree: ast.AST | None) -> frozenset[str]:
     return frozenset(ast.unparse(t) for n in (ast.walk(tree) if tree is not None else ())
                      if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
                      for t in (n.targets if isinstance(n, ast.Assign) else [n.target])

@@ -216,7 +216,7 @@ class _Judge:
             line = result.get("line")
             for name in bound_names(step.code) - bound_names(head(step.code, line)) | handed_names(step.code, line):
                 self.stale.setdefault(name, step.line)
-        elif result["status"] not in FAILED_STATUSES:
+        elif self.stale and result["status"] not in FAILED_STATUSES:
             # what it rebinds or sets afresh holds today's value again, and so does every part of a rebound name
             made, bound = set_paths(step.code), bound_names(step.code)
             for path in [p for p in self.stale if p in made or re.split(r"[.\[]", p, maxsplit=1)[0] in bound]:

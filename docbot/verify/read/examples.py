@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING
 from docbot.verify.read.comment_claims import (EXCEPTION, EXCEPTION_ANY, PRINTS, claim, comment_texts, is_print,
                                                marked_statements)
 from docbot.sandbox.compare import literal
-from docbot.sandbox.step import COMPOUND, Step
+from docbot.sandbox.judge import COMPOUND  # what the child echoes, by the child's own rule
+from docbot.sandbox.step import Step
 from docbot.verify.read.markdown import CodeBlock, code_blocks
 
 if TYPE_CHECKING:  # doctest (with the pdb and unittest it imports) is loaded only for a doc with `>>>` examples
@@ -69,7 +70,8 @@ def extract_steps(section: str) -> list[Step]:
             continue
         found: list[Step] = []
         if ">>>" in block.text:
-            found = _doctest_steps(block.text, SPHINX_DOCTEST_FLAGS if block.lang == "doctest" else 0)
+            # sphinx.ext.doctest runs a `.. doctest::` block with IGNORE_EXCEPTION_DETAIL among its default flags
+            found = _doctest_steps(block.text, ignore_detail=block.lang == "doctest")
         elif block.lang in _PYTHON_LANGS:
             following = blocks[index + 1] if index + 1 < len(blocks) else None
             output = following if following and _is_output_block(block, following, lines) else None
@@ -185,9 +187,9 @@ def _doctest_examples(text: str) -> list[doctest.Example]:
     return examples
 
 
-def _doctest_steps(text: str, flags: int = 0) -> list[Step]:
-    """A ``>>>`` session's steps; ``flags``: the doctest option flags its toolchain runs it with, which an
-    example's own ``# doctest: +FLAG`` / ``-FLAG`` overrides, as doctest does."""
+def _doctest_steps(text: str, ignore_detail: bool = False) -> list[Step]:
+    """A ``>>>`` session's steps; ``ignore_detail``: its toolchain runs it with IGNORE_EXCEPTION_DETAIL, which an
+    example's own ``# doctest: +IGNORE_EXCEPTION_DETAIL`` / ``-...`` overrides, as doctest does."""
     import doctest  # loaded by _doctest_examples just above; only the option flags are read here
 
     examples = _continued(_doctest_examples(text))
@@ -200,8 +202,7 @@ def _doctest_steps(text: str, flags: int = 0) -> list[Step]:
             stated = _without_commentary(example.exc_msg)
             exc_type, exc_message = _exception_claim(stated)
             # IGNORE_EXCEPTION_DETAIL: the type is what the doc's own test holds it to, not the message
-            detail = doctest.IGNORE_EXCEPTION_DETAIL
-            ignored = example.options.get(detail, bool(flags & detail))
+            ignored = example.options.get(doctest.IGNORE_EXCEPTION_DETAIL, ignore_detail)
             steps.append(Step(example.source, "raises", stated.strip(), exc_type, None if ignored else exc_message,
                               shown=shown))
         else:
@@ -209,11 +210,6 @@ def _doctest_steps(text: str, flags: int = 0) -> list[Step]:
             steps.append(Step(example.source, "output", _without_separators(example.want), shown=shown,
                               loose_space=loose))
     return steps
-
-
-# What sphinx.ext.doctest runs a `.. doctest::` block with unless conf.py sets doctest_default_flags: ELLIPSIS,
-# IGNORE_EXCEPTION_DETAIL and DONT_ACCEPT_TRUE_FOR_1 (the values of doctest's constants, without importing it)
-SPHINX_DOCTEST_FLAGS = 8 | 32 | 1
 
 
 def _continued(examples: list[doctest.Example]) -> list[doctest.Example]:
