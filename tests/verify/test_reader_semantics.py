@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from docbot.sandbox.step import Step
+from docbot.verify.checks.example_findings import builds_its_error
 from docbot.verify.checks.reader import classify
 from docbot.verify.findings import Check, DocFinding, Finding, Severity
 from tests.verify.test_witness import CORE, block, kinds, project, verify
@@ -254,6 +255,39 @@ def test_a_reader_s_run_decides(tmp_path: Path, capsys: pytest.CaptureFixture[st
     pytest.param(block("raise ValueError('dodgy value').with_traceback()"),
                  [("contradiction", "example_raises")],
                  id="a raise whose building fails (future's compatible_idioms: a TypeError) is no recipe"),
+    # future 1.0.0's compatible_idioms.rst: `raise_with_traceback(ValueError("dodgy value"))`, an idiom for raising
+    pytest.param(block("gen = (x for x in ())\ngen.throw(ValueError('dodgy value'))"),
+                 [("note", "example_shows_failure")], id="a call handed the exception it raises: a recipe, a note"),
+    pytest.param(block("gen = (x for x in ())\ngen.throw(ValueError, 'dodgy value')"),
+                 [("note", "example_shows_failure")], id="... handed its type and message (six's reraise)"),
+    pytest.param(block("int(str(ValueError('dodgy')))"), [("contradiction", "example_raises")],
+                 id="... not an exception of that type with another message"),
+    pytest.param(block("import warnings\nwarnings.simplefilter('error')\nwarnings.warn('dodgy value')"),
+                 [("contradiction", "example_raises")], id="... nor a call of another name with its message"),
+    pytest.param(block("gen = (x for x in ())\ngen.throw(ValueError('dodgy value'))\nadd(None, 1)"),
+                 [("note", "example_shows_failure")], id="... the call that failed, not a later one"),
+    # redis 8's README: `r = redis.Redis(...)`, `p = r.pubsub()`, `p.subscribe('a', 'b', ...)`, `p.get_message()`
+    pytest.param(f"```pycon\n>>> {IMPORTS}>>> c = find(...)\n>>> d = find(c)\n>>> add(d, 1)\n3\n```\n",
+                 [("not_runnable_as_printed", "example_raises")],
+                 id="a failure that reads what a sketch's `...` made: not runnable"),
+    pytest.param(f"```pycon\n>>> {IMPORTS}>>> c = find(...)\n>>> d = find(c)\n>>> find(d)\n'eyJ0'\n```\n",
+                 [("not_runnable_as_printed", "example_mismatch")], id="... an output too"),
+    pytest.param(f"```pycon\n>>> {IMPORTS}>>> c = find(...)\n>>> c = find(1)\n>>> add(c, 1)\n3\n```\n",
+                 [("contradiction", "example_mismatch")], id="... not once the name is bound again"),
+    pytest.param(f"```pycon\n>>> {IMPORTS}>>> p = Point(..., ...)\n>>> p.removed()\n```\n",
+                 [("contradiction", "example_raises")], id="... nor an attribute the API lacks, which it names"),
+    pytest.param("```pycon\n>>> import toy_pkg\n>>> p = toy_pkg.Point(..., ...)\n"
+                 ">>> getattr(toy_pkg, 'gone')(p)\n```\n", [("contradiction", "example_raises")],
+                 id="... nor a module's"),
+    pytest.param(f"```pycon\n>>> {IMPORTS}>>> class Model:\n...     x = find(...)\n...\n>>> add(Model.x, 1)\n```\n",
+                 [("contradiction", "example_raises")],
+                 id="... nor a class body's `Field(...)`-like marker (pydantic's, typer's: real code)"),
+    # redis 8's README: "The async client mirrors this exactly:" over `await r.himport_prepare(...)`
+    pytest.param(block(f"{IMPORTS}c = Point(1, 2)") + "The asynchronous one:\n\n" + block("await c.__repr__()"),
+                 [("setup_elided", "example_raises")],
+                 id="awaiting methods of an object only an earlier block made: setup elided"),
+    pytest.param(block(f"{IMPORTS}c = Point(1, 2)\nawait c.__repr__()"), [("contradiction", "example_raises")],
+                 id="... not of one its own block made"),
 ])
 def test_the_kind_docbot_has_for_it(tmp_path: Path, capsys: pytest.CaptureFixture[str], readme: str,
                                     expected: list[tuple[str, str]]) -> None:
@@ -386,3 +420,13 @@ def test_the_python_version_marker(prose: str, at: int, expected: Severity) -> N
         lines[block_line - 5] = prose
     found = classified(Finding(Check.EXAMPLE_MISMATCH, "m", "4", "3", line=block_line), lines)
     assert found is not None and found.severity is expected
+
+
+@pytest.mark.parametrize("code, line, error, built", [
+    ("gen.throw(ValueError('dodgy value'))", 1, "ValueError: dodgy value", "ValueError('dodgy value')"),
+    ("raise_(errors.Bad, 'x', tb)", 1, "pkg.errors.Bad: x", "raise_(errors.Bad, 'x', tb)"),
+    ("gen.throw(ValueError('dodgy value'))", None, "ValueError: dodgy value", None),  # no line of the doc's failed
+    ("gen.throw(ValueError('dodgy value'", 1, "ValueError: dodgy value", None),  # does not parse
+])
+def test_the_exception_a_failing_call_is_handed(code: str, line: int | None, error: str, built: str | None) -> None:
+    assert builds_its_error(code, line, error) == built

@@ -7,6 +7,7 @@ doc's own unconditional ``raise`` in a block that states no output) is shown, no
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any
 
@@ -70,11 +71,43 @@ def _raised(step: Step, shown: str, error: str, result: dict[str, Any]) -> Findi
     if result.get("doc_raise") and step.expect == "none":  # a recipe that states no output raises to show it
         return Finding(Check.EXAMPLE_SHOWS_FAILURE, f"{message}; the doc's own `raise` statement raises it, to show "
                        "the error", step.code, error)
+    if step.expect == "none" and (built := builds_its_error(step.code, result.get("line"), error)) is not None:
+        return Finding(Check.EXAMPLE_SHOWS_FAILURE, f"{message}; the doc builds that exception itself "
+                       f"(`{built}`), to show it raised", step.code, error)
     if announced(step.code, result.get("line"), error):
         return Finding(Check.EXAMPLE_SHOWS_FAILURE, f"{message}; a comment on that line says it fails", step.code,
                        error)
     kind = Check.EXAMPLE_ASSERT_FAILED if error.startswith("AssertionError") else Check.EXAMPLE_RAISES
     return Finding(kind, message, step.want or step.code, error)
+
+
+def builds_its_error(code: str, line: int | None, error: str) -> str | None:
+    """The failing statement's own making of the exception it raised, type and message (future's idioms:
+    ``raise_with_traceback(ValueError("dodgy value"))``, ``raise_(ValueError, "dodgy value", tb)``), as written;
+    None when it makes none. A recipe for raising does not claim to run without an error."""
+    kind, _, said = error.partition(": ")
+    kind = kind.rsplit(".", 1)[-1]
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+    failing = [n for n in tree.body if line is not None and n.lineno <= line <= (n.end_lineno or n.lineno)]
+    # a `raise` statement's own exception is judged by where it stands (judge.doc_raises: a check under an `if`)
+    raised = {id(c) for node in failing for r in ast.walk(node) if isinstance(r, ast.Raise) for c in ast.walk(r)}
+    for call in (c for node in failing for c in ast.walk(node) if isinstance(c, ast.Call) and id(c) not in raised):
+        if _named(call.func) == kind and _says(call.args[:1], said):  # ValueError("dodgy value")
+            return ast.unparse(call)
+        if any(_named(a) == kind and _says([b], said) for a, b in zip(call.args, call.args[1:])):
+            return ast.unparse(call)  # raise_(ValueError, "dodgy value", tb)
+    return None
+
+
+def _named(node: ast.expr) -> str | None:
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+
+
+def _says(args: list[ast.expr], said: str) -> bool:
+    return bool(args) and isinstance(args[0], ast.Constant) and args[0].value == said
 
 
 def announced(code: str, line: int | None, error: str) -> bool:

@@ -49,6 +49,8 @@ _INTERACTIVE = re.compile(r"\b(?:input|prompt|confirm|getpass|pause)\s*\(")
 # A value a sketch leaves for the reader, quoted back by the error: PROXYSERVER:PROXYPORT, YOUR_API_KEY, <token>
 _PLACEHOLDER = re.compile(r"(?<![\w.])(?:[A-Z][A-Z0-9]{3,}(?:[_:][A-Z0-9]+)+|<[a-z][\w -]*>|(?i:your[_-][a-z_]+))"
                           r"(?![\w.])")
+_NOT_AWAITABLE = re.compile(r"^TypeError: object [\w.]+ can't be used in 'await' expression")
+_AWAITED = re.compile(r"\bawait\s+([A-Za-z_]\w*)\.")
 _DID_YOU_MEAN = re.compile(r"\.?\s*Did you mean:? .*\?$")
 
 
@@ -117,6 +119,10 @@ def _by_error(finding: Finding, code: str, steps: Sequence[Step], defined: set[s
             rf"['\"][^'\"\n]*{re.escape(placeholder.group(0))}[^'\"\n]*['\"]", code):  # a value the doc quotes
         return _lowered(finding, line, Severity.NOT_RUNNABLE, f"the block is a sketch: `{placeholder.group(0)}` "
                         "stands for a value the reader fills in")
+    if _NOT_AWAITABLE.match(error) and (other := _made_elsewhere(finding, steps)) is not None:
+        return _lowered(finding, line, Severity.SETUP_ELIDED, f"it awaits methods of `{other}`, which only an "
+                        "earlier block makes, and not as an asynchronous object: this block is written for one it "
+                        "leaves to the reader")
     if error.startswith("IndexError") and "sys.argv" in code:
         return _lowered(finding, line, Severity.NOT_RUNNABLE,
                         "a program run from the shell with arguments (it reads sys.argv); a session cannot run it "
@@ -145,6 +151,13 @@ def _undefined(finding: Finding, name: str, steps: Sequence[Step], defined: set[
         return _lowered(finding, line, Severity.NOT_RUNNABLE, f"it uses `{name}` before the doc defines it: a "
                         "reader who runs the doc in order gets a NameError")
     return DocFinding(finding, line)
+
+
+def _made_elsewhere(finding: Finding, steps: Sequence[Step]) -> str | None:
+    """The object a block awaits methods of without making it (redis's README: "The async client mirrors this
+    exactly:" over ``await r.himport_prepare(...)``, its ``r`` the synchronous client of an earlier block)."""
+    own = {name for step in steps if step.line == finding.line for name in bound_names(step.code)}
+    return next((name for name in _AWAITED.findall(finding.doc_text) if name not in own), None)
 
 
 def _lowered(finding: Finding, line: int | None, to: Severity, reason: str) -> DocFinding:

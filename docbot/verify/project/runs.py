@@ -19,6 +19,7 @@ from docbot.sandbox.step import Step
 from docbot.verify.checks.environment import bound_names
 from docbot.verify.checks.examples import ExampleContext, Session, Unverified, run_session
 from docbot.verify.checks.reader import classify
+from docbot.verify.checks.sketch import sketched_by
 from docbot.verify.checks.witness import held, needs_witness, replay
 from docbot.verify.checks.witness_plans import Plan, for_name, for_signature, for_step
 from docbot.verify.findings import Check, DocFinding, Finding, Severity, lower
@@ -75,6 +76,8 @@ def run_doc(ran: Sequence[Step], steps: Sequence[Step], context: ExampleContext,
             continue
         if advice and index is not None and (guess := _guess_failed(item, ran[index], set(advice))) is not None:
             item, wrong = guess[0], wrong | {guess[1]}
+        if index is not None:
+            item = _sketched(item, ran, index, session)
         plan = for_step(ran, session, index) if index is not None and needs_witness(item) else None
         if plan is not None:
             item, witnesses = held(item, replay(plan, context)), witnesses + 1
@@ -83,6 +86,17 @@ def run_doc(ran: Sequence[Step], steps: Sequence[Step], context: ExampleContext,
             judged[index] = item
     found = [item for name, item in advice.items() if name not in wrong] + found
     return DocRun(found, unverified(ran, session, judged, text.line_of), session, list(ran), witnesses)
+
+
+def _sketched(item: DocFinding, ran: Sequence[Step], index: int, session: Session) -> DocFinding:
+    """A contradiction that depends on a ``...`` the doc leaves to the reader is a sketch's (docbot.verify.checks.
+    sketch): not runnable as printed."""
+    result = session.results.get(index, {})
+    if item.severity is not Severity.CONTRADICTION or (
+            source := sketched_by(ran, index, result.get("line"), item.finding.code_fact)) is None:
+        return item
+    return DocFinding(lower(item.finding, Severity.NOT_RUNNABLE, f"the block is a sketch: `...` in `{source}` "
+                            "stands for an argument the reader fills in"), item.line)
 
 
 def _left_out(ran: Sequence[Step], session: Session, own_import: Callable[[str], str | None]) -> dict[int, str]:
