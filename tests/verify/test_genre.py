@@ -414,6 +414,14 @@ def test_a_changelog_s_example_is_what_an_earlier_version_did(tmp_path: Path, ca
     ("On Py2:\n\n```pycon\n>>> a\n```\n\n```pycon\n>>> s\n```\n", False),
     ("Python 2 was a long time ago.\n\nToday:\n\n```pycon\n>>> s\n```\n", False),
     ("Using Python 3.12:\n\n```pycon\n>>> s\n```\n", False),
+    # future docs/isinstance.rst: "And if this import is in effect on Python 2::", a block, "then the fifth test
+    # fails too::" goes on with the sentence the block cut
+    ("And if this is in effect on Python 2:\n\n```pycon\n>>> a\n```\n\nthen it fails too:\n\n```pycon\n>>> s\n```\n",
+     True),
+    ("And if this is in effect on Python 2:\n\n```pycon\n>>> a\n```\n\nThen it fails too:\n\n```pycon\n>>> s\n```\n",
+     False),  # a new sentence
+    ("On Python 2:\n\n```pycon\n>>> a\n```\n\nToday:\n\n```pycon\n>>> b\n```\n\nthen it fails:\n\n```pycon\n"
+     ">>> s\n```\n", False),  # it goes on with the sentence just above, not one further up
 ])
 def test_a_stretch_that_tells_what_python_2_does(markdown: str, python2: bool) -> None:
     last = markdown.rstrip("\n").splitlines()

@@ -195,8 +195,17 @@ def python2_spans(markdown: str) -> tuple[tuple[int, int, str], ...]:
     spans = [(mark.line, next((h.line for h in marks[index + 1:] if h.level <= mark.level), len(lines)),
               f"under the heading {_plain(mark.text)!r}")
              for index, mark in enumerate(marks) if python2_alone(mark.text)]
+    said: dict[int, str] = {}  # each block's end line -> the sentence that introduces it
     for block in code_blocks(markdown):
-        sentence = _introducing(lines, block.start)
+        begin, sentence = _introducing(lines, block.start)
+        # "then the fifth test fails too::" goes on with the sentence the block above it cut ("And if this import
+        # is in effect on Python 2::", future's isinstance.rst): it is introduced by both
+        above = begin - 1
+        while above > 0 and not lines[above].strip():
+            above -= 1
+        if sentence[:1].islower() and above in said:
+            sentence = f"{said[above]} {sentence}"
+        said[block.end] = sentence
         if python2_alone(sentence):
             spans.append((block.start, block.end + 1, f"introduced by {sentence!r}"))
     return tuple(spans)
@@ -207,8 +216,10 @@ def python2_alone(text: str) -> bool:
     return _PY2.search(text) is not None and _PY3.search(text) is None
 
 
-def _introducing(lines: Sequence[str], start: int) -> str:
-    """The last sentence of the prose paragraph right above line ``start``; "" when a block or a heading is."""
+def _introducing(lines: Sequence[str], start: int) -> tuple[int, str]:
+    """The first line of the prose paragraph right above line ``start`` and its last sentence ("" when a block or a
+    heading is right above). A sentence is split off only before a capital, so one that opens in lower case opens
+    its paragraph."""
     end = start
     while end > 0 and not lines[end - 1].strip():
         end -= 1
@@ -216,7 +227,7 @@ def _introducing(lines: Sequence[str], start: int) -> str:
     while begin > 0 and lines[begin - 1].strip() and not _NOT_PROSE.match(lines[begin - 1]):
         begin -= 1
     paragraph = " ".join(line.strip() for line in lines[begin:end])
-    return _SENTENCE_END.split(paragraph)[-1] if paragraph else ""
+    return begin, _SENTENCE_END.split(paragraph)[-1] if paragraph else ""
 
 
 def _plain(text: str) -> str:
