@@ -1,5 +1,5 @@
 """What a sketch's ``...`` reaches: the statements of a doc that depend on an argument it leaves to the reader
-(docs/design.md#reader).
+(docs/design.md#no-blinding).
 
 A doc that writes ``r = redis.Redis(...)`` shows the shape of a call, not one a reader can run: ``...`` stands for
 the host, the credentials, the channels. What fails after it fails for the missing values, not because the doc is
