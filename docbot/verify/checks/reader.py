@@ -20,6 +20,7 @@ from docbot.sandbox.judge import same_message
 from docbot.sandbox.step import Step
 from docbot.verify.checks.environment import bound_names, surely_bound
 from docbot.verify.checks.reader_output import by_output
+from docbot.verify.checks.sketch import passes_ellipsis
 from docbot.verify.findings import DocFinding, Finding, Severity, lower
 
 
@@ -171,9 +172,7 @@ def _placeholder_argument(code: str) -> bool:
         tree = compile(code, "<example>", "exec", ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
     except SyntaxError:
         return False
-    return any(isinstance(node, ast.Call) and any(isinstance(a, ast.Constant) and a.value is Ellipsis
-                                                  for a in [*node.args, *(k.value for k in node.keywords)])
-               for node in ast.walk(tree))
+    return any(isinstance(node, ast.Call) and passes_ellipsis(node) for node in ast.walk(tree))
 
 
 def _console_shows_it(finding: Finding) -> bool:

@@ -67,10 +67,15 @@ def _placeholder(node: ast.stmt) -> str | None:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return None
     for call in _outside_bodies(node):
-        if isinstance(call, ast.Call) and any(isinstance(a, ast.Constant) and a.value is Ellipsis
-                                              for a in [*call.args, *(k.value for k in call.keywords)]):
+        if isinstance(call, ast.Call) and passes_ellipsis(call):
             return ast.unparse(node)
     return None
+
+
+def passes_ellipsis(call: ast.Call) -> bool:
+    """Whether ``call`` passes ``...`` as an argument (``iter(...)``, ``Redis(host=...)``)."""
+    return any(isinstance(a, ast.Constant) and a.value is Ellipsis
+               for a in [*call.args, *(k.value for k in call.keywords)])
 
 
 def _outside_bodies(node: ast.AST) -> Iterator[ast.AST]:
